@@ -1,0 +1,45 @@
+# The two commands: `make dev` and `make test`. Both run scripts/setup first (idempotent, seconds when warm).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+CARGO ?= cargo
+
+.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e
+
+help:
+	@echo "make dev    build everything, serve the Worker + web demo on http://127.0.0.1:8787"
+	@echo "make test   run every test suite (Rust, no_std, WASM package, Worker e2e, browser, Hermes)"
+	@echo "make bench  run the benchmarks (criterion + node)"
+
+setup:
+	@scripts/setup
+
+setup-dev:
+	@scripts/setup --dev
+
+dev: setup-dev wasm
+	@scripts/dev
+
+wasm:
+	@scripts/build-wasm
+
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy -p pageai-core --all-targets -- -D warnings
+
+test-rust:
+	$(CARGO) test -p pageai-core
+
+test-nostd:
+	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none
+
+test-wasm: wasm
+	node --test wasm/tests/
+
+test-e2e: wasm
+	node --test --test-concurrency=1 tests/e2e/
+
+test: setup lint test-rust test-nostd test-wasm test-e2e
+
+bench: setup wasm
+	$(CARGO) bench -p pageai-core
+	node benches/wasm.mjs

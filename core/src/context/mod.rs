@@ -1,0 +1,380 @@
+//! The context builder: freezes a page into `mnote.page_ai_context.v1`.
+//!
+//! A context is what a model reads before it edits: the blocks of one scope, with their ids and
+//! `revisionRef`s, the page's `conflictDetectionKey`, and the only blocks a write may target
+//! (`allowedTargetBlockIds`). Three views render the same blocks: `text`, `page_xml` and `json`.
+//!
+//! Large pages are cut by a character budget at block boundaries; the answer then carries an opaque
+//! `continuation` token bound to the document, the revision and the scope. A token from an older revision
+//! fails with `mnote_context_stale`.
+//!
+//! The budget counts characters of the `text` view (each block's text plus one separator), whatever views
+//! are requested, so the same budget yields the same chunks for every view.
+
+mod continuation;
+mod xml;
+
+use alloc::borrow::ToOwned;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+use alloc::format;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::normalize;
+use crate::page::{Block, BlockType, Page};
+use crate::wire::{ContextBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1, WarningV1};
+
+pub use continuation::Cursor;
+pub use xml::escape_into as xml_escape_into;
+
+/// Which blocks a context contains.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Scope {
+    /// Every block; every editable block is a target.
+    Full,
+    /// Headings only, each with the size of its section; nothing is a target.
+    Outline,
+    /// One block; it is the target if editable.
+    Block {
+        /// The block.
+        #[serde(rename = "blockId")]
+        block_id: String,
+    },
+    /// The selected blocks plus one context-only neighbour on each side; editable selected blocks are targets.
+    Selection {
+        /// The selected blocks, in any order.
+        #[serde(rename = "blockIds")]
+        block_ids: Vec<String>,
+    },
+    /// Blocks whose text contains the query (case- and width-insensitive); editable matches are targets.
+    Keyword {
+        /// The text to look for.
+        query: String,
+    },
+}
+
+impl Scope {
+    /// The scope's wire name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scope::Full => "full",
+            Scope::Outline => "outline",
+            Scope::Block { .. } => "block",
+            Scope::Selection { .. } => "selection",
+            Scope::Keyword { .. } => "keyword",
+        }
+    }
+}
+
+/// A rendering of the context's blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Block texts joined by newlines: `pageText`.
+    Text,
+    /// `<page><block>…</block></page>`: `pageXml`.
+    PageXml,
+    /// The blocks array: `blocks`.
+    Json,
+}
+
+/// The character budget of one context chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Budget {
+    /// At most this many characters of the text view, cut at block boundaries.
+    pub max_chars: usize,
+}
+
+/// What to freeze: the input of `mnote.doc.fetch`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ContextRequest {
+    /// Which blocks.
+    pub scope: Scope,
+    /// Which views; all three when omitted.
+    #[serde(default = "all_formats")]
+    pub formats: Vec<Format>,
+    /// The budget; none means the whole scope in one answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Budget>,
+    /// A token from a previous, truncated answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continuation: Option<String>,
+}
+
+fn all_formats() -> Vec<Format> {
+    vec![Format::Text, Format::PageXml, Format::Json]
+}
+
+impl ContextRequest {
+    /// A request for `scope` in every view, without a budget.
+    pub fn new(scope: Scope) -> Self {
+        ContextRequest { scope, formats: all_formats(), budget: None, continuation: None }
+    }
+
+    /// The same request with only these views.
+    pub fn with_formats(mut self, formats: &[Format]) -> Self {
+        self.formats = formats.to_vec();
+        self
+    }
+
+    /// The same request with a budget of `max_chars`.
+    pub fn with_budget(mut self, max_chars: usize) -> Self {
+        self.budget = Some(Budget { max_chars });
+        self
+    }
+
+    /// The same request, continuing from `token`.
+    pub fn with_continuation(mut self, token: impl Into<String>) -> Self {
+        self.continuation = Some(token.into());
+        self
+    }
+}
+
+/// One block of the resolved scope.
+struct Entry<'p> {
+    block: &'p Block,
+    context_only: bool,
+    block_count: Option<usize>,
+}
+
+/// The blocks of a scope and what it allows.
+struct Resolved<'p> {
+    entries: Vec<Entry<'p>>,
+    allowed: Vec<String>,
+    selected: Vec<String>,
+}
+
+/// Freezes `page` into a context. `context_id` names the snapshot and is minted by the caller.
+pub fn build_context(page: &Page, request: &ContextRequest, context_id: &str) -> Result<PageAiContextV1> {
+    if request.formats.is_empty() {
+        return Err(Error::invalid("/formats", "name at least one of text, page_xml, json"));
+    }
+    if let Some(Budget { max_chars: 0 }) = request.budget {
+        return Err(Error::invalid("/budget/maxChars", "must be at least 1"));
+    }
+    let resolved = resolve(page, &request.scope)?;
+    let scope_tag = continuation::scope_tag(&request.scope);
+    let start = match &request.continuation {
+        Some(token) => {
+            let cursor = Cursor::decode(token, page, scope_tag)?;
+            if cursor.entry >= resolved.entries.len() {
+                return Err(Error::invalid("/continuation", "the token points past the end of the scope"));
+            }
+            cursor
+        }
+        None => Cursor { entry: 0, offset: 0 },
+    };
+
+    let (pieces, next) = cut(&resolved.entries, start, request.budget);
+    let has = |f: Format| request.formats.contains(&f);
+
+    let mut warnings = Vec::new();
+    let continuation = next.map(|cursor| cursor.encode(page, scope_tag));
+    if let Some(next) = next {
+        warnings.push(WarningV1 {
+            code: "context_truncated".into(),
+            message: format!(
+                "the budget cut the context after {} of {} blocks; fetch `continuation` for the rest",
+                next.entry,
+                resolved.entries.len()
+            ),
+        });
+    }
+    if pieces.iter().any(|p| p.partial) {
+        warnings.push(WarningV1 {
+            code: "block_partial".into(),
+            message: "a block larger than the budget was cut inside; it is marked partial".into(),
+        });
+    }
+
+    let page_text = has(Format::Text).then(|| {
+        let mut out = String::with_capacity(pieces.iter().map(|p| p.text.len() + 1).sum());
+        for (i, piece) in pieces.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(piece.text);
+        }
+        out
+    });
+    let page_xml = has(Format::PageXml).then(|| xml::render(page, &pieces, &resolved.entries));
+    let blocks = has(Format::Json).then(|| {
+        pieces
+            .iter()
+            .map(|piece| {
+                let entry = &resolved.entries[piece.entry];
+                let block = entry.block;
+                ContextBlockV1 {
+                    block_id: block.block_id.clone(),
+                    kind: block.kind,
+                    text: piece.text.to_owned(),
+                    revision_ref: page.revision_ref(block),
+                    editable: block.editable,
+                    level: block.attrs.level,
+                    block_count: entry.block_count,
+                    context_only: entry.context_only,
+                    partial: piece.partial,
+                    offset: piece.partial.then_some(piece.offset),
+                }
+            })
+            .collect()
+    });
+
+    Ok(PageAiContextV1 {
+        schema: PAGE_AI_CONTEXT_V1.to_string(),
+        workspace_id: page.workspace_id.clone(),
+        document_id: page.document_id.clone(),
+        title: page.title.clone(),
+        scope: request.scope.name().to_string(),
+        revision: page.revision,
+        conflict_detection_key: page.conflict_detection_key(),
+        context_id: context_id.to_string(),
+        allowed_target_block_ids: resolved.allowed,
+        selected_block_ids: resolved.selected,
+        page_text,
+        page_xml,
+        blocks,
+        truncated: next.is_some(),
+        warnings,
+        continuation,
+    })
+}
+
+/// Resolves a scope to its blocks and allowed targets, without the budget.
+pub fn allowed_targets(page: &Page, scope: &Scope) -> Result<Vec<String>> {
+    Ok(resolve(page, scope)?.allowed)
+}
+
+fn resolve<'p>(page: &'p Page, scope: &Scope) -> Result<Resolved<'p>> {
+    let plain = |block: &'p Block| Entry { block, context_only: false, block_count: None };
+    let editable_ids = |entries: &[Entry<'_>]| -> Vec<String> {
+        entries.iter().filter(|e| !e.context_only && e.block.editable).map(|e| e.block.block_id.clone()).collect()
+    };
+    match scope {
+        Scope::Full => {
+            let entries: Vec<Entry<'p>> = page.blocks.iter().map(plain).collect();
+            let allowed = editable_ids(&entries);
+            Ok(Resolved { entries, allowed, selected: Vec::new() })
+        }
+        Scope::Outline => Ok(Resolved { entries: outline(page), allowed: Vec::new(), selected: Vec::new() }),
+        Scope::Block { block_id } => {
+            let block = page.require_block(block_id)?;
+            let entries = vec![plain(block)];
+            let allowed = editable_ids(&entries);
+            Ok(Resolved { entries, allowed, selected: vec![block_id.clone()] })
+        }
+        Scope::Selection { block_ids } => selection(page, block_ids),
+        Scope::Keyword { query } => {
+            let needle = normalize::fold(query.trim());
+            if needle.is_empty() {
+                return Err(Error::invalid("/scope/query", "must contain a non-blank query"));
+            }
+            let entries: Vec<Entry<'p>> =
+                page.blocks.iter().filter(|b| normalize::contains_folded(&b.text, &needle)).map(plain).collect();
+            let allowed = editable_ids(&entries);
+            Ok(Resolved { entries, allowed, selected: Vec::new() })
+        }
+    }
+}
+
+fn outline(page: &Page) -> Vec<Entry<'_>> {
+    let mut entries = Vec::new();
+    for (i, block) in page.blocks.iter().enumerate() {
+        let Some(level) = block.attrs.level.filter(|_| block.kind == BlockType::Heading) else { continue };
+        let rest = page.blocks.get(i + 1..).unwrap_or_default();
+        let count = rest
+            .iter()
+            .position(|b| b.kind == BlockType::Heading && b.attrs.level.is_some_and(|l| l <= level))
+            .unwrap_or(rest.len());
+        entries.push(Entry { block, context_only: false, block_count: Some(count) });
+    }
+    entries
+}
+
+fn selection<'p>(page: &'p Page, block_ids: &[String]) -> Result<Resolved<'p>> {
+    if block_ids.is_empty() {
+        return Err(Error::invalid("/scope/blockIds", "select at least one block"));
+    }
+    let mut selected_at = vec![false; page.blocks.len()];
+    for (i, id) in block_ids.iter().enumerate() {
+        let index = page.position(id).ok_or_else(|| match page.require_block(id) {
+            Err(e) => e,
+            Ok(_) => Error::invalid(format!("/scope/blockIds/{i}"), "unknown block"),
+        })?;
+        if let Some(flag) = selected_at.get_mut(index) {
+            *flag = true;
+        }
+    }
+    let is_selected = |i: usize| selected_at.get(i).copied().unwrap_or(false);
+    let mut entries = Vec::new();
+    let mut allowed = Vec::new();
+    let mut selected = Vec::new();
+    for (i, block) in page.blocks.iter().enumerate() {
+        if is_selected(i) {
+            selected.push(block.block_id.clone());
+            if block.editable {
+                allowed.push(block.block_id.clone());
+            }
+            entries.push(Entry { block, context_only: false, block_count: None });
+        } else if (i > 0 && is_selected(i - 1)) || is_selected(i + 1) {
+            entries.push(Entry { block, context_only: true, block_count: None });
+        }
+    }
+    Ok(Resolved { entries, allowed, selected })
+}
+
+/// A block, or a piece of one, that made it into the chunk.
+pub(crate) struct Piece<'p> {
+    entry: usize,
+    text: &'p str,
+    partial: bool,
+    offset: usize,
+}
+
+/// Takes entries from `start` while they fit the budget. Returns the pieces and, when cut, where to go on.
+fn cut<'p>(entries: &[Entry<'p>], start: Cursor, budget: Option<Budget>) -> (Vec<Piece<'p>>, Option<Cursor>) {
+    let max = budget.map_or(usize::MAX, |b| b.max_chars);
+    let mut used = 0usize;
+    let mut pieces = Vec::new();
+    for (index, entry) in entries.iter().enumerate().skip(start.entry) {
+        let full = entry.block.text.as_str();
+        let offset = if index == start.entry { start.offset } else { 0 };
+        let text = skip_chars(full, offset);
+        let chars = text.chars().count();
+        let cost = chars + 1;
+        if used.saturating_add(cost) <= max {
+            used += cost;
+            pieces.push(Piece { entry: index, text, partial: offset > 0, offset });
+            continue;
+        }
+        if !pieces.is_empty() {
+            return (pieces, Some(Cursor { entry: index, offset: 0 }));
+        }
+        // A single block larger than the whole budget: cut inside it, and say so.
+        let take = max.saturating_sub(1).max(1);
+        let head = take_chars(text, take);
+        pieces.push(Piece { entry: index, text: head, partial: true, offset });
+        return (pieces, Some(Cursor { entry: index, offset: offset + take }));
+    }
+    (pieces, None)
+}
+
+fn byte_index_of_char(s: &str, n: usize) -> usize {
+    s.char_indices().nth(n).map_or(s.len(), |(i, _)| i)
+}
+
+fn skip_chars(s: &str, n: usize) -> &str {
+    s.get(byte_index_of_char(s, n)..).unwrap_or("")
+}
+
+fn take_chars(s: &str, n: usize) -> &str {
+    s.get(..byte_index_of_char(s, n)).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests;

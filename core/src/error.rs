@@ -1,0 +1,446 @@
+//! The one error enum of the project.
+//!
+//! Every failure that can reach a user, a model or an HTTP client is a variant here, with a stable
+//! snake_case [`ErrorCode`], a human message, a hint that says what to do next, and machine-readable
+//! `details`. Codes are append-only: a code, once shipped, keeps its meaning forever. Messages may change.
+//! The adapters (WASM, Worker) only translate these; they never invent codes of their own.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use alloc::format;
+use core::fmt;
+use serde_json::{Value, json};
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+macro_rules! error_codes {
+    ($($variant:ident => $code:literal),* $(,)?) => {
+        /// A stable error code. The string form (`as_str`) is the public contract.
+        #[non_exhaustive]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum ErrorCode { $(
+            #[doc = concat!("`", $code, "`")]
+            $variant,
+        )* }
+
+        impl ErrorCode {
+            /// Every code, in the order they were added.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant),*];
+
+            /// The stable snake_case string of this code.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $code),* }
+            }
+
+            /// Parses a code from its string form.
+            pub fn parse(code: &str) -> Option<Self> {
+                match code { $($code => Some(ErrorCode::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+// Append-only: never rename, reorder or remove a line.
+error_codes! {
+    InvalidArguments => "mnote_invalid_arguments",
+    RevisionConflict => "mnote_revision_conflict",
+    BlockNotFound => "mnote_block_not_found",
+    BlockTargetOutOfScope => "mnote_block_target_out_of_scope",
+    BlockNotEditable => "mnote_block_not_editable",
+    MatchNotFound => "mnote_match_not_found",
+    MatchAmbiguous => "mnote_match_ambiguous",
+    ToolDisabled => "mnote_tool_disabled",
+    ScopeDenied => "mnote_scope_denied",
+    ReviewRequired => "mnote_review_required",
+    IdempotencyConflict => "mnote_idempotency_conflict",
+    ContextStale => "mnote_context_stale",
+    DocumentNotFound => "mnote_document_not_found",
+    DocumentReadOnly => "mnote_document_read_only",
+    InvalidPage => "mnote_invalid_page",
+    InvalidMarkdown => "mnote_invalid_markdown",
+    UnsupportedSchema => "mnote_unsupported_schema",
+    PayloadTooLarge => "mnote_payload_too_large",
+    InvalidBody => "mnote_invalid_body",
+    Unauthorized => "mnote_unauthorized",
+    ForbiddenOrigin => "mnote_forbidden_origin",
+    RouteNotFound => "mnote_route_not_found",
+    MethodNotAllowed => "mnote_method_not_allowed",
+    StorageFailed => "mnote_storage_failed",
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Everything that can go wrong, with the data needed to explain it.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// An argument failed schema validation. `pointer` is a JSON pointer (RFC 6901) to the bad field.
+    InvalidArguments {
+        /// JSON pointer to the offending field, `""` for the whole input.
+        pointer: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The caller's base revision is not the page's current revision.
+    RevisionConflict {
+        /// The revision the caller based its change on.
+        expected: u64,
+        /// The page's revision now.
+        actual: u64,
+    },
+    /// A block id does not exist on the page.
+    BlockNotFound {
+        /// The id that was asked for.
+        block_id: String,
+        /// Existing ids closest to it, best first.
+        nearest: Vec<String>,
+    },
+    /// A write targets a block outside the frozen scope.
+    BlockTargetOutOfScope {
+        /// The block that was targeted.
+        block_id: String,
+        /// The blocks the scope allows.
+        allowed: Vec<String>,
+    },
+    /// A write targets a locked block.
+    BlockNotEditable {
+        /// The locked block.
+        block_id: String,
+    },
+    /// `matchText` occurs nowhere in the target.
+    MatchNotFound {
+        /// The text that was searched for.
+        match_text: String,
+        /// The closest text that does exist, and its block.
+        did_you_mean: Option<(String, String)>,
+    },
+    /// `matchText` occurs more than once where exactly one match was required.
+    MatchAmbiguous {
+        /// The text that was searched for.
+        match_text: String,
+        /// Every match as `(blockId, charOffset)`.
+        matches: Vec<(String, usize)>,
+    },
+    /// The tool is disabled by the profile or the document's permission.
+    ToolDisabled {
+        /// The tool's name.
+        tool: String,
+        /// Why it is disabled.
+        reason: String,
+    },
+    /// The caller lacks the capability scope the tool needs.
+    ScopeDenied {
+        /// The tool's name.
+        tool: String,
+        /// The scope it needs.
+        required: String,
+    },
+    /// The profile requires review before this write may be applied.
+    ReviewRequired {
+        /// The tool's name.
+        tool: String,
+    },
+    /// An idempotency key was reused with different arguments.
+    IdempotencyConflict {
+        /// The reused key.
+        key: String,
+    },
+    /// A continuation token or frozen context belongs to an older revision.
+    ContextStale {
+        /// The revision the token was minted at.
+        token_revision: u64,
+        /// The page's revision now.
+        current_revision: u64,
+    },
+    /// No document has this id.
+    DocumentNotFound {
+        /// The id that was asked for.
+        document_id: String,
+    },
+    /// The document may be read but not written.
+    DocumentReadOnly {
+        /// The document.
+        document_id: String,
+    },
+    /// A page failed a model invariant (id format, duplicate id, attrs that do not fit the type).
+    InvalidPage {
+        /// JSON pointer into the page.
+        pointer: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Markdown could not be imported.
+    InvalidMarkdown {
+        /// What is wrong.
+        reason: String,
+    },
+    /// A payload carries a `schema` id this build does not understand.
+    UnsupportedSchema {
+        /// The schema id that was sent.
+        found: String,
+        /// The schema id that is understood.
+        expected: String,
+    },
+    /// A request body is larger than allowed.
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A request body is not valid UTF-8 or not valid JSON.
+    InvalidBody {
+        /// What is wrong.
+        reason: String,
+    },
+    /// The caller presented no valid credential.
+    Unauthorized,
+    /// A state-changing request came from an origin that is not allowed.
+    ForbiddenOrigin {
+        /// The origin that was presented.
+        origin: String,
+    },
+    /// No route has this path.
+    RouteNotFound {
+        /// The path asked for.
+        path: String,
+    },
+    /// The route exists but not for this method.
+    MethodNotAllowed {
+        /// The method used.
+        method: String,
+    },
+    /// Durable storage failed; the write was rolled back.
+    StorageFailed,
+}
+
+impl Error {
+    /// Shorthand for [`Error::InvalidArguments`].
+    pub fn invalid(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::InvalidArguments { pointer: pointer.into(), reason: reason.into() }
+    }
+
+    /// Shorthand for [`Error::InvalidPage`].
+    pub fn invalid_page(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::InvalidPage { pointer: pointer.into(), reason: reason.into() }
+    }
+
+    /// The stable code of this error.
+    pub fn code(&self) -> ErrorCode {
+        use ErrorCode as C;
+        match self {
+            Error::InvalidArguments { .. } => C::InvalidArguments,
+            Error::RevisionConflict { .. } => C::RevisionConflict,
+            Error::BlockNotFound { .. } => C::BlockNotFound,
+            Error::BlockTargetOutOfScope { .. } => C::BlockTargetOutOfScope,
+            Error::BlockNotEditable { .. } => C::BlockNotEditable,
+            Error::MatchNotFound { .. } => C::MatchNotFound,
+            Error::MatchAmbiguous { .. } => C::MatchAmbiguous,
+            Error::ToolDisabled { .. } => C::ToolDisabled,
+            Error::ScopeDenied { .. } => C::ScopeDenied,
+            Error::ReviewRequired { .. } => C::ReviewRequired,
+            Error::IdempotencyConflict { .. } => C::IdempotencyConflict,
+            Error::ContextStale { .. } => C::ContextStale,
+            Error::DocumentNotFound { .. } => C::DocumentNotFound,
+            Error::DocumentReadOnly { .. } => C::DocumentReadOnly,
+            Error::InvalidPage { .. } => C::InvalidPage,
+            Error::InvalidMarkdown { .. } => C::InvalidMarkdown,
+            Error::UnsupportedSchema { .. } => C::UnsupportedSchema,
+            Error::PayloadTooLarge { .. } => C::PayloadTooLarge,
+            Error::InvalidBody { .. } => C::InvalidBody,
+            Error::Unauthorized => C::Unauthorized,
+            Error::ForbiddenOrigin { .. } => C::ForbiddenOrigin,
+            Error::RouteNotFound { .. } => C::RouteNotFound,
+            Error::MethodNotAllowed { .. } => C::MethodNotAllowed,
+            Error::StorageFailed => C::StorageFailed,
+        }
+    }
+
+    /// A one-line description for people. Never contains secrets.
+    pub fn message(&self) -> String {
+        match self {
+            Error::InvalidArguments { pointer, reason } => match pointer.is_empty() {
+                true => format!("invalid arguments: {reason}"),
+                false => format!("invalid argument at {pointer}: {reason}"),
+            },
+            Error::RevisionConflict { expected, actual } => {
+                format!("baseRevision {expected} is not the current revision {actual}")
+            }
+            Error::BlockNotFound { block_id, .. } => format!("block {block_id:?} does not exist"),
+            Error::BlockTargetOutOfScope { block_id, .. } => {
+                format!("block {block_id:?} is outside the allowed target blocks")
+            }
+            Error::BlockNotEditable { block_id } => format!("block {block_id:?} is locked"),
+            Error::MatchNotFound { match_text, .. } => format!("matchText {match_text:?} was not found"),
+            Error::MatchAmbiguous { match_text, matches } => {
+                let mut blocks: Vec<&str> = matches.iter().map(|(b, _)| b.as_str()).collect();
+                blocks.dedup();
+                format!(
+                    "matchText {match_text:?} found {} times in {}",
+                    matches.len(),
+                    blocks.join(", ")
+                )
+            }
+            Error::ToolDisabled { tool, reason } => format!("tool {tool} is disabled: {reason}"),
+            Error::ScopeDenied { tool, required } => format!("tool {tool} needs scope {required}"),
+            Error::ReviewRequired { tool } => format!("writes by {tool} need review before they apply"),
+            Error::IdempotencyConflict { key } => {
+                format!("idempotencyKey {key:?} was already used with different arguments")
+            }
+            Error::ContextStale { token_revision, current_revision } => format!(
+                "the context was frozen at revision {token_revision}, the page is now at {current_revision}"
+            ),
+            Error::DocumentNotFound { document_id } => format!("document {document_id:?} does not exist"),
+            Error::DocumentReadOnly { document_id } => format!("document {document_id:?} is read-only"),
+            Error::InvalidPage { pointer, reason } => format!("invalid page at {pointer}: {reason}"),
+            Error::InvalidMarkdown { reason } => format!("markdown could not be imported: {reason}"),
+            Error::UnsupportedSchema { found, expected } => {
+                format!("schema {found:?} is not supported; expected {expected:?}")
+            }
+            Error::PayloadTooLarge { limit } => format!("the request body exceeds {limit} bytes"),
+            Error::InvalidBody { reason } => format!("the request body is invalid: {reason}"),
+            Error::Unauthorized => "a valid credential is required".to_string(),
+            Error::ForbiddenOrigin { origin } => format!("origin {origin:?} is not allowed"),
+            Error::RouteNotFound { path } => format!("no route for {path:?}"),
+            Error::MethodNotAllowed { method } => format!("method {method} is not allowed here"),
+            Error::StorageFailed => "storage failed; nothing was written".to_string(),
+        }
+    }
+
+    /// What the caller should do next.
+    pub fn hint(&self) -> String {
+        match self {
+            Error::InvalidArguments { .. } => {
+                "fix the field named in details.pointer; the tool's inputSchema describes every field".into()
+            }
+            Error::RevisionConflict { actual, .. } => {
+                format!("fetch the page again (revision {actual}) and rebuild the change against it")
+            }
+            Error::BlockNotFound { nearest, .. } => match nearest.first() {
+                Some(id) => format!("did you mean {id:?}? use blockIds from the frozen context"),
+                None => "use blockIds from the frozen context (mnote.doc.fetch)".into(),
+            },
+            Error::BlockTargetOutOfScope { allowed, .. } => {
+                format!("write only to allowedTargetBlockIds: [{}]", allowed.join(", "))
+            }
+            Error::BlockNotEditable { .. } => "locked blocks cannot be written; pick another block".into(),
+            Error::MatchNotFound { did_you_mean, .. } => match did_you_mean {
+                Some((block, text)) => format!("did you mean {text:?} (in {block})?"),
+                None => "matchText must be copied exactly from the block text".into(),
+            },
+            Error::MatchAmbiguous { .. } => {
+                "add surrounding text to matchText, pass blockId, or set occurrence:\"all\"".into()
+            }
+            Error::ToolDisabled { .. } => "enable the tool in the profile, or use another tool".into(),
+            Error::ScopeDenied { required, .. } => format!("grant the capability scope {required}"),
+            Error::ReviewRequired { .. } => "call with dryRun:true and let the user accept the review".into(),
+            Error::IdempotencyConflict { .. } => "use a fresh idempotencyKey for a different request".into(),
+            Error::ContextStale { .. } => "fetch the context again from the start".into(),
+            Error::DocumentNotFound { .. } => "create the document with PUT first".into(),
+            Error::DocumentReadOnly { .. } => "the document's permission is read; ask its owner".into(),
+            Error::InvalidPage { .. } => {
+                "block ids match ^[A-Za-z0-9_-]{1,64}$, are unique, and attrs fit the block type".into()
+            }
+            Error::InvalidMarkdown { .. } => "send UTF-8 CommonMark/GFM text".into(),
+            Error::UnsupportedSchema { expected, .. } => format!("send {expected}"),
+            Error::PayloadTooLarge { .. } => "split the content or send a smaller body".into(),
+            Error::InvalidBody { .. } => "send a UTF-8 JSON body".into(),
+            Error::Unauthorized => "sign in, or send a valid Bearer token".into(),
+            Error::ForbiddenOrigin { .. } => "send state-changing requests from the app's own origin".into(),
+            Error::RouteNotFound { .. } => "see the README for the list of routes".into(),
+            Error::MethodNotAllowed { .. } => "see the README for the methods each route takes".into(),
+            Error::StorageFailed => "retry the request; it is safe, nothing was written".into(),
+        }
+    }
+
+    /// Machine-readable details: the JSON pointer, ids, counts and candidates behind the message.
+    pub fn details(&self) -> Value {
+        match self {
+            Error::InvalidArguments { pointer, reason } | Error::InvalidPage { pointer, reason } => {
+                json!({ "pointer": pointer, "reason": reason })
+            }
+            Error::RevisionConflict { expected, actual } => {
+                json!({ "baseRevision": expected, "currentRevision": actual })
+            }
+            Error::BlockNotFound { block_id, nearest } => {
+                json!({ "blockId": block_id, "nearestBlockIds": nearest })
+            }
+            Error::BlockTargetOutOfScope { block_id, allowed } => {
+                json!({ "blockId": block_id, "allowedTargetBlockIds": allowed })
+            }
+            Error::BlockNotEditable { block_id } => json!({ "blockId": block_id }),
+            Error::MatchNotFound { match_text, did_you_mean } => json!({
+                "matchText": match_text,
+                "didYouMean": did_you_mean.as_ref().map(|(b, t)| json!({ "blockId": b, "text": t })),
+            }),
+            Error::MatchAmbiguous { match_text, matches } => json!({
+                "matchText": match_text,
+                "count": matches.len(),
+                "matches": matches.iter()
+                    .map(|(b, offset)| json!({ "blockId": b, "offset": offset }))
+                    .collect::<Vec<_>>(),
+            }),
+            Error::ToolDisabled { tool, reason } => json!({ "toolName": tool, "reason": reason }),
+            Error::ScopeDenied { tool, required } => json!({ "toolName": tool, "requiredScope": required }),
+            Error::ReviewRequired { tool } => json!({ "toolName": tool }),
+            Error::IdempotencyConflict { key } => json!({ "idempotencyKey": key }),
+            Error::ContextStale { token_revision, current_revision } => {
+                json!({ "contextRevision": token_revision, "currentRevision": current_revision })
+            }
+            Error::DocumentNotFound { document_id } | Error::DocumentReadOnly { document_id } => {
+                json!({ "documentId": document_id })
+            }
+            Error::InvalidMarkdown { reason } | Error::InvalidBody { reason } => json!({ "reason": reason }),
+            Error::UnsupportedSchema { found, expected } => json!({ "found": found, "expected": expected }),
+            Error::PayloadTooLarge { limit } => json!({ "limitBytes": limit }),
+            Error::ForbiddenOrigin { origin } => json!({ "origin": origin }),
+            Error::RouteNotFound { path } => json!({ "path": path }),
+            Error::MethodNotAllowed { method } => json!({ "method": method }),
+            Error::Unauthorized | Error::StorageFailed => json!({}),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Ids from `candidates` closest to `wanted`, best first, at most three: used for "did you mean" hints.
+pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut scored: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .map(|c| (edit_distance(wanted, c), c))
+        .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect()
+}
+
+/// Levenshtein distance over chars. Ids are at most 64 chars, so the quadratic cost is bounded.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = i;
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
+            let left = row.get(j).copied().unwrap_or(usize::MAX);
+            let value = (diagonal + usize::from(ca != *cb)).min(above + 1).min(left + 1);
+            diagonal = above;
+            if let Some(cell) = row.get_mut(j + 1) {
+                *cell = value;
+            }
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}

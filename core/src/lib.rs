@@ -1,0 +1,42 @@
+//! # pageai-core
+//!
+//! The editor command layer of mnote's page AI, as pure logic: no I/O, no clock, no randomness. Callers
+//! (the WASM package and the Cloudflare Worker) pass in time, ids and keys, so the browser preview and the
+//! server's authoritative answer are computed by the same code and are byte-identical.
+//!
+//! A guided tour:
+//!
+//! - [`page`]: the block page model, its content hashes, `conflictDetectionKey` and `revisionRef`.
+//! - [`markdown`] (feature `std`): import and export of local-first `.md` pages, with block ids kept in
+//!   optional `<!-- mnote:block id=… -->` markers.
+//! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads.
+//! - [`error`]: the one error enum, with stable codes and hints.
+//! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
+//!
+//! ```
+//! use pageai_core::context::{build_context, ContextRequest, Scope, Format};
+//! use pageai_core::page::{Block, Page};
+//!
+//! let page = Page::new("ws_1", "doc_1", "Plan", vec![
+//!     Block::paragraph("p_1", "第一段"),
+//!     Block::paragraph("p_2", "second paragraph"),
+//! ]).unwrap();
+//! let request = ContextRequest::new(Scope::Full).with_formats(&[Format::PageXml]);
+//! let ctx = build_context(&page, &request, "ctx_1").unwrap();
+//! assert_eq!(ctx.allowed_target_block_ids, ["p_1", "p_2"]);
+//! assert!(ctx.page_xml.unwrap().contains(r#"<block id="p_1" type="paragraph">第一段</block>"#));
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+
+extern crate alloc;
+
+pub mod context;
+pub mod error;
+#[cfg(feature = "std")]
+pub mod markdown;
+pub mod normalize;
+pub mod page;
+pub mod wire;
+
+pub use error::{Error, Result};
+pub use page::{Block, BlockType, Page};

@@ -1,0 +1,358 @@
+//! The page model: a page is an ordered list of typed blocks with stable ids.
+//!
+//! This module owns the model's invariants (id format, uniqueness, attrs that fit the block type) and the
+//! content hashes that detect conflicting writes: [`Page::conflict_detection_key`] for the whole page and
+//! [`Page::revision_ref`] for one block. Hashes are XXH3-64 over a length-prefixed canonical encoding, so
+//! they are identical on every platform, native and WASM.
+
+use alloc::borrow::ToOwned;
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::error::{Error, Result};
+
+/// The longest block id allowed.
+pub const MAX_BLOCK_ID_LEN: usize = 64;
+
+/// What a page's reader may do with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Permission {
+    /// Reads and writes are allowed.
+    #[default]
+    Edit,
+    /// Only reads are allowed; every write tool is disabled.
+    Read,
+}
+
+/// The kind of a block. The snake_case name is the wire form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockType {
+    /// `attrs.level` 1..=6.
+    Heading,
+    /// Plain prose.
+    Paragraph,
+    /// `attrs.depth` is the nesting level.
+    BulletedListItem,
+    /// `attrs.depth` is the nesting level.
+    NumberedListItem,
+    /// `attrs.checked`, `attrs.depth`.
+    Todo,
+    /// A block quote; text may span several lines.
+    Quote,
+    /// Literal code; `attrs.language` is the fence's info string.
+    Code,
+    /// A thematic break; no text.
+    Divider,
+    /// `attrs.src` and `attrs.alt`; no text.
+    Image,
+    /// `text` is the GFM table source.
+    Table,
+}
+
+impl BlockType {
+    /// Every type, in the order of the spec.
+    pub const ALL: [BlockType; 10] = [
+        BlockType::Heading,
+        BlockType::Paragraph,
+        BlockType::BulletedListItem,
+        BlockType::NumberedListItem,
+        BlockType::Todo,
+        BlockType::Quote,
+        BlockType::Code,
+        BlockType::Divider,
+        BlockType::Image,
+        BlockType::Table,
+    ];
+
+    /// The wire name, e.g. `bulleted_list_item`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BlockType::Heading => "heading",
+            BlockType::Paragraph => "paragraph",
+            BlockType::BulletedListItem => "bulleted_list_item",
+            BlockType::NumberedListItem => "numbered_list_item",
+            BlockType::Todo => "todo",
+            BlockType::Quote => "quote",
+            BlockType::Code => "code",
+            BlockType::Divider => "divider",
+            BlockType::Image => "image",
+            BlockType::Table => "table",
+        }
+    }
+
+    /// List-like blocks carry `attrs.depth`.
+    pub const fn is_list(self) -> bool {
+        matches!(self, BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo)
+    }
+}
+
+/// Type-specific attributes. Which fields are allowed depends on the block's type; see [`Block::validate`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Attrs {
+    /// Heading level, 1..=6.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// Whether a todo is done.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+    /// A code block's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// An image's URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub src: Option<String>,
+    /// An image's alternative text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alt: Option<String>,
+    /// Nesting depth of a list item, 0-based.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+}
+
+impl Attrs {
+    /// True when no attribute is set.
+    pub fn is_empty(&self) -> bool {
+        self == &Attrs::default()
+    }
+}
+
+/// One block of a page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Block {
+    /// Unique within the page; matches `^[A-Za-z0-9_-]{1,64}$`.
+    pub block_id: String,
+    /// The block's kind.
+    #[serde(rename = "type")]
+    pub kind: BlockType,
+    /// Inline Markdown (literal text for `code`, table source for `table`).
+    #[serde(default)]
+    pub text: String,
+    /// Type-specific attributes.
+    #[serde(default, skip_serializing_if = "Attrs::is_empty")]
+    pub attrs: Attrs,
+    /// `false` locks the block: no write may touch it.
+    #[serde(default = "editable_default")]
+    pub editable: bool,
+}
+
+const fn editable_default() -> bool {
+    true
+}
+
+impl Block {
+    /// A block of any type with empty attrs, editable.
+    pub fn new(block_id: impl Into<String>, kind: BlockType, text: impl Into<String>) -> Self {
+        Block { block_id: block_id.into(), kind, text: text.into(), attrs: Attrs::default(), editable: true }
+    }
+
+    /// A paragraph.
+    pub fn paragraph(block_id: impl Into<String>, text: impl Into<String>) -> Self {
+        Block::new(block_id, BlockType::Paragraph, text)
+    }
+
+    /// A heading of the given level.
+    pub fn heading(block_id: impl Into<String>, level: u8, text: impl Into<String>) -> Self {
+        let mut block = Block::new(block_id, BlockType::Heading, text);
+        block.attrs.level = Some(level);
+        block
+    }
+
+    /// The same block, locked.
+    pub fn locked(mut self) -> Self {
+        self.editable = false;
+        self
+    }
+
+    /// Checks the id and that the attrs fit the type. `pointer` prefixes error pointers.
+    pub fn validate(&self, pointer: &str) -> Result<()> {
+        validate_block_id(&self.block_id).map_err(|reason| Error::invalid_page(format!("{pointer}/blockId"), reason))?;
+        let a = &self.attrs;
+        let bad = |field: &str, reason: &str| Error::invalid_page(format!("{pointer}/attrs/{field}"), reason);
+        let kind = self.kind;
+        match a.level {
+            Some(_) if kind != BlockType::Heading => return Err(bad("level", &format!("not allowed on {}", kind.as_str()))),
+            Some(level) if !(1..=6).contains(&level) => return Err(bad("level", "must be 1..6")),
+            None if kind == BlockType::Heading => return Err(bad("level", "a heading needs a level 1..6")),
+            _ => {}
+        }
+        if a.checked.is_some() && kind != BlockType::Todo {
+            return Err(bad("checked", "only todo blocks have checked"));
+        }
+        if a.language.is_some() && kind != BlockType::Code {
+            return Err(bad("language", "only code blocks have a language"));
+        }
+        if (a.src.is_some() || a.alt.is_some()) && kind != BlockType::Image {
+            return Err(bad("src", "only image blocks have src and alt"));
+        }
+        if a.depth.is_some() && !kind.is_list() {
+            return Err(bad("depth", "only list items and todos have a depth"));
+        }
+        if matches!(kind, BlockType::Divider | BlockType::Image) && !self.text.is_empty() {
+            return Err(Error::invalid_page(format!("{pointer}/text"), "dividers and images have no text"));
+        }
+        Ok(())
+    }
+
+    /// 8 hex digits of this block's content hash, the `h8` of its `revisionRef`.
+    pub fn content_hash8(&self) -> String {
+        let mut h = Xxh3::new();
+        feed_block(&mut h, self);
+        format!("{:08x}", (h.digest() >> 32) as u32)
+    }
+}
+
+/// Checks `^[A-Za-z0-9_-]{1,64}$`.
+pub fn validate_block_id(id: &str) -> core::result::Result<(), &'static str> {
+    if id.is_empty() || id.len() > MAX_BLOCK_ID_LEN {
+        return Err("a block id has 1 to 64 characters");
+    }
+    if !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        return Err("a block id uses only A-Z, a-z, 0-9, '_' and '-'");
+    }
+    Ok(())
+}
+
+/// A page: title, revision, permission and blocks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Page {
+    /// The workspace the document belongs to.
+    pub workspace_id: String,
+    /// The document's id.
+    pub document_id: String,
+    /// The page title.
+    #[serde(default)]
+    pub title: String,
+    /// Increases by exactly 1 per applied write batch.
+    #[serde(default)]
+    pub revision: u64,
+    /// Whether the page may be written.
+    #[serde(default)]
+    pub permission: Permission,
+    /// The blocks, in order.
+    pub blocks: Vec<Block>,
+}
+
+impl Page {
+    /// A validated editable page at revision 0.
+    pub fn new(
+        workspace_id: impl Into<String>,
+        document_id: impl Into<String>,
+        title: impl Into<String>,
+        blocks: Vec<Block>,
+    ) -> Result<Self> {
+        let page = Page {
+            workspace_id: workspace_id.into(),
+            document_id: document_id.into(),
+            title: title.into(),
+            revision: 0,
+            permission: Permission::Edit,
+            blocks,
+        };
+        page.validate()?;
+        Ok(page)
+    }
+
+    /// Parses and validates a page from JSON, with a JSON pointer in any error.
+    pub fn from_json(json: &str) -> Result<Self> {
+        let page: Page = serde_json::from_str(json).map_err(|e| crate::wire::serde_error("", &e))?;
+        page.validate()?;
+        Ok(page)
+    }
+
+    /// Checks every block and that ids are unique.
+    pub fn validate(&self) -> Result<()> {
+        if self.document_id.is_empty() {
+            return Err(Error::invalid_page("/documentId", "must not be empty"));
+        }
+        let mut seen = BTreeSet::new();
+        for (i, block) in self.blocks.iter().enumerate() {
+            let pointer = format!("/blocks/{i}");
+            block.validate(&pointer)?;
+            if !seen.insert(&block.block_id) {
+                return Err(Error::invalid_page(format!("{pointer}/blockId"), format!("duplicate block id {:?}", block.block_id)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The index of a block by id.
+    pub fn position(&self, block_id: &str) -> Option<usize> {
+        self.blocks.iter().position(|b| b.block_id == block_id)
+    }
+
+    /// A block by id.
+    pub fn block(&self, block_id: &str) -> Option<&Block> {
+        self.blocks.iter().find(|b| b.block_id == block_id)
+    }
+
+    /// A block by id, or [`Error::BlockNotFound`] with the nearest ids as a hint.
+    pub fn require_block(&self, block_id: &str) -> Result<&Block> {
+        self.block(block_id).ok_or_else(|| Error::BlockNotFound {
+            block_id: block_id.to_owned(),
+            nearest: crate::error::nearest_ids(block_id, self.blocks.iter().map(|b| b.block_id.as_str())),
+        })
+    }
+
+    /// 16 hex digits of the hash over the canonical serialization of title and blocks.
+    pub fn content_hash(&self) -> String {
+        let mut h = Xxh3::new();
+        feed_str(&mut h, &self.title);
+        h.update(&(self.blocks.len() as u64).to_le_bytes());
+        for block in &self.blocks {
+            feed_block(&mut h, block);
+        }
+        format!("{:016x}", h.digest())
+    }
+
+    /// `body:{revision}:{h}`: changes whenever the revision or the content does.
+    pub fn conflict_detection_key(&self) -> String {
+        format!("body:{}:{}", self.revision, self.content_hash())
+    }
+
+    /// `pageRev:{revision}:block:{blockId}:{h8}` for a block of this page.
+    pub fn revision_ref(&self, block: &Block) -> String {
+        format!("pageRev:{}:block:{}:{}", self.revision, block.block_id, block.content_hash8())
+    }
+
+    /// Whether the page may be written.
+    pub fn is_editable(&self) -> bool {
+        self.permission == Permission::Edit
+    }
+}
+
+// Length-prefixed fields make the encoding unambiguous: ("ab","c") and ("a","bc") hash differently.
+fn feed_str(h: &mut Xxh3, s: &str) {
+    h.update(&(s.len() as u64).to_le_bytes());
+    h.update(s.as_bytes());
+}
+
+fn feed_opt_str(h: &mut Xxh3, s: Option<&str>) {
+    match s {
+        Some(s) => {
+            h.update(&[1]);
+            feed_str(h, s);
+        }
+        None => h.update(&[0]),
+    }
+}
+
+fn feed_block(h: &mut Xxh3, b: &Block) {
+    feed_str(h, &b.block_id);
+    feed_str(h, b.kind.as_str());
+    feed_str(h, &b.text);
+    let a = &b.attrs;
+    h.update(&[a.level.map_or(0, |l| l.saturating_add(1)), a.checked.map_or(0, |c| 1 + u8::from(c)), u8::from(b.editable)]);
+    h.update(&a.depth.map_or(0u64, |d| u64::from(d) + 1).to_le_bytes());
+    feed_opt_str(h, a.language.as_deref());
+    feed_opt_str(h, a.src.as_deref());
+    feed_opt_str(h, a.alt.as_deref());
+}

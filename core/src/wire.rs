@@ -1,0 +1,198 @@
+//! Versioned wire DTOs: the JSON shapes other programs rely on.
+//!
+//! Each shape carries a `schema` id such as `mnote.page_ai_context.v1`. A shape never changes in place: a
+//! breaking change adds a `…v2` type beside the old one. Golden fixtures under `tests/fixtures/wire/v1/`
+//! pin every shape, and the Rust, WASM and Worker tests all read them.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::page::BlockType;
+
+/// Schema id of [`PageAiContextV1`].
+pub const PAGE_AI_CONTEXT_V1: &str = "mnote.page_ai_context.v1";
+
+/// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
+pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    let value = serde_path_to_error::deserialize(de).map_err(|e| {
+        let pointer = pointer_of(e.path());
+        serde_error(&pointer, e.inner())
+    })?;
+    Ok(value)
+}
+
+/// Converts a JSON value into `T`, with the same error mapping as [`from_json`].
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let pointer = pointer_of(e.path());
+        serde_error(&pointer, e.inner())
+    })
+}
+
+/// Maps a serde_json error at `pointer` to [`Error::InvalidArguments`].
+pub fn serde_error(pointer: &str, e: &serde_json::Error) -> Error {
+    // serde_json appends " at line L column C"; the pointer already says where.
+    let mut reason = e.to_string();
+    if let Some(cut) = reason.find(" at line ") {
+        reason.truncate(cut);
+    }
+    Error::invalid(pointer, reason)
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        out.push('/');
+        match segment {
+            Segment::Seq { index } => out.push_str(&index.to_string()),
+            Segment::Map { key } => push_escaped(&mut out, key),
+            Segment::Enum { variant } => push_escaped(&mut out, variant),
+            Segment::Unknown => out.push('?'),
+        }
+    }
+    out
+}
+
+// RFC 6901: '~' becomes "~0" and '/' becomes "~1".
+fn push_escaped(out: &mut String, key: &str) {
+    for c in key.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// The error body every surface returns: `{ok:false, code, message, hint, details, traceId}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ErrorBody {
+    /// Always `false`.
+    pub ok: bool,
+    /// The stable code.
+    pub code: String,
+    /// A sentence for people.
+    pub message: String,
+    /// What to do next.
+    pub hint: String,
+    /// Machine-readable specifics.
+    pub details: Value,
+    /// Correlates this answer with logs and upstream calls.
+    pub trace_id: String,
+}
+
+impl ErrorBody {
+    /// The body for `error`, tagged with `trace_id`.
+    pub fn new(error: &Error, trace_id: impl Into<String>) -> Self {
+        ErrorBody {
+            ok: false,
+            code: error.code().as_str().to_string(),
+            message: error.message(),
+            hint: error.hint(),
+            details: error.details(),
+            trace_id: trace_id.into(),
+        }
+    }
+}
+
+/// One block as a model sees it in a frozen context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ContextBlockV1 {
+    /// The block's id, valid as a write target when listed in `allowedTargetBlockIds`.
+    pub block_id: String,
+    /// The block's type.
+    #[serde(rename = "type")]
+    pub kind: BlockType,
+    /// The block's text, or a piece of it when `partial`.
+    pub text: String,
+    /// `pageRev:{revision}:block:{blockId}:{h8}`.
+    pub revision_ref: String,
+    /// Whether writes may touch the block.
+    pub editable: bool,
+    /// Heading level, for headings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    /// For `outline`: how many blocks follow this heading before the next heading of the same or higher rank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_count: Option<usize>,
+    /// A neighbour shown for context only; never a write target.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub context_only: bool,
+    /// Only part of the block's text: a single block larger than the budget was cut.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub partial: bool,
+    /// For a partial piece, the char offset of `text` within the block's full text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<usize>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A warning that does not stop the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WarningV1 {
+    /// Stable snake_case code, e.g. `context_truncated`.
+    pub code: String,
+    /// A sentence for people.
+    pub message: String,
+}
+
+/// `mnote.page_ai_context.v1`: a page frozen into an addressable context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PageAiContextV1 {
+    /// Always [`PAGE_AI_CONTEXT_V1`].
+    pub schema: String,
+    /// The page's workspace.
+    pub workspace_id: String,
+    /// The page's document.
+    pub document_id: String,
+    /// The page's title.
+    pub title: String,
+    /// `full`, `outline`, `block`, `selection` or `keyword`.
+    pub scope: String,
+    /// The revision this context was frozen at.
+    pub revision: u64,
+    /// `body:{revision}:{hash}` of the page at that revision.
+    pub conflict_detection_key: String,
+    /// Names this frozen snapshot; minted by the caller.
+    pub context_id: String,
+    /// The only blocks a write based on this context may target.
+    pub allowed_target_block_ids: Vec<String>,
+    /// The blocks the user selected (for `block` and `selection`).
+    pub selected_block_ids: Vec<String>,
+    /// The `text` view, when requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_text: Option<String>,
+    /// The `page_xml` view, when requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_xml: Option<String>,
+    /// The `json` view, when requested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<Vec<ContextBlockV1>>,
+    /// True when the budget cut the context; fetch `continuation` for the rest.
+    pub truncated: bool,
+    /// Things the reader should know, e.g. that the context was cut.
+    pub warnings: Vec<WarningV1>,
+    /// Opaque token for the next chunk, when `truncated`.
+    pub continuation: Option<String>,
+}
+
+/// Rejects a payload whose `schema` is not `expected`.
+pub fn check_schema(found: &str, expected: &str) -> Result<(), Error> {
+    if found == expected {
+        return Ok(());
+    }
+    Err(Error::UnsupportedSchema { found: found.to_string(), expected: expected.to_string() })
+}
