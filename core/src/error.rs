@@ -5,9 +5,9 @@
 //! `details`. Codes are append-only: a code, once shipped, keeps its meaning forever. Messages may change.
 //! The adapters (WASM, Worker) only translate these; they never invent codes of their own.
 
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use alloc::format;
 use core::fmt;
 use serde_json::{Value, json};
 
@@ -220,12 +220,18 @@ pub enum Error {
 impl Error {
     /// Shorthand for [`Error::InvalidArguments`].
     pub fn invalid(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidArguments { pointer: pointer.into(), reason: reason.into() }
+        Error::InvalidArguments {
+            pointer: pointer.into(),
+            reason: reason.into(),
+        }
     }
 
     /// Shorthand for [`Error::InvalidPage`].
     pub fn invalid_page(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidPage { pointer: pointer.into(), reason: reason.into() }
+        Error::InvalidPage {
+            pointer: pointer.into(),
+            reason: reason.into(),
+        }
     }
 
     /// The stable code of this error.
@@ -274,8 +280,13 @@ impl Error {
                 format!("block {block_id:?} is outside the allowed target blocks")
             }
             Error::BlockNotEditable { block_id } => format!("block {block_id:?} is locked"),
-            Error::MatchNotFound { match_text, .. } => format!("matchText {match_text:?} was not found"),
-            Error::MatchAmbiguous { match_text, matches } => {
+            Error::MatchNotFound { match_text, .. } => {
+                format!("matchText {match_text:?} was not found")
+            }
+            Error::MatchAmbiguous {
+                match_text,
+                matches,
+            } => {
                 let mut blocks: Vec<&str> = matches.iter().map(|(b, _)| b.as_str()).collect();
                 blocks.dedup();
                 format!(
@@ -286,17 +297,30 @@ impl Error {
             }
             Error::ToolDisabled { tool, reason } => format!("tool {tool} is disabled: {reason}"),
             Error::ScopeDenied { tool, required } => format!("tool {tool} needs scope {required}"),
-            Error::ReviewRequired { tool } => format!("writes by {tool} need review before they apply"),
+            Error::ReviewRequired { tool } => {
+                format!("writes by {tool} need review before they apply")
+            }
             Error::IdempotencyConflict { key } => {
                 format!("idempotencyKey {key:?} was already used with different arguments")
             }
-            Error::ContextStale { token_revision, current_revision } => format!(
+            Error::ContextStale {
+                token_revision,
+                current_revision,
+            } => format!(
                 "the context was frozen at revision {token_revision}, the page is now at {current_revision}"
             ),
-            Error::DocumentNotFound { document_id } => format!("document {document_id:?} does not exist"),
-            Error::DocumentReadOnly { document_id } => format!("document {document_id:?} is read-only"),
-            Error::InvalidPage { pointer, reason } => format!("invalid page at {pointer}: {reason}"),
-            Error::InvalidMarkdown { reason } => format!("markdown could not be imported: {reason}"),
+            Error::DocumentNotFound { document_id } => {
+                format!("document {document_id:?} does not exist")
+            }
+            Error::DocumentReadOnly { document_id } => {
+                format!("document {document_id:?} is read-only")
+            }
+            Error::InvalidPage { pointer, reason } => {
+                format!("invalid page at {pointer}: {reason}")
+            }
+            Error::InvalidMarkdown { reason } => {
+                format!("markdown could not be imported: {reason}")
+            }
             Error::UnsupportedSchema { found, expected } => {
                 format!("schema {found:?} is not supported; expected {expected:?}")
             }
@@ -359,7 +383,8 @@ impl Error {
     /// Machine-readable details: the JSON pointer, ids, counts and candidates behind the message.
     pub fn details(&self) -> Value {
         match self {
-            Error::InvalidArguments { pointer, reason } | Error::InvalidPage { pointer, reason } => {
+            Error::InvalidArguments { pointer, reason }
+            | Error::InvalidPage { pointer, reason } => {
                 json!({ "pointer": pointer, "reason": reason })
             }
             Error::RevisionConflict { expected, actual } => {
@@ -372,11 +397,17 @@ impl Error {
                 json!({ "blockId": block_id, "allowedTargetBlockIds": allowed })
             }
             Error::BlockNotEditable { block_id } => json!({ "blockId": block_id }),
-            Error::MatchNotFound { match_text, did_you_mean } => json!({
+            Error::MatchNotFound {
+                match_text,
+                did_you_mean,
+            } => json!({
                 "matchText": match_text,
                 "didYouMean": did_you_mean.as_ref().map(|(b, t)| json!({ "blockId": b, "text": t })),
             }),
-            Error::MatchAmbiguous { match_text, matches } => json!({
+            Error::MatchAmbiguous {
+                match_text,
+                matches,
+            } => json!({
                 "matchText": match_text,
                 "count": matches.len(),
                 "matches": matches.iter()
@@ -384,17 +415,26 @@ impl Error {
                     .collect::<Vec<_>>(),
             }),
             Error::ToolDisabled { tool, reason } => json!({ "toolName": tool, "reason": reason }),
-            Error::ScopeDenied { tool, required } => json!({ "toolName": tool, "requiredScope": required }),
+            Error::ScopeDenied { tool, required } => {
+                json!({ "toolName": tool, "requiredScope": required })
+            }
             Error::ReviewRequired { tool } => json!({ "toolName": tool }),
             Error::IdempotencyConflict { key } => json!({ "idempotencyKey": key }),
-            Error::ContextStale { token_revision, current_revision } => {
+            Error::ContextStale {
+                token_revision,
+                current_revision,
+            } => {
                 json!({ "contextRevision": token_revision, "currentRevision": current_revision })
             }
             Error::DocumentNotFound { document_id } | Error::DocumentReadOnly { document_id } => {
                 json!({ "documentId": document_id })
             }
-            Error::InvalidMarkdown { reason } | Error::InvalidBody { reason } => json!({ "reason": reason }),
-            Error::UnsupportedSchema { found, expected } => json!({ "found": found, "expected": expected }),
+            Error::InvalidMarkdown { reason } | Error::InvalidBody { reason } => {
+                json!({ "reason": reason })
+            }
+            Error::UnsupportedSchema { found, expected } => {
+                json!({ "found": found, "expected": expected })
+            }
             Error::PayloadTooLarge { limit } => json!({ "limitBytes": limit }),
             Error::ForbiddenOrigin { origin } => json!({ "origin": origin }),
             Error::RouteNotFound { path } => json!({ "path": path }),
@@ -420,7 +460,11 @@ pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a st
         .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
         .collect();
     scored.sort();
-    scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect()
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, c)| c.to_string())
+        .collect()
 }
 
 /// Levenshtein distance over chars. Ids are at most 64 chars, so the quadratic cost is bounded.
@@ -435,7 +479,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
         for (j, cb) in b.iter().enumerate() {
             let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
             let left = row.get(j).copied().unwrap_or(usize::MAX);
-            let value = (diagonal + usize::from(ca != *cb)).min(above + 1).min(left + 1);
+            let value = (diagonal + usize::from(ca != *cb))
+                .min(above + 1)
+                .min(left + 1);
             diagonal = above;
             if let Some(cell) = row.get_mut(j + 1) {
                 *cell = value;

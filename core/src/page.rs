@@ -11,7 +11,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::error::{Error, Result};
 
@@ -88,7 +88,10 @@ impl BlockType {
 
     /// List-like blocks carry `attrs.depth`.
     pub const fn is_list(self) -> bool {
-        matches!(self, BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo)
+        matches!(
+            self,
+            BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo
+        )
     }
 }
 
@@ -150,7 +153,13 @@ const fn editable_default() -> bool {
 impl Block {
     /// A block of any type with empty attrs, editable.
     pub fn new(block_id: impl Into<String>, kind: BlockType, text: impl Into<String>) -> Self {
-        Block { block_id: block_id.into(), kind, text: text.into(), attrs: Attrs::default(), editable: true }
+        Block {
+            block_id: block_id.into(),
+            kind,
+            text: text.into(),
+            attrs: Attrs::default(),
+            editable: true,
+        }
     }
 
     /// A paragraph.
@@ -173,14 +182,21 @@ impl Block {
 
     /// Checks the id and that the attrs fit the type. `pointer` prefixes error pointers.
     pub fn validate(&self, pointer: &str) -> Result<()> {
-        validate_block_id(&self.block_id).map_err(|reason| Error::invalid_page(format!("{pointer}/blockId"), reason))?;
+        validate_block_id(&self.block_id)
+            .map_err(|reason| Error::invalid_page(format!("{pointer}/blockId"), reason))?;
         let a = &self.attrs;
-        let bad = |field: &str, reason: &str| Error::invalid_page(format!("{pointer}/attrs/{field}"), reason);
+        let bad = |field: &str, reason: &str| {
+            Error::invalid_page(format!("{pointer}/attrs/{field}"), reason)
+        };
         let kind = self.kind;
         match a.level {
-            Some(_) if kind != BlockType::Heading => return Err(bad("level", &format!("not allowed on {}", kind.as_str()))),
+            Some(_) if kind != BlockType::Heading => {
+                return Err(bad("level", &format!("not allowed on {}", kind.as_str())));
+            }
             Some(level) if !(1..=6).contains(&level) => return Err(bad("level", "must be 1..6")),
-            None if kind == BlockType::Heading => return Err(bad("level", "a heading needs a level 1..6")),
+            None if kind == BlockType::Heading => {
+                return Err(bad("level", "a heading needs a level 1..6"));
+            }
             _ => {}
         }
         if a.checked.is_some() && kind != BlockType::Todo {
@@ -196,16 +212,19 @@ impl Block {
             return Err(bad("depth", "only list items and todos have a depth"));
         }
         if matches!(kind, BlockType::Divider | BlockType::Image) && !self.text.is_empty() {
-            return Err(Error::invalid_page(format!("{pointer}/text"), "dividers and images have no text"));
+            return Err(Error::invalid_page(
+                format!("{pointer}/text"),
+                "dividers and images have no text",
+            ));
         }
         Ok(())
     }
 
     /// 8 hex digits of this block's content hash, the `h8` of its `revisionRef`.
     pub fn content_hash8(&self) -> String {
-        let mut h = Xxh3::new();
-        feed_block(&mut h, self);
-        format!("{:08x}", (h.digest() >> 32) as u32)
+        let mut buf = Vec::with_capacity(encoded_len(self));
+        encode_block(&mut buf, self);
+        format!("{:08x}", (xxh3_64(&buf) >> 32) as u32)
     }
 }
 
@@ -214,7 +233,10 @@ pub fn validate_block_id(id: &str) -> core::result::Result<(), &'static str> {
     if id.is_empty() || id.len() > MAX_BLOCK_ID_LEN {
         return Err("a block id has 1 to 64 characters");
     }
-    if !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+    if !id
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
         return Err("a block id uses only A-Z, a-z, 0-9, '_' and '-'");
     }
     Ok(())
@@ -263,7 +285,8 @@ impl Page {
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     pub fn from_json(json: &str) -> Result<Self> {
-        let page: Page = serde_json::from_str(json).map_err(|e| crate::wire::serde_error("", &e))?;
+        let page: Page =
+            serde_json::from_str(json).map_err(|e| crate::wire::serde_error("", &e))?;
         page.validate()?;
         Ok(page)
     }
@@ -278,7 +301,10 @@ impl Page {
             let pointer = format!("/blocks/{i}");
             block.validate(&pointer)?;
             if !seen.insert(&block.block_id) {
-                return Err(Error::invalid_page(format!("{pointer}/blockId"), format!("duplicate block id {:?}", block.block_id)));
+                return Err(Error::invalid_page(
+                    format!("{pointer}/blockId"),
+                    format!("duplicate block id {:?}", block.block_id),
+                ));
             }
         }
         Ok(())
@@ -298,19 +324,24 @@ impl Page {
     pub fn require_block(&self, block_id: &str) -> Result<&Block> {
         self.block(block_id).ok_or_else(|| Error::BlockNotFound {
             block_id: block_id.to_owned(),
-            nearest: crate::error::nearest_ids(block_id, self.blocks.iter().map(|b| b.block_id.as_str())),
+            nearest: crate::error::nearest_ids(
+                block_id,
+                self.blocks.iter().map(|b| b.block_id.as_str()),
+            ),
         })
     }
 
     /// 16 hex digits of the hash over the canonical serialization of title and blocks.
     pub fn content_hash(&self) -> String {
-        let mut h = Xxh3::new();
-        feed_str(&mut h, &self.title);
-        h.update(&(self.blocks.len() as u64).to_le_bytes());
+        let mut buf = Vec::with_capacity(
+            self.title.len() + 16 + self.blocks.iter().map(encoded_len).sum::<usize>(),
+        );
+        encode_str(&mut buf, &self.title);
+        buf.extend_from_slice(&(self.blocks.len() as u64).to_le_bytes());
         for block in &self.blocks {
-            feed_block(&mut h, block);
+            encode_block(&mut buf, block);
         }
-        format!("{:016x}", h.digest())
+        format!("{:016x}", xxh3_64(&buf))
     }
 
     /// `body:{revision}:{h}`: changes whenever the revision or the content does.
@@ -320,7 +351,12 @@ impl Page {
 
     /// `pageRev:{revision}:block:{blockId}:{h8}` for a block of this page.
     pub fn revision_ref(&self, block: &Block) -> String {
-        format!("pageRev:{}:block:{}:{}", self.revision, block.block_id, block.content_hash8())
+        format!(
+            "pageRev:{}:block:{}:{}",
+            self.revision,
+            block.block_id,
+            block.content_hash8()
+        )
     }
 
     /// Whether the page may be written.
@@ -329,30 +365,41 @@ impl Page {
     }
 }
 
-// Length-prefixed fields make the encoding unambiguous: ("ab","c") and ("a","bc") hash differently.
-fn feed_str(h: &mut Xxh3, s: &str) {
-    h.update(&(s.len() as u64).to_le_bytes());
-    h.update(s.as_bytes());
+// The canonical encoding: length-prefixed fields, so ("ab","c") and ("a","bc") differ. It is built in one
+// buffer and hashed in one call, which is several times faster than feeding a streaming hasher field by field.
+fn encode_str(buf: &mut Vec<u8>, s: &str) {
+    buf.extend_from_slice(&(s.len() as u64).to_le_bytes());
+    buf.extend_from_slice(s.as_bytes());
 }
 
-fn feed_opt_str(h: &mut Xxh3, s: Option<&str>) {
+fn encode_opt_str(buf: &mut Vec<u8>, s: Option<&str>) {
     match s {
         Some(s) => {
-            h.update(&[1]);
-            feed_str(h, s);
+            buf.push(1);
+            encode_str(buf, s);
         }
-        None => h.update(&[0]),
+        None => buf.push(0),
     }
 }
 
-fn feed_block(h: &mut Xxh3, b: &Block) {
-    feed_str(h, &b.block_id);
-    feed_str(h, b.kind.as_str());
-    feed_str(h, &b.text);
+fn encode_block(buf: &mut Vec<u8>, b: &Block) {
+    encode_str(buf, &b.block_id);
+    encode_str(buf, b.kind.as_str());
+    encode_str(buf, &b.text);
     let a = &b.attrs;
-    h.update(&[a.level.map_or(0, |l| l.saturating_add(1)), a.checked.map_or(0, |c| 1 + u8::from(c)), u8::from(b.editable)]);
-    h.update(&a.depth.map_or(0u64, |d| u64::from(d) + 1).to_le_bytes());
-    feed_opt_str(h, a.language.as_deref());
-    feed_opt_str(h, a.src.as_deref());
-    feed_opt_str(h, a.alt.as_deref());
+    buf.extend_from_slice(&[
+        a.level.map_or(0, |l| l.saturating_add(1)),
+        a.checked.map_or(0, |c| 1 + u8::from(c)),
+        u8::from(b.editable),
+    ]);
+    buf.extend_from_slice(&a.depth.map_or(0u64, |d| u64::from(d) + 1).to_le_bytes());
+    encode_opt_str(buf, a.language.as_deref());
+    encode_opt_str(buf, a.src.as_deref());
+    encode_opt_str(buf, a.alt.as_deref());
+}
+
+fn encoded_len(b: &Block) -> usize {
+    let a = &b.attrs;
+    let opt = |s: &Option<String>| s.as_ref().map_or(1, |s| s.len() + 9);
+    b.block_id.len() + b.text.len() + 48 + opt(&a.language) + opt(&a.src) + opt(&a.alt)
 }

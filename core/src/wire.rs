@@ -194,5 +194,8 @@ pub fn check_schema(found: &str, expected: &str) -> Result<(), Error> {
     if found == expected {
         return Ok(());
     }
-    Err(Error::UnsupportedSchema { found: found.to_string(), expected: expected.to_string() })
+    Err(Error::UnsupportedSchema {
+        found: found.to_string(),
+        expected: expected.to_string(),
+    })
 }

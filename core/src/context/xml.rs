@@ -10,37 +10,97 @@ use core::fmt::Write;
 use super::{Entry, Piece};
 use crate::page::Page;
 
+/// Bytes that need a look: markup, C0 controls other than tab and newline, and 0xEF, the lead byte of
+/// U+FFFE and U+FFFF. Everything else is copied in runs, which keeps escaping close to memcpy speed.
+#[allow(clippy::indexing_slicing)] // const evaluation: an out-of-range index fails the build, not a run
+const ATTENTION: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = b != b'\t' as usize && b != b'\n' as usize;
+        b += 1;
+    }
+    table[b'&' as usize] = true;
+    table[b'<' as usize] = true;
+    table[b'>' as usize] = true;
+    table[b'"' as usize] = true;
+    table[b'\'' as usize] = true;
+    table[0xEF] = true;
+    table
+};
+
+fn needs_attention(b: u8) -> bool {
+    ATTENTION.get(usize::from(b)).copied().unwrap_or(false)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Non-zero when some byte of `word` equals `byte` (exact, no false positives for the yes/no answer).
+const fn has_byte(word: u64, byte: u8) -> u64 {
+    let v = word ^ (ONES * byte as u64);
+    v.wrapping_sub(ONES) & !v & HIGHS
+}
+
+/// The index of the first byte that needs a look. Eight bytes at a time: prose rarely needs escaping,
+/// so most words are skipped after a handful of arithmetic tests.
+fn next_attention(bytes: &[u8]) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+        let flagged = control
+            | has_byte(w, b'&')
+            | has_byte(w, b'<')
+            | has_byte(w, b'>')
+            | has_byte(w, b'"')
+            | has_byte(w, b'\'')
+            | has_byte(w, 0xEF);
+        if flagged != 0
+            && let Some(p) = chunk.iter().position(|&b| needs_attention(b))
+        {
+            return Some(base + p);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| needs_attention(b))
+        .map(|p| base + p)
+}
+
 /// Appends `text` to `out`, escaped for use in XML text and attribute values.
 pub fn escape_into(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let replacement = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&apos;",
-            b'\t' | b'\n' => continue,
-            // '\r' would be normalized away by XML parsers; keep it as a reference.
-            b'\r' => "&#13;",
-            0..=0x1f => "\u{FFFD}",
-            // U+FFFE and U+FFFF are EF BF BE / EF BF BF in UTF-8.
-            0xEF if matches!(bytes.get(i + 1..i + 3), Some([0xBF, 0xBE | 0xBF])) => {
-                out.push_str(text.get(start..i).unwrap_or(""));
-                out.push('\u{FFFD}');
-                start = i + 3;
+    let mut i = 0;
+    while let Some(offset) = bytes.get(i..).and_then(next_attention) {
+        i += offset;
+        let (replacement, width) = match bytes.get(i..).unwrap_or_default() {
+            [b'&', ..] => ("&amp;", 1),
+            [b'<', ..] => ("&lt;", 1),
+            [b'>', ..] => ("&gt;", 1),
+            [b'"', ..] => ("&quot;", 1),
+            [b'\'', ..] => ("&apos;", 1),
+            // XML parsers normalize a raw CR away; a reference keeps it.
+            [b'\r', ..] => ("&#13;", 1),
+            [0xEF, 0xBF, 0xBE | 0xBF, ..] => ("\u{FFFD}", 3),
+            [0xEF, ..] => {
+                i += 1;
                 continue;
             }
-            _ => continue,
+            _ => ("\u{FFFD}", 1),
         };
-        if i >= start {
-            out.push_str(text.get(start..i).unwrap_or(""));
-            out.push_str(replacement);
-            start = i + 1;
-        }
+        out.push_str(text.get(start..i).unwrap_or_default());
+        out.push_str(replacement);
+        i += width;
+        start = i;
     }
-    out.push_str(text.get(start..).unwrap_or(""));
+    out.push_str(text.get(start..).unwrap_or_default());
 }
 
 pub(super) fn render(page: &Page, pieces: &[Piece<'_>], entries: &[Entry<'_>]) -> String {
@@ -52,7 +112,9 @@ pub(super) fn render(page: &Page, pieces: &[Piece<'_>], entries: &[Entry<'_>]) -
     escape_into(&mut out, &page.title);
     out.push_str("\">");
     for piece in pieces {
-        let Some(entry) = entries.get(piece.entry) else { continue };
+        let Some(entry) = entries.get(piece.entry) else {
+            continue;
+        };
         let block = entry.block;
         out.push_str("<block id=\"");
         out.push_str(&block.block_id); // ids are [A-Za-z0-9_-]: nothing to escape

@@ -1,0 +1,514 @@
+//! Markdown import: `pulldown-cmark` events mapped onto blocks.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use super::{EMPTY_FLAG, MARKER_PREFIX};
+use crate::error::{Error, Result};
+use crate::page::{Attrs, Block, BlockType, validate_block_id};
+
+pub(super) fn import(markdown: &str, mint: &mut dyn FnMut() -> String) -> Result<Vec<Block>> {
+    let drafts = Importer::new(markdown).run();
+    assign_ids(drafts, mint)
+}
+
+/// A block before ids are assigned.
+struct Draft {
+    block: Block,
+    marker_id: Option<String>,
+}
+
+fn assign_ids(drafts: Vec<Draft>, mint: &mut dyn FnMut() -> String) -> Result<Vec<Block>> {
+    let mut taken: HashSet<String> = HashSet::with_capacity(drafts.len());
+    let mut wants_mint = vec![false; drafts.len()];
+    let mut blocks: Vec<Block> = Vec::with_capacity(drafts.len());
+    for (i, draft) in drafts.into_iter().enumerate() {
+        let mut block = draft.block;
+        match draft.marker_id {
+            Some(id) if taken.insert(id.clone()) => block.block_id = id,
+            _ => {
+                if let Some(flag) = wants_mint.get_mut(i) {
+                    *flag = true;
+                }
+            }
+        }
+        blocks.push(block);
+    }
+    for (block, _) in blocks.iter_mut().zip(&wants_mint).filter(|(_, m)| **m) {
+        let mut attempts = 0;
+        block.block_id = loop {
+            let id = mint();
+            if validate_block_id(&id).is_ok() && taken.insert(id.clone()) {
+                break id;
+            }
+            attempts += 1;
+            if attempts > 16 {
+                return Err(Error::InvalidMarkdown {
+                    reason: "the id minter keeps returning taken ids".into(),
+                });
+            }
+        };
+    }
+    Ok(blocks)
+}
+
+fn parse_marker(html: &str) -> Option<String> {
+    let inner = html
+        .trim()
+        .strip_prefix("<!--")?
+        .strip_suffix("-->")?
+        .trim();
+    let rest = inner.strip_prefix(MARKER_PREFIX)?.trim_start();
+    let id = rest.strip_prefix("id=")?.trim();
+    let id = id.strip_suffix("empty").map_or(id, str::trim_end);
+    validate_block_id(id).ok()?;
+    Some(id.to_string())
+}
+
+/// What the importer is collecting right now.
+enum Collect {
+    /// Inline content of a heading, paragraph or list item: the source range and any marker seen.
+    Inline {
+        kind: BlockType,
+        attrs: Attrs,
+        range: Option<Range<usize>>,
+        marker: Option<String>,
+        image: ImageState,
+    },
+    /// The literal text of a code block.
+    Code {
+        language: Option<String>,
+        text: String,
+    },
+}
+
+/// Whether a paragraph is exactly one image, so it becomes an image block.
+#[derive(Default)]
+enum ImageState {
+    #[default]
+    None,
+    Open {
+        src: String,
+        alt: String,
+    },
+    Closed {
+        src: String,
+        alt: String,
+    },
+    NotImage,
+}
+
+struct OpenItem {
+    kind: BlockType,
+    depth: u32,
+    checked: Option<bool>,
+    emitted: bool,
+}
+
+struct Importer<'a> {
+    source: &'a str,
+    drafts: Vec<Draft>,
+    lists: Vec<bool>, // ordered?
+    items: Vec<OpenItem>,
+    collect: Option<Collect>,
+    /// The text of the HTML block being read.
+    html: Option<String>,
+    /// While inside a blockquote or table (captured whole from source), the nesting level to skip.
+    skip_depth: usize,
+}
+
+impl<'a> Importer<'a> {
+    fn new(source: &'a str) -> Self {
+        Importer {
+            source,
+            drafts: Vec::new(),
+            lists: Vec::new(),
+            items: Vec::new(),
+            collect: None,
+            html: None,
+            skip_depth: 0,
+        }
+    }
+
+    fn run(mut self) -> Vec<Draft> {
+        let options =
+            Options::ENABLE_TABLES | Options::ENABLE_TASKLISTS | Options::ENABLE_STRIKETHROUGH;
+        let parser = Parser::new_ext(self.source, options).into_offset_iter();
+        for (event, range) in parser {
+            self.event(event, range);
+        }
+        self.flush_item_text();
+        self.drafts
+    }
+
+    fn slice(&self, range: Range<usize>) -> &'a str {
+        self.source.get(range).unwrap_or("")
+    }
+
+    fn push(&mut self, block: Block, marker_id: Option<String>) {
+        self.drafts.push(Draft { block, marker_id });
+    }
+
+    fn event(&mut self, event: Event<'a>, range: Range<usize>) {
+        if self.skip_depth > 0 {
+            match event {
+                Event::Start(Tag::BlockQuote(_) | Tag::Table(_)) => self.skip_depth += 1,
+                Event::End(TagEnd::BlockQuote(_) | TagEnd::Table) => self.skip_depth -= 1,
+                _ => {}
+            }
+            return;
+        }
+        match event {
+            Event::Start(tag) => self.start(tag, range),
+            Event::End(tag) => self.end(tag),
+            Event::Html(html) => {
+                if let Some(buffer) = &mut self.html {
+                    buffer.push_str(&html);
+                }
+            }
+            Event::Rule => {
+                self.flush_item_text();
+                self.push(Block::new(String::new(), BlockType::Divider, ""), None);
+            }
+            Event::TaskListMarker(checked) => {
+                if let Some(item) = self.items.last_mut() {
+                    item.kind = BlockType::Todo;
+                    item.checked = Some(checked);
+                }
+            }
+            Event::Text(text) => {
+                if let Some(Collect::Code { text: code, .. }) = &mut self.collect {
+                    code.push_str(&text);
+                    return;
+                }
+                self.inline(range, None);
+            }
+            Event::InlineHtml(html) => {
+                let marker = parse_marker(&html);
+                self.inline(range, marker);
+            }
+            _ => self.inline(range, None),
+        }
+    }
+
+    /// An inline event: widen the collected range, or start a tight list item's text.
+    fn inline(&mut self, range: Range<usize>, marker: Option<String>) {
+        if self.collect.is_none() {
+            let Some(item) = self.items.last() else {
+                return;
+            };
+            if item.emitted {
+                return;
+            }
+            self.collect = Some(self.item_collect());
+        }
+        let Some(Collect::Inline {
+            range: r,
+            marker: m,
+            image,
+            ..
+        }) = &mut self.collect
+        else {
+            return;
+        };
+        if marker.is_some() {
+            *m = marker;
+            return;
+        }
+        match image {
+            ImageState::Open { alt, .. } => {
+                alt.push_str(self.source.get(range.clone()).unwrap_or(""))
+            }
+            // Anything but the one image (and trailing space) makes it a plain paragraph.
+            ImageState::Closed { .. }
+                if self
+                    .source
+                    .get(range.clone())
+                    .is_some_and(|s| s.trim().is_empty()) => {}
+            ImageState::None => {}
+            _ => *image = ImageState::NotImage,
+        }
+        *r = Some(match r.take() {
+            Some(r) => r.start.min(range.start)..r.end.max(range.end),
+            None => range,
+        });
+    }
+
+    fn item_collect(&self) -> Collect {
+        let (kind, depth, checked) = self
+            .items
+            .last()
+            .map_or((BlockType::Paragraph, 0, None), |i| {
+                (i.kind, i.depth, i.checked)
+            });
+        let attrs = Attrs {
+            depth: Some(depth),
+            checked,
+            ..Attrs::default()
+        };
+        Collect::Inline {
+            kind,
+            attrs,
+            range: None,
+            marker: None,
+            image: ImageState::NotImage,
+        }
+    }
+
+    fn start(&mut self, tag: Tag<'a>, range: Range<usize>) {
+        match tag {
+            Tag::Heading { level, .. } => {
+                self.flush_item_text();
+                let attrs = Attrs {
+                    level: Some(heading_level(level)),
+                    ..Attrs::default()
+                };
+                self.collect = Some(Collect::Inline {
+                    kind: BlockType::Heading,
+                    attrs,
+                    range: None,
+                    marker: None,
+                    image: ImageState::NotImage,
+                });
+            }
+            Tag::Paragraph => {
+                self.flush_item_text();
+                let item_open = self.items.last().is_some_and(|i| !i.emitted);
+                self.collect = Some(if item_open {
+                    self.item_collect()
+                } else {
+                    Collect::Inline {
+                        kind: BlockType::Paragraph,
+                        attrs: Attrs::default(),
+                        range: None,
+                        marker: None,
+                        image: ImageState::None,
+                    }
+                });
+            }
+            Tag::CodeBlock(kind) => {
+                self.flush_item_text();
+                let language = match kind {
+                    CodeBlockKind::Fenced(info) => {
+                        info.split_whitespace().next().map(str::to_string)
+                    }
+                    CodeBlockKind::Indented => None,
+                };
+                self.collect = Some(Collect::Code {
+                    language,
+                    text: String::new(),
+                });
+            }
+            Tag::BlockQuote(_) => {
+                self.flush_item_text();
+                let text = strip_quote(self.slice(range));
+                let (text, marker) = take_trailing_marker(&text);
+                self.push(Block::new(String::new(), BlockType::Quote, text), marker);
+                self.skip_depth = 1;
+            }
+            Tag::Table(_) => {
+                self.flush_item_text();
+                let text = self.slice(range).trim_end().to_string();
+                self.push(Block::new(String::new(), BlockType::Table, text), None);
+                self.skip_depth = 1;
+            }
+            Tag::HtmlBlock => {
+                self.flush_item_text();
+                self.html = Some(String::new());
+            }
+            Tag::List(start) => {
+                self.flush_item_text();
+                self.lists.push(start.is_some());
+            }
+            Tag::Item => {
+                self.flush_item_text();
+                let ordered = self.lists.last().copied().unwrap_or(false);
+                let kind = if ordered {
+                    BlockType::NumberedListItem
+                } else {
+                    BlockType::BulletedListItem
+                };
+                let depth = u32::try_from(self.lists.len().saturating_sub(1)).unwrap_or(u32::MAX);
+                self.items.push(OpenItem {
+                    kind,
+                    depth,
+                    checked: None,
+                    emitted: false,
+                });
+            }
+            Tag::Image { dest_url, .. } => {
+                self.inline(range.clone(), None);
+                if let Some(Collect::Inline {
+                    image, range: r, ..
+                }) = &mut self.collect
+                {
+                    let alone = r.as_ref().is_some_and(|r| *r == range);
+                    *image = match (&*image, alone) {
+                        (ImageState::None, true) => ImageState::Open {
+                            src: dest_url.to_string(),
+                            alt: String::new(),
+                        },
+                        _ => ImageState::NotImage,
+                    };
+                }
+            }
+            _ => self.inline(range, None),
+        }
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        match tag {
+            TagEnd::Heading(_) | TagEnd::Paragraph | TagEnd::CodeBlock => self.finish_collect(),
+            TagEnd::Image => {
+                if let Some(Collect::Inline { image, .. }) = &mut self.collect
+                    && let ImageState::Open { src, alt } = std::mem::take(image)
+                {
+                    *image = ImageState::Closed { src, alt };
+                }
+            }
+            TagEnd::HtmlBlock => {
+                if let Some(html) = self.html.take() {
+                    self.html_block(&html);
+                }
+            }
+            TagEnd::Item => {
+                self.flush_item_text();
+                self.items.pop();
+            }
+            TagEnd::List(_) => {
+                self.flush_item_text();
+                self.lists.pop();
+            }
+            _ => {}
+        }
+    }
+
+    /// Ends a tight list item's inline text (no paragraph event wraps it).
+    fn flush_item_text(&mut self) {
+        if matches!(self.collect, Some(Collect::Inline { .. }))
+            && self.items.last().is_some_and(|i| !i.emitted)
+        {
+            self.finish_collect();
+        }
+    }
+
+    fn finish_collect(&mut self) {
+        let Some(collect) = self.collect.take() else {
+            return;
+        };
+        match collect {
+            Collect::Code { language, text } => {
+                let mut block = Block::new(
+                    String::new(),
+                    BlockType::Code,
+                    text.strip_suffix('\n').unwrap_or(&text),
+                );
+                block.attrs.language = language.filter(|l| !l.is_empty());
+                self.push(block, None);
+            }
+            Collect::Inline {
+                kind,
+                attrs,
+                range,
+                marker,
+                image,
+            } => {
+                let text = range.map(|r| unindent(self.slice(r))).unwrap_or_default();
+                let text = text.trim_end().to_string();
+                let block = match image {
+                    ImageState::Closed { src, alt } => Block {
+                        attrs: Attrs {
+                            src: Some(src),
+                            alt: Some(alt),
+                            ..Attrs::default()
+                        },
+                        ..Block::new(String::new(), BlockType::Image, "")
+                    },
+                    _ => Block {
+                        attrs,
+                        ..Block::new(String::new(), kind, text)
+                    },
+                };
+                if let Some(item) = self.items.last_mut()
+                    && (kind.is_list() || block.kind.is_list())
+                {
+                    item.emitted = true;
+                }
+                self.push(block, marker);
+            }
+        }
+    }
+
+    /// A raw HTML block. A marker alone names the block before it (or, marked `empty`, is an empty
+    /// paragraph); any other HTML is kept as a paragraph's text.
+    fn html_block(&mut self, html: &str) {
+        let (text, marker) = take_trailing_marker(html);
+        if !text.is_empty() {
+            self.push(
+                Block::new(String::new(), BlockType::Paragraph, text),
+                marker,
+            );
+            return;
+        }
+        let Some(marker) = marker else { return };
+        if html.contains(EMPTY_FLAG) {
+            self.push(
+                Block::new(String::new(), BlockType::Paragraph, ""),
+                Some(marker),
+            );
+        } else if let Some(last) = self.drafts.last_mut().filter(|d| d.marker_id.is_none()) {
+            last.marker_id = Some(marker);
+        }
+    }
+}
+
+fn heading_level(level: HeadingLevel) -> u8 {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+/// Paragraph continuation lines lose their leading whitespace in CommonMark, so dropping it keeps meaning.
+fn unindent(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(line.trim_start());
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Removes one level of `>` markers (and one following space) from each line of a blockquote's source.
+fn strip_quote(source: &str) -> String {
+    let mut lines = Vec::new();
+    for line in source.trim_end().split('\n') {
+        let line = line.trim_start();
+        let line = line
+            .strip_prefix('>')
+            .map_or(line, |rest| rest.strip_prefix(' ').unwrap_or(rest));
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+fn take_trailing_marker(text: &str) -> (String, Option<String>) {
+    let trimmed = text.trim_end();
+    if let Some(start) = trimmed.rfind("<!--")
+        && let Some(id) = trimmed.get(start..).and_then(parse_marker)
+    {
+        let rest = trimmed.get(..start).unwrap_or("").trim_end();
+        return (rest.to_string(), Some(id));
+    }
+    (trimmed.to_string(), None)
+}

@@ -1,0 +1,201 @@
+//! Markdown import and export: round trips keep blocks, ids survive in markers, bad input is a coded error.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    missing_docs
+)]
+
+use pageai_core::markdown::{export, export_blocks, import, import_bytes};
+use pageai_core::page::{Attrs, Block, BlockType, Page};
+use proptest::prelude::*;
+
+fn counter(prefix: &'static str) -> impl FnMut() -> String {
+    let mut n = 0;
+    move || {
+        n += 1;
+        format!("{prefix}{n}")
+    }
+}
+
+const WELCOME: &str = include_str!("../../tests/fixtures/pages/welcome.md");
+
+#[test]
+fn the_sample_page_round_trips() {
+    let blocks = import(WELCOME, &mut counter("b_")).unwrap();
+    assert!(
+        blocks.len() >= 25,
+        "the sample has about 30 blocks, got {}",
+        blocks.len()
+    );
+    for kind in [
+        BlockType::Heading,
+        BlockType::Paragraph,
+        BlockType::BulletedListItem,
+        BlockType::NumberedListItem,
+        BlockType::Todo,
+        BlockType::Quote,
+        BlockType::Code,
+    ] {
+        assert!(
+            blocks.iter().any(|b| b.kind == kind),
+            "sample has a {kind:?}"
+        );
+    }
+    let page = Page::new("ws", "welcome", "Welcome", blocks).unwrap();
+    let again = import(&export(&page), &mut counter("x_")).unwrap();
+    assert_eq!(again, page.blocks);
+}
+
+#[test]
+fn markers_keep_ids_and_duplicates_get_fresh_ones() {
+    let md = "# Title <!-- mnote:block id=h_1 -->\n\nOne <!-- mnote:block id=p_1 -->\n\nTwo <!-- mnote:block id=p_1 -->\n\n```\ncode\n```\n<!-- mnote:block id=c_1 -->\n";
+    let blocks = import(md, &mut counter("b_")).unwrap();
+    let ids: Vec<&str> = blocks.iter().map(|b| b.block_id.as_str()).collect();
+    assert_eq!(ids, ["h_1", "p_1", "b_1", "c_1"]);
+    assert_eq!(blocks[2].text, "Two");
+}
+
+#[test]
+fn every_type_round_trips_with_attrs() {
+    let mut todo = Block::new("t_1", BlockType::Todo, "done");
+    todo.attrs = Attrs {
+        checked: Some(true),
+        depth: Some(0),
+        ..Attrs::default()
+    };
+    let mut nested = Block::new("l_2", BlockType::NumberedListItem, "nested 第二");
+    nested.attrs.depth = Some(1);
+    let mut bullet = Block::new("l_1", BlockType::BulletedListItem, "bullet");
+    bullet.attrs.depth = Some(0);
+    let mut code = Block::new("c_1", BlockType::Code, "let a = \"```\";\n\nfn x() {}");
+    code.attrs.language = Some("rust".into());
+    let mut image = Block::new("i_1", BlockType::Image, "");
+    image.attrs = Attrs {
+        src: Some("https://example.invalid/a b.png".into()),
+        alt: Some("图 [1]".into()),
+        ..Attrs::default()
+    };
+    let blocks = vec![
+        Block::heading("h_1", 3, "标题 *three*"),
+        Block::paragraph("p_1", "line one\nline two with `code`"),
+        bullet,
+        nested,
+        todo,
+        Block::new("q_1", BlockType::Quote, "quoted\n\nsecond para"),
+        code,
+        Block::new("d_1", BlockType::Divider, ""),
+        image,
+        Block::new(
+            "tb_1",
+            BlockType::Table,
+            "| a | b |\n| --- | --- |\n| 1 | 2 |",
+        ),
+        Block::paragraph("e_1", ""),
+        Block::paragraph("p_2", "after"),
+    ];
+    let page = Page::new("ws", "d", "", blocks).unwrap();
+    let again = import(&export(&page), &mut counter("x_")).unwrap();
+    assert_eq!(again, page.blocks);
+}
+
+#[test]
+fn without_markers_export_is_plain_markdown() {
+    let page = Page::new(
+        "ws",
+        "d",
+        "",
+        vec![
+            Block::heading("h_1", 1, "Hi"),
+            Block::paragraph("p_1", "there"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(export_blocks(&page.blocks, false), "# Hi\n\nthere\n");
+}
+
+#[test]
+fn invalid_utf8_is_a_coded_error() {
+    let err = import_bytes(b"# ok\n\xff\xfe", &mut counter("b_")).unwrap_err();
+    assert_eq!(err.code().as_str(), "mnote_invalid_markdown");
+    assert_eq!(
+        err.details()["reason"],
+        "not UTF-8: invalid byte at offset 5"
+    );
+}
+
+fn safe_line() -> impl Strategy<Value = String> {
+    // Words that carry no block syntax of their own, in both scripts.
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "alpha",
+            "beta",
+            "第二段",
+            "中文",
+            "mixed文字",
+            "*em*",
+            "`code`",
+            "x1",
+        ]),
+        1..6,
+    )
+    .prop_map(|w| w.join(" "))
+}
+
+fn any_block() -> impl Strategy<Value = (u8, String, u32, bool, u8)> {
+    (0u8..8, safe_line(), 0u32..3, any::<bool>(), 1u8..7)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn export_then_import_keeps_blocks(specs in prop::collection::vec(any_block(), 0..20)) {
+        let mut blocks = Vec::new();
+        let mut list_depth: Option<u32> = None;
+        for (i, (kind, text, depth, flag, level)) in specs.into_iter().enumerate() {
+            let id = format!("b_{i}");
+            let block = match kind {
+                0 => Block::heading(id, level, text),
+                1 => Block::paragraph(id, text),
+                2..=4 => {
+                    // Depth can grow by at most one per item, as in a real outline.
+                    let depth = depth.min(list_depth.map_or(0, |d| d + 1));
+                    let kind = [BlockType::BulletedListItem, BlockType::NumberedListItem, BlockType::Todo][usize::from(kind - 2)];
+                    let mut b = Block::new(id, kind, text);
+                    b.attrs.depth = Some(depth);
+                    if kind == BlockType::Todo { b.attrs.checked = Some(flag); }
+                    list_depth = Some(depth);
+                    blocks.push(b);
+                    continue;
+                }
+                5 => Block::new(id, BlockType::Quote, text),
+                6 => {
+                    let mut b = Block::new(id, BlockType::Code, text);
+                    b.attrs.language = flag.then(|| "rust".to_string());
+                    b
+                }
+                _ => Block::new(id, BlockType::Divider, ""),
+            };
+            list_depth = None;
+            blocks.push(block);
+        }
+        let page = Page::new("ws", "d", "", blocks).unwrap();
+        let again = import(&export(&page), &mut counter("x_")).unwrap();
+        prop_assert_eq!(again, page.blocks);
+    }
+
+    #[test]
+    fn any_input_imports_without_panicking(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let _ = import_bytes(&bytes, &mut counter("b_"));
+    }
+
+    #[test]
+    fn markdownish_input_yields_a_valid_page(src in "([#>*`\\-| \\[\\]!()0-9.a-z\u{4e00}\n]|<!-- mnote:block id=[a-z_0-9]{1,4} -->){0,200}") {
+        let blocks = import(&src, &mut counter("b_")).unwrap();
+        let page = Page::new("ws", "d", "", blocks);
+        prop_assert!(page.is_ok(), "{:?}", page.err());
+    }
+}
