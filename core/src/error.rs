@@ -67,6 +67,8 @@ error_codes! {
     RouteNotFound => "mnote_route_not_found",
     MethodNotAllowed => "mnote_method_not_allowed",
     StorageFailed => "mnote_storage_failed",
+    UnknownTool => "mnote_unknown_tool",
+    ContextNotFound => "mnote_context_not_found",
 }
 
 impl fmt::Display for ErrorCode {
@@ -215,6 +217,18 @@ pub enum Error {
     },
     /// Durable storage failed; the write was rolled back.
     StorageFailed,
+    /// No tool has this name.
+    UnknownTool {
+        /// The name that was called.
+        name: String,
+        /// Tool names closest to it.
+        nearest: Vec<String>,
+    },
+    /// A `contextId` that was never issued, belongs elsewhere, or has expired.
+    ContextNotFound {
+        /// The id that was sent.
+        context_id: String,
+    },
 }
 
 impl Error {
@@ -262,6 +276,8 @@ impl Error {
             Error::RouteNotFound { .. } => C::RouteNotFound,
             Error::MethodNotAllowed { .. } => C::MethodNotAllowed,
             Error::StorageFailed => C::StorageFailed,
+            Error::UnknownTool { .. } => C::UnknownTool,
+            Error::ContextNotFound { .. } => C::ContextNotFound,
         }
     }
 
@@ -331,6 +347,10 @@ impl Error {
             Error::RouteNotFound { path } => format!("no route for {path:?}"),
             Error::MethodNotAllowed { method } => format!("method {method} is not allowed here"),
             Error::StorageFailed => "storage failed; nothing was written".to_string(),
+            Error::UnknownTool { name, .. } => format!("no tool is named {name:?}"),
+            Error::ContextNotFound { context_id } => {
+                format!("context {context_id:?} is unknown or expired")
+            }
         }
     }
 
@@ -377,6 +397,11 @@ impl Error {
             Error::RouteNotFound { .. } => "see the README for the list of routes".into(),
             Error::MethodNotAllowed { .. } => "see the README for the methods each route takes".into(),
             Error::StorageFailed => "retry the request; it is safe, nothing was written".into(),
+            Error::UnknownTool { nearest, .. } => match nearest.first() {
+                Some(name) => format!("did you mean {name:?}? the manifest lists every tool"),
+                None => "the manifest lists every tool".into(),
+            },
+            Error::ContextNotFound { .. } => "fetch the page again with mnote.doc.fetch and use its contextId".into(),
         }
     }
 
@@ -440,6 +465,8 @@ impl Error {
             Error::RouteNotFound { path } => json!({ "path": path }),
             Error::MethodNotAllowed { method } => json!({ "method": method }),
             Error::Unauthorized | Error::StorageFailed => json!({}),
+            Error::UnknownTool { name, nearest } => json!({ "toolName": name, "nearest": nearest }),
+            Error::ContextNotFound { context_id } => json!({ "contextId": context_id }),
         }
     }
 }
@@ -456,7 +483,10 @@ impl core::error::Error for Error {}
 pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut scored: Vec<(usize, &str)> = candidates
         .into_iter()
-        .map(|c| (edit_distance(wanted, c), c))
+        .map(|c| {
+            let (a, b): (Vec<char>, Vec<char>) = (wanted.chars().collect(), c.chars().collect());
+            (crate::normalize::edit_distance(&a, &b), c)
+        })
         .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
         .collect();
     scored.sort();
@@ -465,28 +495,4 @@ pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a st
         .take(3)
         .map(|(_, c)| c.to_string())
         .collect()
-}
-
-/// Levenshtein distance over chars. Ids are at most 64 chars, so the quadratic cost is bounded.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = i;
-        if let Some(first) = row.first_mut() {
-            *first = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let above = row.get(j + 1).copied().unwrap_or(usize::MAX);
-            let left = row.get(j).copied().unwrap_or(usize::MAX);
-            let value = (diagonal + usize::from(ca != *cb))
-                .min(above + 1)
-                .min(left + 1);
-            diagonal = above;
-            if let Some(cell) = row.get_mut(j + 1) {
-                *cell = value;
-            }
-        }
-    }
-    row.last().copied().unwrap_or(0)
 }

@@ -41,10 +41,15 @@ extern crate alloc;
 
 pub mod context;
 pub mod error;
+pub mod executor;
+pub mod manifest;
 #[cfg(feature = "std")]
 pub mod markdown;
 pub mod normalize;
+pub mod ops;
 pub mod page;
+pub mod profile;
+pub mod search;
 pub mod wire;
 
 pub use error::{Error, Result};

@@ -10,6 +10,7 @@ use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -19,7 +20,7 @@ use crate::error::{Error, Result};
 pub const MAX_BLOCK_ID_LEN: usize = 64;
 
 /// What a page's reader may do with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Permission {
     /// Reads and writes are allowed.
@@ -30,7 +31,7 @@ pub enum Permission {
 }
 
 /// The kind of a block. The snake_case name is the wire form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BlockType {
     /// `attrs.level` 1..=6.
@@ -96,7 +97,7 @@ impl BlockType {
 }
 
 /// Type-specific attributes. Which fields are allowed depends on the block's type; see [`Block::validate`].
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Attrs {
     /// Heading level, 1..=6.
@@ -127,7 +128,7 @@ impl Attrs {
 }
 
 /// One block of a page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Block {
     /// Unique within the page; matches `^[A-Za-z0-9_-]{1,64}$`.
@@ -228,6 +229,16 @@ impl Block {
     }
 }
 
+/// `pageRev:{revision}:block:{blockId}:{h8}` of `block` at `revision`.
+pub fn revision_ref_at(revision: u64, block: &Block) -> String {
+    format!(
+        "pageRev:{}:block:{}:{}",
+        revision,
+        block.block_id,
+        block.content_hash8()
+    )
+}
+
 /// Checks `^[A-Za-z0-9_-]{1,64}$`.
 pub fn validate_block_id(id: &str) -> core::result::Result<(), &'static str> {
     if id.is_empty() || id.len() > MAX_BLOCK_ID_LEN {
@@ -243,7 +254,7 @@ pub fn validate_block_id(id: &str) -> core::result::Result<(), &'static str> {
 }
 
 /// A page: title, revision, permission and blocks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Page {
     /// The workspace the document belongs to.

@@ -6,15 +6,22 @@
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::Error;
+use crate::ops::diff::BlockDiff;
+use crate::ops::{ChangedBlock, Operation, Risk};
 use crate::page::BlockType;
 
 /// Schema id of [`PageAiContextV1`].
 pub const PAGE_AI_CONTEXT_V1: &str = "mnote.page_ai_context.v1";
+/// Schema id of [`ToolResultV1`].
+pub const TOOL_RESULT_V1: &str = "mnote.tool_result.v1";
+/// Schema id of [`SearchResultV1`].
+pub const DOC_SEARCH_V1: &str = "mnote.doc_search.v1";
 
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
 pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
@@ -71,7 +78,7 @@ fn push_escaped(out: &mut String, key: &str) {
 }
 
 /// The error body every surface returns: `{ok:false, code, message, hint, details, traceId}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorBody {
     /// Always `false`.
@@ -103,7 +110,7 @@ impl ErrorBody {
 }
 
 /// One block as a model sees it in a frozen context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ContextBlockV1 {
     /// The block's id, valid as a write target when listed in `allowedTargetBlockIds`.
@@ -139,7 +146,7 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// A warning that does not stop the request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WarningV1 {
     /// Stable snake_case code, e.g. `context_truncated`.
@@ -149,7 +156,7 @@ pub struct WarningV1 {
 }
 
 /// `mnote.page_ai_context.v1`: a page frozen into an addressable context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageAiContextV1 {
     /// Always [`PAGE_AI_CONTEXT_V1`].
@@ -198,4 +205,93 @@ pub fn check_schema(found: &str, expected: &str) -> Result<(), Error> {
         found: found.to_string(),
         expected: expected.to_string(),
     })
+}
+
+/// Who made a write, and when: stamped by the caller, who owns the clock.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AuditV1 {
+    /// The tool call this answers.
+    pub tool_call_id: String,
+    /// The request's idempotency key.
+    pub idempotency_key: String,
+    /// Who asked: a user id, `hermes`, or `shortcut`.
+    pub actor: String,
+    /// When, as the caller's RFC 3339 timestamp.
+    pub at: String,
+}
+
+/// `mnote.tool_result.v1`: the answer of every write tool, dry-run or applied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolResultV1 {
+    /// Always [`TOOL_RESULT_V1`].
+    pub schema: String,
+    /// Always `true`; failures use the error body.
+    pub ok: bool,
+    /// `true` when nothing was written.
+    pub dry_run: bool,
+    /// The tool that ran.
+    pub tool_name: String,
+    /// The document.
+    pub document_id: String,
+    /// The revision the batch was computed against.
+    pub base_revision: u64,
+    /// The revision after the write; absent for a dry-run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_revision: Option<u64>,
+    /// What changed, block by block.
+    pub changed_blocks: Vec<ChangedBlock>,
+    /// Per-block unified and inline diffs.
+    pub diff: Vec<BlockDiff>,
+    /// Things the caller should know.
+    pub warnings: Vec<WarningV1>,
+    /// `low`, `medium` or `high`.
+    pub risk: Risk,
+    /// `true` when the batch is valid but may not be applied directly by this caller (it needs review).
+    pub blocked: bool,
+    /// Why it is blocked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked_reason: Option<String>,
+    /// The batch as validated, with minted block ids filled in: applying exactly these reproduces this result.
+    pub operations: Vec<Operation>,
+    /// For an applied batch: the operations that undo it, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inverse: Option<Vec<Operation>>,
+    /// Who and when.
+    pub audit: AuditV1,
+}
+
+/// One place a searched text occurs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchHitV1 {
+    /// The block.
+    pub block_id: String,
+    /// Char offset of the hit in the block's text.
+    pub offset: usize,
+    /// Length of the hit in chars.
+    pub length: usize,
+    /// The hit with some text around it.
+    pub snippet: String,
+    /// Whether the block may be written.
+    pub editable: bool,
+}
+
+/// `mnote.doc_search.v1`: the answer of `mnote.doc.search`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SearchResultV1 {
+    /// Always [`DOC_SEARCH_V1`].
+    pub schema: String,
+    /// The document.
+    pub document_id: String,
+    /// The revision searched.
+    pub revision: u64,
+    /// The query as sent.
+    pub query: String,
+    /// Hits in page order.
+    pub hits: Vec<SearchHitV1>,
+    /// Hits beyond the limit were left out.
+    pub truncated: bool,
 }

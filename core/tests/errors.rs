@@ -85,6 +85,13 @@ fn samples() -> Vec<Error> {
             method: "DELETE".into(),
         },
         Error::StorageFailed,
+        Error::UnknownTool {
+            name: "doc_fecth".into(),
+            nearest: vec!["doc_fetch".into()],
+        },
+        Error::ContextNotFound {
+            context_id: "ctx_forged".into(),
+        },
     ]
 }
 

@@ -1,8 +1,14 @@
 //! Golden wire fixtures under `tests/fixtures/wire/v1/`, shared with the WASM and Worker tests.
 //!
-//! Each `page_ai_context.*.json` holds `{input:{page, request, contextId}, output}` (or `error` for a coded
-//! failure, with `traceId` "trace_golden"). Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate
-//! change; a `v1` shape must never change in a way that breaks old readers.
+//! Every fixture holds `{input, output}` (or `error` for a coded failure, with `traceId` "trace_golden"):
+//! - `page_ai_context.*.json`: input `{page, request, contextId}`;
+//! - `ai_tool_manifest.*.json`, `mcp_tools_list.*.json`, `openai_functions.*.json`: input
+//!   `{profile, grants, permission}`;
+//! - `tool_result.*.json`: input `{page, profile, call:{toolName, args, origin, actor, at, toolCallId}}`, run
+//!   through the executor with block ids minted as `b_golden{n}`.
+//!
+//! Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must never change in a
+//! way that breaks old readers.
 
 #![allow(
     clippy::unwrap_used,
@@ -15,7 +21,11 @@
 use std::path::{Path, PathBuf};
 
 use pageai_core::context::{ContextRequest, build_context};
-use pageai_core::page::Page;
+use pageai_core::executor::idempotency::MemoryIdempotencyStore;
+use pageai_core::executor::{Call, Env, NoContexts, Origin, execute};
+use pageai_core::manifest::{manifest, mcp_tools_list, openai_functions};
+use pageai_core::page::{Page, Permission};
+use pageai_core::profile::Profile;
 use pageai_core::wire::{ErrorBody, from_value};
 use serde_json::{Value, json};
 
@@ -37,7 +47,7 @@ fn indent(s: &str) -> String {
     s.replace('\n', "\n  ")
 }
 
-fn run(input: &Value) -> (&'static str, String) {
+fn run_context(input: &Value) -> (&'static str, String) {
     let page: Page = from_value(input["page"].clone()).unwrap();
     page.validate().unwrap();
     let request: ContextRequest = from_value(input["request"].clone()).unwrap();
@@ -73,7 +83,7 @@ fn cases() -> Vec<(&'static str, Value)> {
     let case = |request: Value| json!({"page": page.clone(), "request": request, "contextId": "ctx_golden"});
     let first_chunk = {
         let input = case(json!({"scope": {"type": "full"}, "budget": {"maxChars": 60}}));
-        let (_, out) = run(&input);
+        let (_, out) = run_context(&input);
         serde_json::from_str::<Value>(&out).unwrap()["continuation"].clone()
     };
     let mut stale = page.clone();
@@ -119,17 +129,266 @@ fn cases() -> Vec<(&'static str, Value)> {
     ]
 }
 
-#[test]
-fn context_fixtures_match() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    let mut seen = 0;
+fn run_catalog(kind: &str, input: &Value) -> (&'static str, String) {
+    let profile: Profile = from_value(input["profile"].clone()).unwrap();
+    let grants: Option<Vec<String>> = from_value(input["grants"].clone()).unwrap();
+    let permission: Permission = from_value(input["permission"].clone()).unwrap();
+    let m = manifest(&profile, grants.as_deref(), permission);
+    let out = match kind {
+        "ai_tool_manifest" => serde_json::to_string_pretty(&m),
+        "mcp_tools_list" => serde_json::to_string_pretty(&mcp_tools_list(&m)),
+        _ => serde_json::to_string_pretty(&openai_functions(&m)),
+    };
+    ("output", out.unwrap())
+}
+
+fn run_tool(input: &Value) -> (&'static str, String) {
+    let mut page: Page = from_value(input["page"].clone()).unwrap();
+    let profile: Profile = from_value(input["profile"].clone()).unwrap();
+    let c = &input["call"];
+    let origin: Origin = from_value(c["origin"].clone()).unwrap();
+    let mut n = 0;
+    let mut mint = || {
+        n += 1;
+        format!("b_golden{n}")
+    };
+    let mut store = MemoryIdempotencyStore::new();
+    let call = Call {
+        tool_name: c["toolName"].as_str().unwrap(),
+        args: &c["args"],
+        origin,
+        actor: c["actor"].as_str().unwrap(),
+        at: c["at"].as_str().unwrap(),
+        tool_call_id: c["toolCallId"].as_str().unwrap(),
+        new_context_id: "ctx_golden",
+    };
+    let mut env = Env {
+        profile: &profile,
+        grants: None,
+        contexts: &NoContexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
+    match execute(&mut page, &call, &mut env) {
+        Ok(out) => ("output", pretty_keep_order(&out.json)),
+        Err(e) => (
+            "error",
+            serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap(),
+        ),
+    }
+}
+
+/// Pretty-prints JSON text without reordering its keys.
+fn pretty_keep_order(json: &str) -> String {
+    let mut out = String::new();
+    let mut indent = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = json.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                if matches!(chars.peek(), Some('}') | Some(']')) {
+                    if let Some(close) = chars.next() {
+                        out.push(close);
+                    }
+                    continue;
+                }
+                indent += 1;
+                out.push('\n');
+                out.push_str(&"  ".repeat(indent));
+            }
+            '}' | ']' => {
+                indent = indent.saturating_sub(1);
+                out.push('\n');
+                out.push_str(&"  ".repeat(indent));
+                out.push(c);
+            }
+            ',' => {
+                out.push(',');
+                out.push('\n');
+                out.push_str(&"  ".repeat(indent));
+            }
+            ':' => out.push_str(": "),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn tool_page() -> Value {
+    json!({
+        "workspaceId": "ws_golden", "documentId": "doc_golden", "title": "周报 Weekly", "revision": 4,
+        "blocks": [
+            {"blockId": "h_1", "type": "heading", "text": "周报 Weekly", "attrs": {"level": 1}},
+            {"blockId": "p_1", "type": "paragraph", "text": "本周完成了第一版计划，下周开始第二阶段。"},
+            {"blockId": "p_2", "type": "paragraph", "text": "Risks: the API is not final. The API may change."},
+            {"blockId": "p_3", "type": "paragraph", "text": "Signed off by legal.", "editable": false}
+        ]
+    })
+}
+
+fn tool_cases() -> Vec<(&'static str, Value)> {
+    let call = |tool: &str, args: Value, origin: &str| {
+        json!({
+            "page": tool_page(),
+            "profile": {"reviewMode": "yolo"},
+            "call": {"toolName": tool, "args": args, "origin": origin, "actor": "user_golden", "at": "2026-11-30T08:00:00Z", "toolCallId": "call_golden"}
+        })
+    };
+    let base = |ops: Value, dry: bool| json!({"documentId": "doc_golden", "baseRevision": 4, "operations": ops, "dryRun": dry, "idempotencyKey": "idem_golden"});
+    vec![
+        (
+            "replace_dry_run",
+            call(
+                "mnote.doc.apply_block_ops",
+                base(
+                    json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}]),
+                    true,
+                ),
+                "shortcut",
+            ),
+        ),
+        (
+            "structural_apply",
+            call(
+                "doc_apply_block_ops",
+                base(
+                    json!([
+                        {"op": "insert_after", "afterBlockId": "p_1", "block": {"type": "todo", "text": "跟进 follow up", "attrs": {"checked": false, "depth": 0}}},
+                        {"op": "update", "blockId": "p_2", "type": "quote"},
+                        {"op": "move", "blockId": "p_2", "afterBlockId": "h_1"}
+                    ]),
+                    false,
+                ),
+                "user",
+            ),
+        ),
+        (
+            "out_of_scope",
+            call(
+                "doc_apply_block_ops",
+                {
+                    let mut a = base(
+                        json!([{"op": "replace", "blockId": "p_1", "matchText": "第一版", "content": "第二版"}]),
+                        true,
+                    );
+                    a["allowedTargetBlockIds"] = json!(["p_2"]);
+                    a
+                },
+                "hermes",
+            ),
+        ),
+        (
+            "ambiguous",
+            call(
+                "doc_apply_block_ops",
+                base(
+                    json!([{"op": "replace", "matchText": "API", "content": "interface"}]),
+                    true,
+                ),
+                "hermes",
+            ),
+        ),
+        (
+            "locked",
+            call(
+                "block_delete",
+                json!({"documentId": "doc_golden", "baseRevision": 4, "blockId": "p_3", "dryRun": true, "idempotencyKey": "idem_golden"}),
+                "hermes",
+            ),
+        ),
+        (
+            "unknown_field",
+            call(
+                "doc_apply_block_ops",
+                {
+                    let mut a = base(json!([]), true);
+                    a["force"] = json!(true);
+                    a
+                },
+                "hermes",
+            ),
+        ),
+    ]
+}
+
+fn catalog_cases() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "default",
+            json!({"profile": {}, "grants": null, "permission": "edit"}),
+        ),
+        (
+            "disabled_block_fetch",
+            json!({"profile": {"tools": {"disabled": ["mnote.block.fetch"]}, "reviewMode": "yolo"}, "grants": ["doc.write", "block.read"], "permission": "edit"}),
+        ),
+        (
+            "read_only",
+            json!({"profile": {"reviewMode": "required"}, "grants": null, "permission": "read"}),
+        ),
+    ]
+}
+
+/// Every fixture: file name, input, and how to compute its answer.
+/// Computes a fixture's answer from its input: `("output" | "error", json)`.
+type Runner = Box<dyn Fn(&Value) -> (&'static str, String)>;
+
+fn all_cases() -> Vec<(String, Value, Runner)> {
+    let mut out: Vec<(String, Value, Runner)> = Vec::new();
     for (name, input) in cases() {
-        let path = dir().join(format!("page_ai_context.{name}.json"));
+        out.push((
+            format!("page_ai_context.{name}.json"),
+            input,
+            Box::new(run_context),
+        ));
+    }
+    for (name, input) in tool_cases() {
+        out.push((
+            format!("tool_result.{name}.json"),
+            input,
+            Box::new(run_tool),
+        ));
+    }
+    for kind in ["ai_tool_manifest", "mcp_tools_list", "openai_functions"] {
+        for (name, input) in catalog_cases() {
+            if kind != "ai_tool_manifest" && name != "default" && name != "disabled_block_fetch" {
+                continue;
+            }
+            out.push((
+                format!("{kind}.{name}.json"),
+                input,
+                Box::new(move |i: &Value| run_catalog(kind, i)),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn fixtures_match() {
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    for (file, input, run) in all_cases() {
+        let path = dir().join(&file);
         let (key, output) = run(&input);
-        let rendered = render(&input, key, &output);
         if update {
             std::fs::create_dir_all(dir()).unwrap();
-            std::fs::write(&path, &rendered).unwrap();
+            std::fs::write(&path, render(&input, key, &output)).unwrap();
         }
         let stored = std::fs::read_to_string(&path).unwrap_or_else(|_| {
             panic!(
@@ -140,28 +399,21 @@ fn context_fixtures_match() {
         let stored: Value = serde_json::from_str(&stored).unwrap();
         // The stored input must still produce the stored answer.
         let (stored_key, recomputed) = run(&stored["input"]);
-        assert_eq!(stored_key, key, "{name}: success/error flipped");
+        assert_eq!(stored_key, key, "{file}: success/error flipped");
         let recomputed: Value = serde_json::from_str(&recomputed).unwrap();
         assert_eq!(
             recomputed, stored[key],
-            "{name}: output drifted from the golden fixture"
+            "{file}: output drifted from the golden fixture"
         );
-        seen += 1;
     }
-    assert_eq!(seen, 9);
 }
 
 #[test]
 fn every_fixture_file_is_exercised() {
     // A stray fixture nobody checks would silently rot.
-    let names: Vec<String> = cases()
-        .into_iter()
-        .map(|(n, _)| format!("page_ai_context.{n}.json"))
-        .collect();
+    let names: Vec<String> = all_cases().into_iter().map(|(n, _, _)| n).collect();
     for entry in std::fs::read_dir(dir()).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
-        if file.starts_with("page_ai_context.") {
-            assert!(names.contains(&file), "{file} is not produced by any case");
-        }
+        assert!(names.contains(&file), "{file} is not produced by any case");
     }
 }

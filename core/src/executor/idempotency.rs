@@ -1,0 +1,104 @@
+//! Idempotency with Stripe's semantics, behind a small storage trait.
+//!
+//! An applied write is recorded under `(documentId, idempotencyKey)` with a fingerprint of its arguments and
+//! the exact JSON it answered. The same key with the same arguments replays that JSON byte for byte and
+//! writes nothing; the same key with other arguments is `mnote_idempotency_conflict`. Dry-runs write
+//! nothing, so they are not recorded: previewing with a key and then applying with it is the normal flow.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use serde_json::Value;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// What is kept for one key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdempotencyRecord {
+    /// Hash of the tool name and canonical arguments.
+    pub fingerprint: String,
+    /// The answer, byte for byte.
+    pub response: String,
+}
+
+/// Where records live: memory in the browser and tests, SQLite in the Worker's Durable Object.
+pub trait IdempotencyStore {
+    /// The record for `key` in `document_id`, if any.
+    fn lookup(&self, document_id: &str, key: &str) -> Option<IdempotencyRecord>;
+    /// Stores a record. Called only after the write it answers was applied.
+    fn record(&mut self, document_id: &str, key: &str, record: IdempotencyRecord);
+}
+
+/// An in-memory store.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryIdempotencyStore {
+    records: BTreeMap<(String, String), IdempotencyRecord>,
+}
+
+impl MemoryIdempotencyStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many records it holds.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+}
+
+impl IdempotencyStore for MemoryIdempotencyStore {
+    fn lookup(&self, document_id: &str, key: &str) -> Option<IdempotencyRecord> {
+        self.records.get(&(document_id.into(), key.into())).cloned()
+    }
+
+    fn record(&mut self, document_id: &str, key: &str, record: IdempotencyRecord) {
+        self.records
+            .insert((document_id.into(), key.into()), record);
+    }
+}
+
+/// The fingerprint of a call: tool name and arguments, canonicalized (object keys sorted).
+pub fn fingerprint(tool_name: &str, args: &Value) -> String {
+    let mut bytes = String::with_capacity(tool_name.len() + 256);
+    bytes.push_str(tool_name);
+    bytes.push('\n');
+    canonical(args, &mut bytes);
+    format!("{:016x}", xxh3_64(bytes.as_bytes()))
+}
+
+/// JSON with object keys sorted at every level, whatever order the map keeps (serde_json's
+/// `preserve_order` feature may be on elsewhere in a build).
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: alloc::vec::Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (key, value)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                canonical(value, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}

@@ -1,0 +1,231 @@
+//! The types of the operations engine: operations, scopes, risk and per-block changes.
+
+use alloc::borrow::ToOwned;
+use alloc::collections::BTreeSet;
+use alloc::string::String;
+use alloc::vec::Vec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::page::{Attrs, BlockType};
+
+/// How many matches a `replace` accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Occurrence {
+    /// Exactly one match, or `mnote_match_ambiguous`.
+    #[default]
+    Unique,
+    /// Every match.
+    All,
+}
+
+/// A block to insert. Its id is minted by the caller when absent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewBlock {
+    /// The new block's id; minted when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_id: Option<String>,
+    /// The block's type.
+    #[serde(rename = "type")]
+    pub kind: BlockType,
+    /// Inline Markdown.
+    #[serde(default)]
+    pub text: String,
+    /// Type-specific attributes.
+    #[serde(default, skip_serializing_if = "Attrs::is_empty")]
+    pub attrs: Attrs,
+}
+
+/// One block operation. The `op` field names the variant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(
+    tag = "op",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Operation {
+    /// Replace `matchText` by `content`, in `blockId` or, without it, anywhere in the allowed blocks.
+    Replace {
+        /// Limit the search to this block.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        block_id: Option<String>,
+        /// Exact text to find.
+        match_text: String,
+        /// Text to put in its place.
+        content: String,
+        /// `unique` (default) or `all`.
+        #[serde(default, skip_serializing_if = "is_unique")]
+        occurrence: Occurrence,
+    },
+    /// Insert a block after another.
+    InsertAfter {
+        /// The anchor.
+        after_block_id: String,
+        /// The new block.
+        block: NewBlock,
+    },
+    /// Insert a block before another.
+    InsertBefore {
+        /// The anchor.
+        before_block_id: String,
+        /// The new block.
+        block: NewBlock,
+    },
+    /// Change a block's text, type or attrs. A type change keeps only the attrs that fit the new type.
+    Update {
+        /// The block.
+        block_id: String,
+        /// New text.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// New type.
+        #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+        kind: Option<BlockType>,
+        /// New attrs (replacing the old ones).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attrs: Option<Attrs>,
+    },
+    /// Remove a block.
+    Delete {
+        /// The block.
+        block_id: String,
+    },
+    /// Move a block after another, or to the top with `afterBlockId: null`.
+    Move {
+        /// The block.
+        block_id: String,
+        /// The anchor, or null for the top of the page.
+        after_block_id: Option<String>,
+    },
+}
+
+fn is_unique(o: &Occurrence) -> bool {
+    *o == Occurrence::Unique
+}
+
+impl Operation {
+    /// The `op` tag.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Operation::Replace { .. } => "replace",
+            Operation::InsertAfter { .. } => "insert_after",
+            Operation::InsertBefore { .. } => "insert_before",
+            Operation::Update { .. } => "update",
+            Operation::Delete { .. } => "delete",
+            Operation::Move { .. } => "move",
+        }
+    }
+
+    /// The ids of existing blocks this operation refers to.
+    pub fn referenced_ids(&self) -> Vec<&str> {
+        match self {
+            Operation::Replace { block_id, .. } => block_id.iter().map(String::as_str).collect(),
+            Operation::InsertAfter {
+                after_block_id: id, ..
+            }
+            | Operation::InsertBefore {
+                before_block_id: id,
+                ..
+            } => {
+                alloc::vec![id.as_str()]
+            }
+            Operation::Update { block_id, .. } | Operation::Delete { block_id } => {
+                alloc::vec![block_id.as_str()]
+            }
+            Operation::Move {
+                block_id,
+                after_block_id,
+            } => {
+                let mut ids = alloc::vec![block_id.as_str()];
+                ids.extend(after_block_id.as_deref());
+                ids
+            }
+        }
+    }
+}
+
+/// How risky a write is (SPEC §6).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Risk {
+    /// One unique change inside one block.
+    Low,
+    /// Several blocks, any delete, or `occurrence: all`.
+    Medium,
+    /// A whole-page save, or more than three deletes.
+    High,
+}
+
+/// The write scope: which existing blocks a batch may target.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TargetScope {
+    allowed: Option<BTreeSet<String>>,
+}
+
+impl TargetScope {
+    /// Any block of the page.
+    pub fn unrestricted() -> Self {
+        TargetScope { allowed: None }
+    }
+
+    /// Only these blocks.
+    pub fn only<I: IntoIterator<Item = S>, S: Into<String>>(ids: I) -> Self {
+        TargetScope {
+            allowed: Some(ids.into_iter().map(Into::into).collect()),
+        }
+    }
+
+    /// The intersection with another list: a caller can narrow a scope, never widen it.
+    pub fn narrowed_by(self, ids: Option<&[String]>) -> Self {
+        match (self.allowed, ids) {
+            (allowed, None) => TargetScope { allowed },
+            (None, Some(ids)) => TargetScope::only(ids.iter().cloned()),
+            (Some(allowed), Some(ids)) => TargetScope {
+                allowed: Some(
+                    ids.iter()
+                        .filter(|id| allowed.contains(*id))
+                        .cloned()
+                        .collect(),
+                ),
+            },
+        }
+    }
+
+    /// Whether `id` may be targeted.
+    pub fn allows(&self, id: &str) -> bool {
+        self.allowed.as_ref().is_none_or(|a| a.contains(id))
+    }
+
+    /// The allowed ids, when restricted.
+    pub fn ids(&self) -> Option<Vec<String>> {
+        self.allowed.as_ref().map(|a| a.iter().cloned().collect())
+    }
+
+    pub(super) fn admit(&mut self, id: &str) {
+        if let Some(allowed) = &mut self.allowed {
+            allowed.insert(id.to_owned());
+        }
+    }
+}
+
+/// What happened to one block.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ChangedBlock {
+    /// The block.
+    pub block_id: String,
+    /// `replace`, `insert`, `update`, `delete` or `move`: the strongest thing that happened to it.
+    pub op: String,
+    /// Its text before, or null for an inserted block.
+    pub before: Option<String>,
+    /// Its text after, or null for a deleted block.
+    pub after: Option<String>,
+    /// `pageRev:{base}:block:{id}:{h8}` of the block the change was computed against; for an inserted
+    /// block, the ref it will have at the new revision.
+    pub revision_ref: String,
+}

@@ -1,0 +1,61 @@
+//! The profile: which tools are switched off, and how much review writes need.
+//!
+//! One profile is the single source that the tool listing, the MCP `tools/list`, the router and the executor
+//! guard all read, so they always agree.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// How much a person must see before an AI write lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewMode {
+    /// Low- and medium-risk writes apply directly; high-risk writes still need review.
+    Yolo,
+    /// Every AI write waits for the user.
+    #[default]
+    Review,
+    /// Every AI write waits for the user, and nothing may opt out.
+    Required,
+}
+
+impl ReviewMode {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReviewMode::Yolo => "yolo",
+            ReviewMode::Review => "review",
+            ReviewMode::Required => "required",
+        }
+    }
+}
+
+/// Tool switches.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolsPolicy {
+    /// Tool names (`mnote.block.fetch`) that are switched off.
+    #[serde(default)]
+    pub disabled: Vec<String>,
+}
+
+/// A page-AI profile.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Profile {
+    /// Tool switches.
+    #[serde(default)]
+    pub tools: ToolsPolicy,
+    /// Review policy for AI writes.
+    #[serde(default)]
+    pub review_mode: ReviewMode,
+}
+
+impl Profile {
+    /// Whether the profile switches `tool_name` off.
+    pub fn disables(&self, tool_name: &str) -> bool {
+        self.tools.disabled.iter().any(|t| t == tool_name)
+    }
+}
