@@ -69,6 +69,10 @@ error_codes! {
     StorageFailed => "mnote_storage_failed",
     UnknownTool => "mnote_unknown_tool",
     ContextNotFound => "mnote_context_not_found",
+    ReviewInvalidTransition => "mnote_review_invalid_transition",
+    RevertConflict => "mnote_revert_conflict",
+    ReviewSessionNotFound => "mnote_review_session_not_found",
+    AuditChainBroken => "mnote_audit_chain_broken",
 }
 
 impl fmt::Display for ErrorCode {
@@ -229,6 +233,32 @@ pub enum Error {
         /// The id that was sent.
         context_id: String,
     },
+    /// A review action that the session's state does not allow.
+    ReviewInvalidTransition {
+        /// The session's state now.
+        state: String,
+        /// The action that was asked for.
+        action: String,
+        /// The actions the state allows.
+        allowed: Vec<String>,
+    },
+    /// A revert whose blocks changed since the session applied.
+    RevertConflict {
+        /// The blocks that changed since.
+        changed: Vec<String>,
+    },
+    /// No review session has this id.
+    ReviewSessionNotFound {
+        /// The id that was asked for.
+        session_id: String,
+    },
+    /// The audit chain does not verify.
+    AuditChainBroken {
+        /// The sequence number of the first bad entry.
+        seq: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl Error {
@@ -278,6 +308,10 @@ impl Error {
             Error::StorageFailed => C::StorageFailed,
             Error::UnknownTool { .. } => C::UnknownTool,
             Error::ContextNotFound { .. } => C::ContextNotFound,
+            Error::ReviewInvalidTransition { .. } => C::ReviewInvalidTransition,
+            Error::RevertConflict { .. } => C::RevertConflict,
+            Error::ReviewSessionNotFound { .. } => C::ReviewSessionNotFound,
+            Error::AuditChainBroken { .. } => C::AuditChainBroken,
         }
     }
 
@@ -351,6 +385,21 @@ impl Error {
             Error::ContextNotFound { context_id } => {
                 format!("context {context_id:?} is unknown or expired")
             }
+            Error::ReviewInvalidTransition { state, action, .. } => {
+                format!("a review session in state {state} cannot {action}")
+            }
+            Error::RevertConflict { changed } => {
+                format!(
+                    "blocks changed since the change was applied: {}",
+                    changed.join(", ")
+                )
+            }
+            Error::ReviewSessionNotFound { session_id } => {
+                format!("review session {session_id:?} does not exist")
+            }
+            Error::AuditChainBroken { seq, reason } => {
+                format!("audit entry {seq} does not verify: {reason}")
+            }
         }
     }
 
@@ -402,6 +451,13 @@ impl Error {
                 None => "the manifest lists every tool".into(),
             },
             Error::ContextNotFound { .. } => "fetch the page again with mnote.doc.fetch and use its contextId".into(),
+            Error::ReviewInvalidTransition { allowed, .. } => match allowed.is_empty() {
+                true => "the session is finished; start a new one".into(),
+                false => format!("allowed now: {}", allowed.join(", ")),
+            },
+            Error::RevertConflict { .. } => "undo those blocks by hand, or revert the later changes first".into(),
+            Error::ReviewSessionNotFound { .. } => "list the document's review sessions for valid ids".into(),
+            Error::AuditChainBroken { .. } => "the log was altered outside mnote; restore it from a backup".into(),
         }
     }
 
@@ -467,6 +523,16 @@ impl Error {
             Error::Unauthorized | Error::StorageFailed => json!({}),
             Error::UnknownTool { name, nearest } => json!({ "toolName": name, "nearest": nearest }),
             Error::ContextNotFound { context_id } => json!({ "contextId": context_id }),
+            Error::ReviewInvalidTransition {
+                state,
+                action,
+                allowed,
+            } => {
+                json!({ "state": state, "action": action, "allowedActions": allowed })
+            }
+            Error::RevertConflict { changed } => json!({ "changedBlockIds": changed }),
+            Error::ReviewSessionNotFound { session_id } => json!({ "sessionId": session_id }),
+            Error::AuditChainBroken { seq, reason } => json!({ "seq": seq, "reason": reason }),
         }
     }
 }

@@ -92,6 +92,21 @@ fn samples() -> Vec<Error> {
         Error::ContextNotFound {
             context_id: "ctx_forged".into(),
         },
+        Error::ReviewInvalidTransition {
+            state: "applied".into(),
+            action: "accept".into(),
+            allowed: vec!["revert".into()],
+        },
+        Error::RevertConflict {
+            changed: vec!["p_2".into()],
+        },
+        Error::ReviewSessionNotFound {
+            session_id: "rs_x".into(),
+        },
+        Error::AuditChainBroken {
+            seq: 3,
+            reason: "prevHash does not match entry 2".into(),
+        },
     ]
 }
 
