@@ -157,6 +157,49 @@ pub struct Outcome {
 
 /// Runs one tool call against `page`. On [`Effect::Applied`] the page has been changed in place.
 pub fn execute(page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    match stage(page, call, env)? {
+        Staged::Done(outcome) => Ok(outcome),
+        Staged::Commit {
+            outcome,
+            plan,
+            key,
+            fingerprint,
+        } => {
+            plan.commit(page);
+            let record = IdempotencyRecord {
+                fingerprint,
+                response: outcome.json.clone(),
+            };
+            env.idempotency.record(&page.document_id, &key, record);
+            Ok(outcome)
+        }
+    }
+}
+
+/// Runs a read or a dry-run against a page that stays shared: the browser's instant preview and the router's
+/// self-check. A call that would write is refused.
+pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    match stage(page, call, env)? {
+        Staged::Done(outcome) => Ok(outcome),
+        Staged::Commit { .. } => Err(Error::invalid(
+            "/dryRun",
+            "a preview runs only with dryRun:true",
+        )),
+    }
+}
+
+/// A call's answer, and for an apply the plan still to be committed.
+enum Staged {
+    Done(Outcome),
+    Commit {
+        outcome: Outcome,
+        plan: ops::Plan,
+        key: String,
+        fingerprint: String,
+    },
+}
+
+fn stage(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
     let tool = Tool::from_name(call.tool_name).ok_or_else(|| Error::UnknownTool {
         name: call.tool_name.into(),
         nearest: crate::error::nearest_ids(
@@ -167,7 +210,7 @@ pub fn execute(page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Ou
     if tool.writes() {
         write(tool, page, call, env)
     } else {
-        read(tool, page, call, env)
+        read(tool, page, call, env).map(Staged::Done)
     }
 }
 
@@ -358,7 +401,7 @@ fn parse_write(tool: Tool, page: &Page, args: &Value) -> Result<WriteRequest> {
     })
 }
 
-fn write(tool: Tool, page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+fn write(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
     let spec = tool.spec();
     let request = parse_write(tool, page, call.args)?;
     if request.idempotency_key.trim().is_empty() || request.idempotency_key.len() > 255 {
@@ -376,10 +419,10 @@ fn write(tool: Tool, page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Res
             .lookup(&page.document_id, &request.idempotency_key)
     {
         if record.fingerprint == fingerprint {
-            return Ok(Outcome {
+            return Ok(Staged::Done(Outcome {
                 json: record.response,
                 effect: Effect::Replayed,
-            });
+            }));
         }
         return Err(Error::IdempotencyConflict {
             key: request.idempotency_key,
@@ -463,26 +506,23 @@ fn write(tool: Tool, page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Res
     };
     if request.dry_run {
         let json = to_json(&result)?;
-        return Ok(Outcome {
+        return Ok(Staged::Done(Outcome {
             json,
             effect: Effect::Previewed(result),
-        });
+        }));
     }
     result.new_revision = Some(page.revision + 1);
     result.inverse = Some(plan.inverse.clone());
     let json = to_json(&result)?;
-    plan.commit(page);
-    env.idempotency.record(
-        &page.document_id,
-        &request.idempotency_key,
-        IdempotencyRecord {
-            fingerprint,
-            response: json.clone(),
-        },
-    );
-    Ok(Outcome {
+    let outcome = Outcome {
         json,
         effect: Effect::Applied(result),
+    };
+    Ok(Staged::Commit {
+        outcome,
+        plan,
+        key: request.idempotency_key,
+        fingerprint,
     })
 }
 
