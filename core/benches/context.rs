@@ -1,13 +1,7 @@
 //! Context builder speed: the `page_xml` view of a 10,000-block (~1 MB) page, against `serde_json` of the
 //! same page in the same run. The ratio is the figure that matters: the target is 1.5 or less.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    missing_docs
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use pageai_core::context::{ContextRequest, Format, Scope, build_context};
@@ -32,18 +26,10 @@ fn bench(c: &mut Criterion) {
     let page = big_page();
     let request = ContextRequest::new(Scope::Full).with_formats(&[Format::PageXml]);
     let text_bytes: usize = page.blocks.iter().map(|b| b.text.len()).sum();
-    eprintln!(
-        "page: {} blocks, {} bytes of text",
-        page.blocks.len(),
-        text_bytes
-    );
+    eprintln!("page: {} blocks, {} bytes of text", page.blocks.len(), text_bytes);
     let mut group = c.benchmark_group("context_10k");
-    group.bench_function("page_xml_full", |b| {
-        b.iter(|| build_context(black_box(&page), &request, "ctx"))
-    });
-    group.bench_function("serde_json_to_string", |b| {
-        b.iter(|| serde_json::to_string(black_box(&page)))
-    });
+    group.bench_function("page_xml_full", |b| b.iter(|| build_context(black_box(&page), &request, "ctx")));
+    group.bench_function("serde_json_to_string", |b| b.iter(|| serde_json::to_string(black_box(&page))));
     group.finish();
 }
 

@@ -264,18 +264,12 @@ pub enum Error {
 impl Error {
     /// Shorthand for [`Error::InvalidArguments`].
     pub fn invalid(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidArguments {
-            pointer: pointer.into(),
-            reason: reason.into(),
-        }
+        Error::InvalidArguments { pointer: pointer.into(), reason: reason.into() }
     }
 
     /// Shorthand for [`Error::InvalidPage`].
     pub fn invalid_page(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidPage {
-            pointer: pointer.into(),
-            reason: reason.into(),
-        }
+        Error::InvalidPage { pointer: pointer.into(), reason: reason.into() }
     }
 
     /// The stable code of this error.
@@ -333,17 +327,10 @@ impl Error {
             Error::MatchNotFound { match_text, .. } => {
                 format!("matchText {match_text:?} was not found")
             }
-            Error::MatchAmbiguous {
-                match_text,
-                matches,
-            } => {
+            Error::MatchAmbiguous { match_text, matches } => {
                 let mut blocks: Vec<&str> = matches.iter().map(|(b, _)| b.as_str()).collect();
                 blocks.dedup();
-                format!(
-                    "matchText {match_text:?} found {} times in {}",
-                    matches.len(),
-                    blocks.join(", ")
-                )
+                format!("matchText {match_text:?} found {} times in {}", matches.len(), blocks.join(", "))
             }
             Error::ToolDisabled { tool, reason } => format!("tool {tool} is disabled: {reason}"),
             Error::ScopeDenied { tool, required } => format!("tool {tool} needs scope {required}"),
@@ -353,12 +340,9 @@ impl Error {
             Error::IdempotencyConflict { key } => {
                 format!("idempotencyKey {key:?} was already used with different arguments")
             }
-            Error::ContextStale {
-                token_revision,
-                current_revision,
-            } => format!(
-                "the context was frozen at revision {token_revision}, the page is now at {current_revision}"
-            ),
+            Error::ContextStale { token_revision, current_revision } => {
+                format!("the context was frozen at revision {token_revision}, the page is now at {current_revision}")
+            }
             Error::DocumentNotFound { document_id } => {
                 format!("document {document_id:?} does not exist")
             }
@@ -389,10 +373,7 @@ impl Error {
                 format!("a review session in state {state} cannot {action}")
             }
             Error::RevertConflict { changed } => {
-                format!(
-                    "blocks changed since the change was applied: {}",
-                    changed.join(", ")
-                )
+                format!("blocks changed since the change was applied: {}", changed.join(", "))
             }
             Error::ReviewSessionNotFound { session_id } => {
                 format!("review session {session_id:?} does not exist")
@@ -464,8 +445,7 @@ impl Error {
     /// Machine-readable details: the JSON pointer, ids, counts and candidates behind the message.
     pub fn details(&self) -> Value {
         match self {
-            Error::InvalidArguments { pointer, reason }
-            | Error::InvalidPage { pointer, reason } => {
+            Error::InvalidArguments { pointer, reason } | Error::InvalidPage { pointer, reason } => {
                 json!({ "pointer": pointer, "reason": reason })
             }
             Error::RevisionConflict { expected, actual } => {
@@ -478,17 +458,11 @@ impl Error {
                 json!({ "blockId": block_id, "allowedTargetBlockIds": allowed })
             }
             Error::BlockNotEditable { block_id } => json!({ "blockId": block_id }),
-            Error::MatchNotFound {
-                match_text,
-                did_you_mean,
-            } => json!({
+            Error::MatchNotFound { match_text, did_you_mean } => json!({
                 "matchText": match_text,
                 "didYouMean": did_you_mean.as_ref().map(|(b, t)| json!({ "blockId": b, "text": t })),
             }),
-            Error::MatchAmbiguous {
-                match_text,
-                matches,
-            } => json!({
+            Error::MatchAmbiguous { match_text, matches } => json!({
                 "matchText": match_text,
                 "count": matches.len(),
                 "matches": matches.iter()
@@ -501,10 +475,7 @@ impl Error {
             }
             Error::ReviewRequired { tool } => json!({ "toolName": tool }),
             Error::IdempotencyConflict { key } => json!({ "idempotencyKey": key }),
-            Error::ContextStale {
-                token_revision,
-                current_revision,
-            } => {
+            Error::ContextStale { token_revision, current_revision } => {
                 json!({ "contextRevision": token_revision, "currentRevision": current_revision })
             }
             Error::DocumentNotFound { document_id } | Error::DocumentReadOnly { document_id } => {
@@ -523,11 +494,7 @@ impl Error {
             Error::Unauthorized | Error::StorageFailed => json!({}),
             Error::UnknownTool { name, nearest } => json!({ "toolName": name, "nearest": nearest }),
             Error::ContextNotFound { context_id } => json!({ "contextId": context_id }),
-            Error::ReviewInvalidTransition {
-                state,
-                action,
-                allowed,
-            } => {
+            Error::ReviewInvalidTransition { state, action, allowed } => {
                 json!({ "state": state, "action": action, "allowedActions": allowed })
             }
             Error::RevertConflict { changed } => json!({ "changedBlockIds": changed }),
@@ -556,9 +523,5 @@ pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a st
         .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
         .collect();
     scored.sort();
-    scored
-        .into_iter()
-        .take(3)
-        .map(|(_, c)| c.to_string())
-        .collect()
+    scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect()
 }

@@ -27,15 +27,7 @@
 //! assert!(ctx.page_xml.unwrap().contains(r#"<block id="p_1" type="paragraph">第一段</block>"#));
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
-#![cfg_attr(
-    test,
-    allow(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 extern crate alloc;
 
@@ -49,6 +41,7 @@ pub mod normalize;
 pub mod ops;
 pub mod page;
 pub mod profile;
+pub mod route;
 pub mod search;
 pub mod wire;
 

@@ -68,9 +68,7 @@ pub fn edit_distance(a: &[char], b: &[char]) -> usize {
         for (j, cb) in b.iter().enumerate() {
             let above = row.get(j + 1).copied().unwrap_or(usize::MAX - 1);
             let left = row.get(j).copied().unwrap_or(usize::MAX - 1);
-            let value = (diagonal + usize::from(ca != cb))
-                .min(above + 1)
-                .min(left + 1);
+            let value = (diagonal + usize::from(ca != cb)).min(above + 1).min(left + 1);
             diagonal = above;
             if let Some(cell) = row.get_mut(j + 1) {
                 *cell = value;

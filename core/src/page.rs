@@ -89,10 +89,7 @@ impl BlockType {
 
     /// List-like blocks carry `attrs.depth`.
     pub const fn is_list(self) -> bool {
-        matches!(
-            self,
-            BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo
-        )
+        matches!(self, BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo)
     }
 }
 
@@ -154,13 +151,7 @@ const fn editable_default() -> bool {
 impl Block {
     /// A block of any type with empty attrs, editable.
     pub fn new(block_id: impl Into<String>, kind: BlockType, text: impl Into<String>) -> Self {
-        Block {
-            block_id: block_id.into(),
-            kind,
-            text: text.into(),
-            attrs: Attrs::default(),
-            editable: true,
-        }
+        Block { block_id: block_id.into(), kind, text: text.into(), attrs: Attrs::default(), editable: true }
     }
 
     /// A paragraph.
@@ -186,9 +177,7 @@ impl Block {
         validate_block_id(&self.block_id)
             .map_err(|reason| Error::invalid_page(format!("{pointer}/blockId"), reason))?;
         let a = &self.attrs;
-        let bad = |field: &str, reason: &str| {
-            Error::invalid_page(format!("{pointer}/attrs/{field}"), reason)
-        };
+        let bad = |field: &str, reason: &str| Error::invalid_page(format!("{pointer}/attrs/{field}"), reason);
         let kind = self.kind;
         match a.level {
             Some(_) if kind != BlockType::Heading => {
@@ -213,10 +202,7 @@ impl Block {
             return Err(bad("depth", "only list items and todos have a depth"));
         }
         if matches!(kind, BlockType::Divider | BlockType::Image) && !self.text.is_empty() {
-            return Err(Error::invalid_page(
-                format!("{pointer}/text"),
-                "dividers and images have no text",
-            ));
+            return Err(Error::invalid_page(format!("{pointer}/text"), "dividers and images have no text"));
         }
         Ok(())
     }
@@ -231,12 +217,7 @@ impl Block {
 
 /// `pageRev:{revision}:block:{blockId}:{h8}` of `block` at `revision`.
 pub fn revision_ref_at(revision: u64, block: &Block) -> String {
-    format!(
-        "pageRev:{}:block:{}:{}",
-        revision,
-        block.block_id,
-        block.content_hash8()
-    )
+    format!("pageRev:{}:block:{}:{}", revision, block.block_id, block.content_hash8())
 }
 
 /// Checks `^[A-Za-z0-9_-]{1,64}$`.
@@ -244,10 +225,7 @@ pub fn validate_block_id(id: &str) -> core::result::Result<(), &'static str> {
     if id.is_empty() || id.len() > MAX_BLOCK_ID_LEN {
         return Err("a block id has 1 to 64 characters");
     }
-    if !id
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    {
+    if !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
         return Err("a block id uses only A-Z, a-z, 0-9, '_' and '-'");
     }
     Ok(())
@@ -296,8 +274,7 @@ impl Page {
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     pub fn from_json(json: &str) -> Result<Self> {
-        let page: Page =
-            serde_json::from_str(json).map_err(|e| crate::wire::serde_error("", &e))?;
+        let page: Page = serde_json::from_str(json).map_err(|e| crate::wire::serde_error("", &e))?;
         page.validate()?;
         Ok(page)
     }
@@ -335,18 +312,13 @@ impl Page {
     pub fn require_block(&self, block_id: &str) -> Result<&Block> {
         self.block(block_id).ok_or_else(|| Error::BlockNotFound {
             block_id: block_id.to_owned(),
-            nearest: crate::error::nearest_ids(
-                block_id,
-                self.blocks.iter().map(|b| b.block_id.as_str()),
-            ),
+            nearest: crate::error::nearest_ids(block_id, self.blocks.iter().map(|b| b.block_id.as_str())),
         })
     }
 
     /// 16 hex digits of the hash over the canonical serialization of title and blocks.
     pub fn content_hash(&self) -> String {
-        let mut buf = Vec::with_capacity(
-            self.title.len() + 16 + self.blocks.iter().map(encoded_len).sum::<usize>(),
-        );
+        let mut buf = Vec::with_capacity(self.title.len() + 16 + self.blocks.iter().map(encoded_len).sum::<usize>());
         encode_str(&mut buf, &self.title);
         buf.extend_from_slice(&(self.blocks.len() as u64).to_le_bytes());
         for block in &self.blocks {
@@ -362,12 +334,7 @@ impl Page {
 
     /// `pageRev:{revision}:block:{blockId}:{h8}` for a block of this page.
     pub fn revision_ref(&self, block: &Block) -> String {
-        format!(
-            "pageRev:{}:block:{}:{}",
-            self.revision,
-            block.block_id,
-            block.content_hash8()
-        )
+        format!("pageRev:{}:block:{}:{}", self.revision, block.block_id, block.content_hash8())
     }
 
     /// Whether the page may be written.

@@ -201,10 +201,7 @@ pub fn check_schema(found: &str, expected: &str) -> Result<(), Error> {
     if found == expected {
         return Ok(());
     }
-    Err(Error::UnsupportedSchema {
-        found: found.to_string(),
-        expected: expected.to_string(),
-    })
+    Err(Error::UnsupportedSchema { found: found.to_string(), expected: expected.to_string() })
 }
 
 /// Who made a write, and when: stamped by the caller, who owns the clock.

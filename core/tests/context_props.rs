@@ -1,12 +1,6 @@
 //! Properties of the context builder: budgeted chunks add up to the whole, and no text breaks `pageXml`.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    missing_docs
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 use pageai_core::context::{ContextRequest, Format, Scope, build_context};
 use pageai_core::page::{Block, BlockType, Page};
@@ -64,11 +58,7 @@ fn any_scope(page: &Page) -> BoxedStrategy<Scope> {
     let ids: Vec<String> = page.blocks.iter().map(|b| b.block_id.clone()).collect();
     let mut options = vec![Just(Scope::Full).boxed(), Just(Scope::Outline).boxed()];
     if !ids.is_empty() {
-        options.push(
-            prop::sample::select(ids.clone())
-                .prop_map(|block_id| Scope::Block { block_id })
-                .boxed(),
-        );
+        options.push(prop::sample::select(ids.clone()).prop_map(|block_id| Scope::Block { block_id }).boxed());
         options.push(
             {
                 let n = ids.len();
@@ -79,9 +69,7 @@ fn any_scope(page: &Page) -> BoxedStrategy<Scope> {
         );
     }
     options.push(
-        prop::sample::select(vec!["word", "第二", "abc", "x"])
-            .prop_map(|q| Scope::Keyword { query: q.into() })
-            .boxed(),
+        prop::sample::select(vec!["word", "第二", "abc", "x"]).prop_map(|q| Scope::Keyword { query: q.into() }).boxed(),
     );
     prop::strategy::Union::new(options).boxed()
 }
@@ -116,13 +104,7 @@ fn parse_xml(xml: &str) -> Vec<(String, String)> {
                 depth += 1;
                 if e.name().as_ref() == b"block" {
                     assert_eq!(depth, 2, "blocks sit directly under <page>");
-                    let id = e
-                        .try_get_attribute("id")
-                        .unwrap()
-                        .unwrap()
-                        .unescape_value()
-                        .unwrap()
-                        .into_owned();
+                    let id = e.try_get_attribute("id").unwrap().unwrap().unescape_value().unwrap().into_owned();
                     current = Some((id, String::new()));
                 }
             }
@@ -225,16 +207,9 @@ proptest! {
 
 #[test]
 fn a_fifty_thousand_block_page_respects_the_budget() {
-    let blocks = (0..50_000)
-        .map(|i| Block::paragraph(format!("p_{i}"), format!("段落 {i} with some text")))
-        .collect();
+    let blocks = (0..50_000).map(|i| Block::paragraph(format!("p_{i}"), format!("段落 {i} with some text"))).collect();
     let page = Page::new("ws", "big", "Big", blocks).unwrap();
-    let ctx = build_context(
-        &page,
-        &ContextRequest::new(Scope::Full).with_budget(8_000),
-        "c",
-    )
-    .unwrap();
+    let ctx = build_context(&page, &ContextRequest::new(Scope::Full).with_budget(8_000), "c").unwrap();
     assert!(ctx.truncated);
     assert!(ctx.page_text.unwrap().chars().count() <= 8_000);
     assert!(ctx.page_xml.unwrap().len() < 40_000);

@@ -1,13 +1,7 @@
 //! Every error code, with a sample message, hint and details, pinned by a snapshot: codes are append-only,
 //! and a variant cannot silently lose its message or hint.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    missing_docs
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 use pageai_core::error::{Error, ErrorCode};
 use pageai_core::wire::ErrorBody;
@@ -15,98 +9,45 @@ use pageai_core::wire::ErrorBody;
 fn samples() -> Vec<Error> {
     vec![
         Error::invalid("/operations/0/op", "unknown variant `rename`"),
-        Error::RevisionConflict {
-            expected: 3,
-            actual: 4,
-        },
-        Error::BlockNotFound {
-            block_id: "p_9".into(),
-            nearest: vec!["p_1".into(), "p_2".into()],
-        },
-        Error::BlockTargetOutOfScope {
-            block_id: "p_1".into(),
-            allowed: vec!["p_2".into()],
-        },
-        Error::BlockNotEditable {
-            block_id: "p_3".into(),
-        },
-        Error::MatchNotFound {
-            match_text: "第二断".into(),
-            did_you_mean: Some(("p_2".into(), "第二段".into())),
-        },
+        Error::RevisionConflict { expected: 3, actual: 4 },
+        Error::BlockNotFound { block_id: "p_9".into(), nearest: vec!["p_1".into(), "p_2".into()] },
+        Error::BlockTargetOutOfScope { block_id: "p_1".into(), allowed: vec!["p_2".into()] },
+        Error::BlockNotEditable { block_id: "p_3".into() },
+        Error::MatchNotFound { match_text: "第二断".into(), did_you_mean: Some(("p_2".into(), "第二段".into())) },
         Error::MatchAmbiguous {
             match_text: "A".into(),
             matches: vec![("p_2".into(), 0), ("p_7".into(), 4), ("p_9".into(), 1)],
         },
-        Error::ToolDisabled {
-            tool: "mnote.block.fetch".into(),
-            reason: "disabled in the profile".into(),
-        },
-        Error::ScopeDenied {
-            tool: "mnote.doc.apply_block_ops".into(),
-            required: "doc.write".into(),
-        },
-        Error::ReviewRequired {
-            tool: "mnote.doc.apply_block_ops".into(),
-        },
+        Error::ToolDisabled { tool: "mnote.block.fetch".into(), reason: "disabled in the profile".into() },
+        Error::ScopeDenied { tool: "mnote.doc.apply_block_ops".into(), required: "doc.write".into() },
+        Error::ReviewRequired { tool: "mnote.doc.apply_block_ops".into() },
         Error::IdempotencyConflict { key: "k_1".into() },
-        Error::ContextStale {
-            token_revision: 12,
-            current_revision: 13,
-        },
-        Error::DocumentNotFound {
-            document_id: "doc_x".into(),
-        },
-        Error::DocumentReadOnly {
-            document_id: "doc_r".into(),
-        },
+        Error::ContextStale { token_revision: 12, current_revision: 13 },
+        Error::DocumentNotFound { document_id: "doc_x".into() },
+        Error::DocumentReadOnly { document_id: "doc_r".into() },
         Error::invalid_page("/blocks/1/blockId", "duplicate block id \"p_1\""),
-        Error::InvalidMarkdown {
-            reason: "not UTF-8: invalid byte at offset 5".into(),
-        },
+        Error::InvalidMarkdown { reason: "not UTF-8: invalid byte at offset 5".into() },
         Error::UnsupportedSchema {
             found: "mnote.page_ai_context.v9".into(),
             expected: "mnote.page_ai_context.v1".into(),
         },
-        Error::PayloadTooLarge {
-            limit: 5 * 1024 * 1024,
-        },
-        Error::InvalidBody {
-            reason: "expected value".into(),
-        },
+        Error::PayloadTooLarge { limit: 5 * 1024 * 1024 },
+        Error::InvalidBody { reason: "expected value".into() },
         Error::Unauthorized,
-        Error::ForbiddenOrigin {
-            origin: "https://evil.invalid".into(),
-        },
-        Error::RouteNotFound {
-            path: "/api/nope".into(),
-        },
-        Error::MethodNotAllowed {
-            method: "DELETE".into(),
-        },
+        Error::ForbiddenOrigin { origin: "https://evil.invalid".into() },
+        Error::RouteNotFound { path: "/api/nope".into() },
+        Error::MethodNotAllowed { method: "DELETE".into() },
         Error::StorageFailed,
-        Error::UnknownTool {
-            name: "doc_fecth".into(),
-            nearest: vec!["doc_fetch".into()],
-        },
-        Error::ContextNotFound {
-            context_id: "ctx_forged".into(),
-        },
+        Error::UnknownTool { name: "doc_fecth".into(), nearest: vec!["doc_fetch".into()] },
+        Error::ContextNotFound { context_id: "ctx_forged".into() },
         Error::ReviewInvalidTransition {
             state: "applied".into(),
             action: "accept".into(),
             allowed: vec!["revert".into()],
         },
-        Error::RevertConflict {
-            changed: vec!["p_2".into()],
-        },
-        Error::ReviewSessionNotFound {
-            session_id: "rs_x".into(),
-        },
-        Error::AuditChainBroken {
-            seq: 3,
-            reason: "prevHash does not match entry 2".into(),
-        },
+        Error::RevertConflict { changed: vec!["p_2".into()] },
+        Error::ReviewSessionNotFound { session_id: "rs_x".into() },
+        Error::AuditChainBroken { seq: 3, reason: "prevHash does not match entry 2".into() },
     ]
 }
 
@@ -114,11 +55,7 @@ fn samples() -> Vec<Error> {
 fn every_code_has_a_sample_and_a_stable_string() {
     let samples = samples();
     let codes: Vec<ErrorCode> = samples.iter().map(Error::code).collect();
-    assert_eq!(
-        codes,
-        ErrorCode::ALL,
-        "add a sample for each new code, in order"
-    );
+    assert_eq!(codes, ErrorCode::ALL, "add a sample for each new code, in order");
     for code in ErrorCode::ALL {
         assert_eq!(ErrorCode::parse(code.as_str()), Some(*code));
         assert!(code.as_str().starts_with("mnote_") || code.as_str().starts_with("hermes_client_"));
@@ -127,9 +64,6 @@ fn every_code_has_a_sample_and_a_stable_string() {
 
 #[test]
 fn catalog_of_codes() {
-    let bodies: Vec<ErrorBody> = samples()
-        .iter()
-        .map(|e| ErrorBody::new(e, "trace_1"))
-        .collect();
+    let bodies: Vec<ErrorBody> = samples().iter().map(|e| ErrorBody::new(e, "trace_1")).collect();
     insta::assert_json_snapshot!(bodies);
 }

@@ -10,13 +10,7 @@
 //! Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must never change in a
 //! way that breaks old readers.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    missing_docs
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 use std::path::{Path, PathBuf};
 
@@ -53,10 +47,7 @@ fn run_context(input: &Value) -> (&'static str, String) {
     let request: ContextRequest = from_value(input["request"].clone()).unwrap();
     match build_context(&page, &request, input["contextId"].as_str().unwrap()) {
         Ok(ctx) => ("output", serde_json::to_string_pretty(&ctx).unwrap()),
-        Err(e) => (
-            "error",
-            serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap(),
-        ),
+        Err(e) => ("error", serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap()),
     }
 }
 
@@ -90,42 +81,20 @@ fn cases() -> Vec<(&'static str, Value)> {
     stale["revision"] = json!(13);
     vec![
         ("full", case(json!({"scope": {"type": "full"}}))),
-        (
-            "outline",
-            case(json!({"scope": {"type": "outline"}, "formats": ["json", "page_xml"]})),
-        ),
-        (
-            "block",
-            case(json!({"scope": {"type": "block", "blockId": "t_2"}, "formats": ["page_xml"]})),
-        ),
-        (
-            "selection",
-            case(json!({"scope": {"type": "selection", "blockIds": ["t_1", "p_2"]}})),
-        ),
-        (
-            "keyword",
-            case(
-                json!({"scope": {"type": "keyword", "query": "rust"}, "formats": ["text", "json"]}),
-            ),
-        ),
-        (
-            "budget_first",
-            case(json!({"scope": {"type": "full"}, "budget": {"maxChars": 60}})),
-        ),
+        ("outline", case(json!({"scope": {"type": "outline"}, "formats": ["json", "page_xml"]}))),
+        ("block", case(json!({"scope": {"type": "block", "blockId": "t_2"}, "formats": ["page_xml"]}))),
+        ("selection", case(json!({"scope": {"type": "selection", "blockIds": ["t_1", "p_2"]}}))),
+        ("keyword", case(json!({"scope": {"type": "keyword", "query": "rust"}, "formats": ["text", "json"]}))),
+        ("budget_first", case(json!({"scope": {"type": "full"}, "budget": {"maxChars": 60}}))),
         (
             "budget_next",
-            case(
-                json!({"scope": {"type": "full"}, "budget": {"maxChars": 60}, "continuation": first_chunk.clone()}),
-            ),
+            case(json!({"scope": {"type": "full"}, "budget": {"maxChars": 60}, "continuation": first_chunk.clone()})),
         ),
         (
             "stale_continuation",
             json!({"page": stale, "request": {"scope": {"type": "full"}, "continuation": first_chunk}, "contextId": "ctx_golden"}),
         ),
-        (
-            "block_not_found",
-            case(json!({"scope": {"type": "selection", "blockIds": ["t_3"]}})),
-        ),
+        ("block_not_found", case(json!({"scope": {"type": "selection", "blockIds": ["t_3"]}}))),
     ]
 }
 
@@ -162,19 +131,11 @@ fn run_tool(input: &Value) -> (&'static str, String) {
         tool_call_id: c["toolCallId"].as_str().unwrap(),
         new_context_id: "ctx_golden",
     };
-    let mut env = Env {
-        profile: &profile,
-        grants: None,
-        contexts: &NoContexts,
-        idempotency: &mut store,
-        mint: &mut mint,
-    };
+    let mut env =
+        Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
     match execute(&mut page, &call, &mut env) {
         Ok(out) => ("output", pretty_keep_order(&out.json)),
-        Err(e) => (
-            "error",
-            serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap(),
-        ),
+        Err(e) => ("error", serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap()),
     }
 }
 
@@ -257,10 +218,7 @@ fn tool_cases() -> Vec<(&'static str, Value)> {
             "replace_dry_run",
             call(
                 "mnote.doc.apply_block_ops",
-                base(
-                    json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}]),
-                    true,
-                ),
+                base(json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}]), true),
                 "shortcut",
             ),
         ),
@@ -298,10 +256,7 @@ fn tool_cases() -> Vec<(&'static str, Value)> {
             "ambiguous",
             call(
                 "doc_apply_block_ops",
-                base(
-                    json!([{"op": "replace", "matchText": "API", "content": "interface"}]),
-                    true,
-                ),
+                base(json!([{"op": "replace", "matchText": "API", "content": "interface"}]), true),
                 "hermes",
             ),
         ),
@@ -330,18 +285,12 @@ fn tool_cases() -> Vec<(&'static str, Value)> {
 
 fn catalog_cases() -> Vec<(&'static str, Value)> {
     vec![
-        (
-            "default",
-            json!({"profile": {}, "grants": null, "permission": "edit"}),
-        ),
+        ("default", json!({"profile": {}, "grants": null, "permission": "edit"})),
         (
             "disabled_block_fetch",
             json!({"profile": {"tools": {"disabled": ["mnote.block.fetch"]}, "reviewMode": "yolo"}, "grants": ["doc.write", "block.read"], "permission": "edit"}),
         ),
-        (
-            "read_only",
-            json!({"profile": {"reviewMode": "required"}, "grants": null, "permission": "read"}),
-        ),
+        ("read_only", json!({"profile": {"reviewMode": "required"}, "grants": null, "permission": "read"})),
     ]
 }
 
@@ -352,29 +301,17 @@ type Runner = Box<dyn Fn(&Value) -> (&'static str, String)>;
 fn all_cases() -> Vec<(String, Value, Runner)> {
     let mut out: Vec<(String, Value, Runner)> = Vec::new();
     for (name, input) in cases() {
-        out.push((
-            format!("page_ai_context.{name}.json"),
-            input,
-            Box::new(run_context),
-        ));
+        out.push((format!("page_ai_context.{name}.json"), input, Box::new(run_context)));
     }
     for (name, input) in tool_cases() {
-        out.push((
-            format!("tool_result.{name}.json"),
-            input,
-            Box::new(run_tool),
-        ));
+        out.push((format!("tool_result.{name}.json"), input, Box::new(run_tool)));
     }
     for kind in ["ai_tool_manifest", "mcp_tools_list", "openai_functions"] {
         for (name, input) in catalog_cases() {
             if kind != "ai_tool_manifest" && name != "default" && name != "disabled_block_fetch" {
                 continue;
             }
-            out.push((
-                format!("{kind}.{name}.json"),
-                input,
-                Box::new(move |i: &Value| run_catalog(kind, i)),
-            ));
+            out.push((format!("{kind}.{name}.json"), input, Box::new(move |i: &Value| run_catalog(kind, i))));
         }
     }
     out
@@ -390,21 +327,14 @@ fn fixtures_match() {
             std::fs::create_dir_all(dir()).unwrap();
             std::fs::write(&path, render(&input, key, &output)).unwrap();
         }
-        let stored = std::fs::read_to_string(&path).unwrap_or_else(|_| {
-            panic!(
-                "missing fixture {}; run with UPDATE_GOLDEN=1",
-                path.display()
-            )
-        });
+        let stored = std::fs::read_to_string(&path)
+            .unwrap_or_else(|_| panic!("missing fixture {}; run with UPDATE_GOLDEN=1", path.display()));
         let stored: Value = serde_json::from_str(&stored).unwrap();
         // The stored input must still produce the stored answer.
         let (stored_key, recomputed) = run(&stored["input"]);
         assert_eq!(stored_key, key, "{file}: success/error flipped");
         let recomputed: Value = serde_json::from_str(&recomputed).unwrap();
-        assert_eq!(
-            recomputed, stored[key],
-            "{file}: output drifted from the golden fixture"
-        );
+        assert_eq!(recomputed, stored[key], "{file}: output drifted from the golden fixture");
     }
 }
 
@@ -413,13 +343,7 @@ fn every_fixture_file_is_exercised() {
     // A stray fixture nobody checks would silently rot.
     let names: Vec<String> = all_cases().into_iter().map(|(n, _, _)| n).collect();
     // Other schemas' fixtures (review sessions, tool events, routes) are checked by their own tests.
-    let owned = [
-        "page_ai_context.",
-        "tool_result.",
-        "ai_tool_manifest.",
-        "mcp_tools_list.",
-        "openai_functions.",
-    ];
+    let owned = ["page_ai_context.", "tool_result.", "ai_tool_manifest.", "mcp_tools_list.", "openai_functions."];
     for entry in std::fs::read_dir(dir()).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
         if owned.iter().any(|prefix| file.starts_with(prefix)) {

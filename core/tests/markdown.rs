@@ -1,12 +1,6 @@
 //! Markdown import and export: round trips keep blocks, ids survive in markers, bad input is a coded error.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    missing_docs
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 use pageai_core::markdown::{export, export_blocks, import, import_bytes};
 use pageai_core::page::{Attrs, Block, BlockType, Page};
@@ -25,11 +19,7 @@ const WELCOME: &str = include_str!("../../tests/fixtures/pages/welcome.md");
 #[test]
 fn the_sample_page_round_trips() {
     let blocks = import(WELCOME, &mut counter("b_")).unwrap();
-    assert!(
-        blocks.len() >= 25,
-        "the sample has about 30 blocks, got {}",
-        blocks.len()
-    );
+    assert!(blocks.len() >= 25, "the sample has about 30 blocks, got {}", blocks.len());
     for kind in [
         BlockType::Heading,
         BlockType::Paragraph,
@@ -39,10 +29,7 @@ fn the_sample_page_round_trips() {
         BlockType::Quote,
         BlockType::Code,
     ] {
-        assert!(
-            blocks.iter().any(|b| b.kind == kind),
-            "sample has a {kind:?}"
-        );
+        assert!(blocks.iter().any(|b| b.kind == kind), "sample has a {kind:?}");
     }
     let page = Page::new("ws", "welcome", "Welcome", blocks).unwrap();
     let again = import(&export(&page), &mut counter("x_")).unwrap();
@@ -61,11 +48,7 @@ fn markers_keep_ids_and_duplicates_get_fresh_ones() {
 #[test]
 fn every_type_round_trips_with_attrs() {
     let mut todo = Block::new("t_1", BlockType::Todo, "done");
-    todo.attrs = Attrs {
-        checked: Some(true),
-        depth: Some(0),
-        ..Attrs::default()
-    };
+    todo.attrs = Attrs { checked: Some(true), depth: Some(0), ..Attrs::default() };
     let mut nested = Block::new("l_2", BlockType::NumberedListItem, "nested 第二");
     nested.attrs.depth = Some(1);
     let mut bullet = Block::new("l_1", BlockType::BulletedListItem, "bullet");
@@ -73,11 +56,8 @@ fn every_type_round_trips_with_attrs() {
     let mut code = Block::new("c_1", BlockType::Code, "let a = \"```\";\n\nfn x() {}");
     code.attrs.language = Some("rust".into());
     let mut image = Block::new("i_1", BlockType::Image, "");
-    image.attrs = Attrs {
-        src: Some("https://example.invalid/a b.png".into()),
-        alt: Some("图 [1]".into()),
-        ..Attrs::default()
-    };
+    image.attrs =
+        Attrs { src: Some("https://example.invalid/a b.png".into()), alt: Some("图 [1]".into()), ..Attrs::default() };
     let blocks = vec![
         Block::heading("h_1", 3, "标题 *three*"),
         Block::paragraph("p_1", "line one\nline two with `code`"),
@@ -88,11 +68,7 @@ fn every_type_round_trips_with_attrs() {
         code,
         Block::new("d_1", BlockType::Divider, ""),
         image,
-        Block::new(
-            "tb_1",
-            BlockType::Table,
-            "| a | b |\n| --- | --- |\n| 1 | 2 |",
-        ),
+        Block::new("tb_1", BlockType::Table, "| a | b |\n| --- | --- |\n| 1 | 2 |"),
         Block::paragraph("e_1", ""),
         Block::paragraph("p_2", "after"),
     ];
@@ -103,16 +79,8 @@ fn every_type_round_trips_with_attrs() {
 
 #[test]
 fn without_markers_export_is_plain_markdown() {
-    let page = Page::new(
-        "ws",
-        "d",
-        "",
-        vec![
-            Block::heading("h_1", 1, "Hi"),
-            Block::paragraph("p_1", "there"),
-        ],
-    )
-    .unwrap();
+    let page =
+        Page::new("ws", "d", "", vec![Block::heading("h_1", 1, "Hi"), Block::paragraph("p_1", "there")]).unwrap();
     assert_eq!(export_blocks(&page.blocks, false), "# Hi\n\nthere\n");
 }
 
@@ -120,25 +88,13 @@ fn without_markers_export_is_plain_markdown() {
 fn invalid_utf8_is_a_coded_error() {
     let err = import_bytes(b"# ok\n\xff\xfe", &mut counter("b_")).unwrap_err();
     assert_eq!(err.code().as_str(), "mnote_invalid_markdown");
-    assert_eq!(
-        err.details()["reason"],
-        "not UTF-8: invalid byte at offset 5"
-    );
+    assert_eq!(err.details()["reason"], "not UTF-8: invalid byte at offset 5");
 }
 
 fn safe_line() -> impl Strategy<Value = String> {
     // Words that carry no block syntax of their own, in both scripts.
     prop::collection::vec(
-        prop::sample::select(vec![
-            "alpha",
-            "beta",
-            "第二段",
-            "中文",
-            "mixed文字",
-            "*em*",
-            "`code`",
-            "x1",
-        ]),
+        prop::sample::select(vec!["alpha", "beta", "第二段", "中文", "mixed文字", "*em*", "`code`", "x1"]),
         1..6,
     )
     .prop_map(|w| w.join(" "))

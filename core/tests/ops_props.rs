@@ -1,12 +1,6 @@
 //! Invariants of the operations engine and the executor, over random pages, batches and scopes.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::indexing_slicing,
-    missing_docs
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 use std::collections::BTreeSet;
 
@@ -19,36 +13,24 @@ use proptest::prelude::*;
 use serde_json::json;
 
 fn word() -> impl Strategy<Value = String> {
-    prop::sample::select(vec![
-        "alpha",
-        "beta",
-        "第一版",
-        "第二段",
-        "A",
-        "ＡＢ",
-        "x y",
-        "改成",
-        "end.",
-    ])
-    .prop_map(String::from)
+    prop::sample::select(vec!["alpha", "beta", "第一版", "第二段", "A", "ＡＢ", "x y", "改成", "end."])
+        .prop_map(String::from)
 }
 
 fn any_page() -> impl Strategy<Value = Page> {
-    prop::collection::vec((prop::collection::vec(word(), 1..5), any::<bool>()), 1..12).prop_map(
-        |specs| {
-            let blocks = specs
-                .into_iter()
-                .enumerate()
-                .map(|(i, (words, locked))| {
-                    let b = Block::paragraph(format!("p_{i}"), words.join(" "));
-                    if locked && i % 3 == 0 { b.locked() } else { b }
-                })
-                .collect();
-            let mut page = Page::new("ws", "doc", "t", blocks).unwrap();
-            page.revision = 7;
-            page
-        },
-    )
+    prop::collection::vec((prop::collection::vec(word(), 1..5), any::<bool>()), 1..12).prop_map(|specs| {
+        let blocks = specs
+            .into_iter()
+            .enumerate()
+            .map(|(i, (words, locked))| {
+                let b = Block::paragraph(format!("p_{i}"), words.join(" "));
+                if locked && i % 3 == 0 { b.locked() } else { b }
+            })
+            .collect();
+        let mut page = Page::new("ws", "doc", "t", blocks).unwrap();
+        page.revision = 7;
+        page
+    })
 }
 
 fn any_id() -> impl Strategy<Value = String> {
@@ -57,26 +39,17 @@ fn any_id() -> impl Strategy<Value = String> {
 
 fn any_op() -> impl Strategy<Value = Operation> {
     prop_oneof![
-        (prop::option::of(any_id()), word(), word(), any::<bool>()).prop_map(
-            |(block_id, m, c, all)| Operation::Replace {
+        (prop::option::of(any_id()), word(), word(), any::<bool>()).prop_map(|(block_id, m, c, all)| {
+            Operation::Replace {
                 block_id,
                 match_text: m,
                 content: c,
-                occurrence: if all {
-                    Occurrence::All
-                } else {
-                    Occurrence::Unique
-                },
+                occurrence: if all { Occurrence::All } else { Occurrence::Unique },
             }
-        ),
+        }),
         (any_id(), word()).prop_map(|(id, text)| Operation::InsertAfter {
             after_block_id: id,
-            block: NewBlock {
-                block_id: None,
-                kind: BlockType::Paragraph,
-                text,
-                attrs: Attrs::default()
-            },
+            block: NewBlock { block_id: None, kind: BlockType::Paragraph, text, attrs: Attrs::default() },
         }),
         (any_id(), word()).prop_map(|(id, text)| Operation::Update {
             block_id: id,
@@ -85,10 +58,8 @@ fn any_op() -> impl Strategy<Value = Operation> {
             attrs: None
         }),
         any_id().prop_map(|id| Operation::Delete { block_id: id }),
-        (any_id(), prop::option::of(any_id())).prop_map(|(id, after)| Operation::Move {
-            block_id: id,
-            after_block_id: after
-        }),
+        (any_id(), prop::option::of(any_id()))
+            .prop_map(|(id, after)| Operation::Move { block_id: id, after_block_id: after }),
     ]
 }
 
@@ -119,11 +90,9 @@ fn run_at(
     key: &str,
     store: &mut MemoryIdempotencyStore,
 ) -> Result<pageai_core::executor::Outcome, pageai_core::Error> {
-    let args = json!({"documentId": "doc", "baseRevision": base, "operations": ops, "dryRun": dry_run, "idempotencyKey": key});
-    let profile = Profile {
-        review_mode: ReviewMode::Yolo,
-        ..Profile::default()
-    };
+    let args =
+        json!({"documentId": "doc", "baseRevision": base, "operations": ops, "dryRun": dry_run, "idempotencyKey": key});
+    let profile = Profile { review_mode: ReviewMode::Yolo, ..Profile::default() };
     let mut mint = minter();
     let call = Call {
         tool_name: "doc_apply_block_ops",
@@ -134,13 +103,7 @@ fn run_at(
         tool_call_id: "c",
         new_context_id: "x",
     };
-    let mut env = Env {
-        profile: &profile,
-        grants: None,
-        contexts: &NoContexts,
-        idempotency: store,
-        mint: &mut mint,
-    };
+    let mut env = Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: store, mint: &mut mint };
     execute(page, &call, &mut env)
 }
 

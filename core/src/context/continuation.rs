@@ -43,9 +43,7 @@ impl Cursor {
 
     pub(super) fn decode(token: &str, page: &Page, scope_tag: u64) -> Result<Cursor> {
         let bad = |reason: &str| Error::invalid("/continuation", reason);
-        let bytes = URL_SAFE_NO_PAD
-            .decode(token.as_bytes())
-            .map_err(|_| bad("not a continuation token"))?;
+        let bytes = URL_SAFE_NO_PAD.decode(token.as_bytes()).map_err(|_| bad("not a continuation token"))?;
         let raw = String::from_utf8(bytes).map_err(|_| bad("not a continuation token"))?;
         // The document id comes last, so it may itself contain '|'.
         let parts: Vec<&str> = raw.splitn(6, '|').collect();
@@ -55,27 +53,18 @@ impl Cursor {
         if *version != VERSION {
             return Err(bad("not a continuation token"));
         }
-        let revision: u64 = revision
-            .parse()
-            .map_err(|_| bad("not a continuation token"))?;
+        let revision: u64 = revision.parse().map_err(|_| bad("not a continuation token"))?;
         let tag = u64::from_str_radix(tag, 16).map_err(|_| bad("not a continuation token"))?;
         let entry: usize = entry.parse().map_err(|_| bad("not a continuation token"))?;
-        let offset: usize = offset
-            .parse()
-            .map_err(|_| bad("not a continuation token"))?;
+        let offset: usize = offset.parse().map_err(|_| bad("not a continuation token"))?;
         if *document_id != page.document_id {
             return Err(bad("the token belongs to another document"));
         }
         if tag != scope_tag {
-            return Err(bad(
-                "the token belongs to another scope; send the same scope as the first request",
-            ));
+            return Err(bad("the token belongs to another scope; send the same scope as the first request"));
         }
         if revision != page.revision {
-            return Err(Error::ContextStale {
-                token_revision: revision,
-                current_revision: page.revision,
-            });
+            return Err(Error::ContextStale { token_revision: revision, current_revision: page.revision });
         }
         Ok(Cursor { entry, offset })
     }

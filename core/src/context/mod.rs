@@ -114,12 +114,7 @@ fn all_formats() -> Vec<Format> {
 impl ContextRequest {
     /// A request for `scope` in every view, without a budget.
     pub fn new(scope: Scope) -> Self {
-        ContextRequest {
-            scope,
-            formats: all_formats(),
-            budget: None,
-            continuation: None,
-        }
+        ContextRequest { scope, formats: all_formats(), budget: None, continuation: None }
     }
 
     /// The same request with only these views.
@@ -156,16 +151,9 @@ struct Resolved<'p> {
 }
 
 /// Freezes `page` into a context. `context_id` names the snapshot and is minted by the caller.
-pub fn build_context(
-    page: &Page,
-    request: &ContextRequest,
-    context_id: &str,
-) -> Result<PageAiContextV1> {
+pub fn build_context(page: &Page, request: &ContextRequest, context_id: &str) -> Result<PageAiContextV1> {
     if request.formats.is_empty() {
-        return Err(Error::invalid(
-            "/formats",
-            "name at least one of text, page_xml, json",
-        ));
+        return Err(Error::invalid("/formats", "name at least one of text, page_xml, json"));
     }
     if let Some(Budget { max_chars: 0 }) = request.budget {
         return Err(Error::invalid("/budget/maxChars", "must be at least 1"));
@@ -176,17 +164,11 @@ pub fn build_context(
         Some(token) => {
             let cursor = Cursor::decode(token, page, scope_tag)?;
             if cursor.entry >= resolved.entries.len() {
-                return Err(Error::invalid(
-                    "/continuation",
-                    "the token points past the end of the scope",
-                ));
+                return Err(Error::invalid("/continuation", "the token points past the end of the scope"));
             }
             cursor
         }
-        None => Cursor {
-            entry: 0,
-            offset: 0,
-        },
+        None => Cursor { entry: 0, offset: 0 },
     };
 
     let (pieces, next) = cut(&resolved.entries, start, request.budget);
@@ -270,64 +252,33 @@ pub fn allowed_targets(page: &Page, scope: &Scope) -> Result<Vec<String>> {
 }
 
 fn resolve<'p>(page: &'p Page, scope: &Scope) -> Result<Resolved<'p>> {
-    let plain = |block: &'p Block| Entry {
-        block,
-        context_only: false,
-        block_count: None,
-    };
+    let plain = |block: &'p Block| Entry { block, context_only: false, block_count: None };
     let editable_ids = |entries: &[Entry<'_>]| -> Vec<String> {
-        entries
-            .iter()
-            .filter(|e| !e.context_only && e.block.editable)
-            .map(|e| e.block.block_id.clone())
-            .collect()
+        entries.iter().filter(|e| !e.context_only && e.block.editable).map(|e| e.block.block_id.clone()).collect()
     };
     match scope {
         Scope::Full => {
             let entries: Vec<Entry<'p>> = page.blocks.iter().map(plain).collect();
             let allowed = editable_ids(&entries);
-            Ok(Resolved {
-                entries,
-                allowed,
-                selected: Vec::new(),
-            })
+            Ok(Resolved { entries, allowed, selected: Vec::new() })
         }
-        Scope::Outline => Ok(Resolved {
-            entries: outline(page),
-            allowed: Vec::new(),
-            selected: Vec::new(),
-        }),
+        Scope::Outline => Ok(Resolved { entries: outline(page), allowed: Vec::new(), selected: Vec::new() }),
         Scope::Block { block_id } => {
             let block = page.require_block(block_id)?;
             let entries = vec![plain(block)];
             let allowed = editable_ids(&entries);
-            Ok(Resolved {
-                entries,
-                allowed,
-                selected: vec![block_id.clone()],
-            })
+            Ok(Resolved { entries, allowed, selected: vec![block_id.clone()] })
         }
         Scope::Selection { block_ids } => selection(page, block_ids),
         Scope::Keyword { query } => {
             let needle = normalize::fold(query.trim());
             if needle.is_empty() {
-                return Err(Error::invalid(
-                    "/scope/query",
-                    "must contain a non-blank query",
-                ));
+                return Err(Error::invalid("/scope/query", "must contain a non-blank query"));
             }
-            let entries: Vec<Entry<'p>> = page
-                .blocks
-                .iter()
-                .filter(|b| normalize::contains_folded(&b.text, &needle))
-                .map(plain)
-                .collect();
+            let entries: Vec<Entry<'p>> =
+                page.blocks.iter().filter(|b| normalize::contains_folded(&b.text, &needle)).map(plain).collect();
             let allowed = editable_ids(&entries);
-            Ok(Resolved {
-                entries,
-                allowed,
-                selected: Vec::new(),
-            })
+            Ok(Resolved { entries, allowed, selected: Vec::new() })
         }
     }
 }
@@ -335,11 +286,7 @@ fn resolve<'p>(page: &'p Page, scope: &Scope) -> Result<Resolved<'p>> {
 fn outline(page: &Page) -> Vec<Entry<'_>> {
     let mut entries = Vec::new();
     for (i, block) in page.blocks.iter().enumerate() {
-        let Some(level) = block
-            .attrs
-            .level
-            .filter(|_| block.kind == BlockType::Heading)
-        else {
+        let Some(level) = block.attrs.level.filter(|_| block.kind == BlockType::Heading) else {
             continue;
         };
         let rest = page.blocks.get(i + 1..).unwrap_or_default();
@@ -347,30 +294,21 @@ fn outline(page: &Page) -> Vec<Entry<'_>> {
             .iter()
             .position(|b| b.kind == BlockType::Heading && b.attrs.level.is_some_and(|l| l <= level))
             .unwrap_or(rest.len());
-        entries.push(Entry {
-            block,
-            context_only: false,
-            block_count: Some(count),
-        });
+        entries.push(Entry { block, context_only: false, block_count: Some(count) });
     }
     entries
 }
 
 fn selection<'p>(page: &'p Page, block_ids: &[String]) -> Result<Resolved<'p>> {
     if block_ids.is_empty() {
-        return Err(Error::invalid(
-            "/scope/blockIds",
-            "select at least one block",
-        ));
+        return Err(Error::invalid("/scope/blockIds", "select at least one block"));
     }
     let mut selected_at = vec![false; page.blocks.len()];
     for (i, id) in block_ids.iter().enumerate() {
-        let index = page
-            .position(id)
-            .ok_or_else(|| match page.require_block(id) {
-                Err(e) => e,
-                Ok(_) => Error::invalid(format!("/scope/blockIds/{i}"), "unknown block"),
-            })?;
+        let index = page.position(id).ok_or_else(|| match page.require_block(id) {
+            Err(e) => e,
+            Ok(_) => Error::invalid(format!("/scope/blockIds/{i}"), "unknown block"),
+        })?;
         if let Some(flag) = selected_at.get_mut(index) {
             *flag = true;
         }
@@ -385,24 +323,12 @@ fn selection<'p>(page: &'p Page, block_ids: &[String]) -> Result<Resolved<'p>> {
             if block.editable {
                 allowed.push(block.block_id.clone());
             }
-            entries.push(Entry {
-                block,
-                context_only: false,
-                block_count: None,
-            });
+            entries.push(Entry { block, context_only: false, block_count: None });
         } else if (i > 0 && is_selected(i - 1)) || is_selected(i + 1) {
-            entries.push(Entry {
-                block,
-                context_only: true,
-                block_count: None,
-            });
+            entries.push(Entry { block, context_only: true, block_count: None });
         }
     }
-    Ok(Resolved {
-        entries,
-        allowed,
-        selected,
-    })
+    Ok(Resolved { entries, allowed, selected })
 }
 
 /// A block, or a piece of one, that made it into the chunk.
@@ -414,63 +340,29 @@ pub(crate) struct Piece<'p> {
 }
 
 /// Takes entries from `start` while they fit the budget. Returns the pieces and, when cut, where to go on.
-fn cut<'p>(
-    entries: &[Entry<'p>],
-    start: Cursor,
-    budget: Option<Budget>,
-) -> (Vec<Piece<'p>>, Option<Cursor>) {
+fn cut<'p>(entries: &[Entry<'p>], start: Cursor, budget: Option<Budget>) -> (Vec<Piece<'p>>, Option<Cursor>) {
     let max = budget.map_or(usize::MAX, |b| b.max_chars);
     let mut used = 0usize;
     let mut pieces = Vec::new();
     for (index, entry) in entries.iter().enumerate().skip(start.entry) {
         let full = entry.block.text.as_str();
-        let offset = if index == start.entry {
-            start.offset
-        } else {
-            0
-        };
+        let offset = if index == start.entry { start.offset } else { 0 };
         let text = skip_chars(full, offset);
         // Counting chars is a pass over the text: skip it when there is no budget to check against.
-        let cost = if max == usize::MAX {
-            0
-        } else {
-            text.chars().count() + 1
-        };
+        let cost = if max == usize::MAX { 0 } else { text.chars().count() + 1 };
         if used.saturating_add(cost) <= max {
             used += cost;
-            pieces.push(Piece {
-                entry: index,
-                text,
-                partial: offset > 0,
-                offset,
-            });
+            pieces.push(Piece { entry: index, text, partial: offset > 0, offset });
             continue;
         }
         if !pieces.is_empty() {
-            return (
-                pieces,
-                Some(Cursor {
-                    entry: index,
-                    offset: 0,
-                }),
-            );
+            return (pieces, Some(Cursor { entry: index, offset: 0 }));
         }
         // A single block larger than the whole budget: cut inside it, and say so.
         let take = max.saturating_sub(1).max(1);
         let head = take_chars(text, take);
-        pieces.push(Piece {
-            entry: index,
-            text: head,
-            partial: true,
-            offset,
-        });
-        return (
-            pieces,
-            Some(Cursor {
-                entry: index,
-                offset: offset + take,
-            }),
-        );
+        pieces.push(Piece { entry: index, text: head, partial: true, offset });
+        return (pieces, Some(Cursor { entry: index, offset: offset + take }));
     }
     (pieces, None)
 }

@@ -66,11 +66,7 @@ fn next_attention(bytes: &[u8]) -> Option<usize> {
         }
         base += 8;
     }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| needs_attention(b))
-        .map(|p| base + p)
+    chunks.remainder().iter().position(|&b| needs_attention(b)).map(|p| base + p)
 }
 
 /// Appends `text` to `out`, escaped for use in XML text and attribute values.

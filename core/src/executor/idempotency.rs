@@ -57,8 +57,7 @@ impl IdempotencyStore for MemoryIdempotencyStore {
     }
 
     fn record(&mut self, document_id: &str, key: &str, record: IdempotencyRecord) {
-        self.records
-            .insert((document_id.into(), key.into()), record);
+        self.records.insert((document_id.into(), key.into()), record);
     }
 }
 

@@ -159,17 +159,9 @@ pub struct Outcome {
 pub fn execute(page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
     match stage(page, call, env)? {
         Staged::Done(outcome) => Ok(outcome),
-        Staged::Commit {
-            outcome,
-            plan,
-            key,
-            fingerprint,
-        } => {
+        Staged::Commit { outcome, plan, key, fingerprint } => {
             plan.commit(page);
-            let record = IdempotencyRecord {
-                fingerprint,
-                response: outcome.json.clone(),
-            };
+            let record = IdempotencyRecord { fingerprint, response: outcome.json.clone() };
             env.idempotency.record(&page.document_id, &key, record);
             Ok(outcome)
         }
@@ -181,68 +173,43 @@ pub fn execute(page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Ou
 pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
     match stage(page, call, env)? {
         Staged::Done(outcome) => Ok(outcome),
-        Staged::Commit { .. } => Err(Error::invalid(
-            "/dryRun",
-            "a preview runs only with dryRun:true",
-        )),
+        Staged::Commit { .. } => Err(Error::invalid("/dryRun", "a preview runs only with dryRun:true")),
     }
 }
 
 /// A call's answer, and for an apply the plan still to be committed.
 enum Staged {
     Done(Outcome),
-    Commit {
-        outcome: Outcome,
-        plan: ops::Plan,
-        key: String,
-        fingerprint: String,
-    },
+    Commit { outcome: Outcome, plan: ops::Plan, key: String, fingerprint: String },
 }
 
 fn stage(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
     let tool = Tool::from_name(call.tool_name).ok_or_else(|| Error::UnknownTool {
         name: call.tool_name.into(),
-        nearest: crate::error::nearest_ids(
-            call.tool_name,
-            Tool::ALL.iter().map(|t| t.spec().mcp_name),
-        ),
+        nearest: crate::error::nearest_ids(call.tool_name, Tool::ALL.iter().map(|t| t.spec().mcp_name)),
     })?;
-    if tool.writes() {
-        write(tool, page, call, env)
-    } else {
-        read(tool, page, call, env).map(Staged::Done)
-    }
+    if tool.writes() { write(tool, page, call, env) } else { read(tool, page, call, env).map(Staged::Done) }
 }
 
 fn policy(tool: Tool, page: &Page, env: &Env<'_>) -> Result<()> {
     let spec = tool.spec();
     if tool.writes() && page.permission == Permission::Read {
-        return Err(Error::ToolDisabled {
-            tool: spec.name.into(),
-            reason: "document is read-only".into(),
-        });
+        return Err(Error::ToolDisabled { tool: spec.name.into(), reason: "document is read-only".into() });
     }
     if env.profile.disables(spec.name) {
-        return Err(Error::ToolDisabled {
-            tool: spec.name.into(),
-            reason: "disabled in the profile".into(),
-        });
+        return Err(Error::ToolDisabled { tool: spec.name.into(), reason: "disabled in the profile".into() });
     }
     if !scope_granted(env.grants, spec.capability_scope) {
-        return Err(Error::ScopeDenied {
-            tool: spec.name.into(),
-            required: spec.capability_scope.into(),
-        });
+        return Err(Error::ScopeDenied { tool: spec.name.into(), required: spec.capability_scope.into() });
     }
     Ok(())
 }
 
 fn check_document(page: &Page, document_id: Option<&str>) -> Result<()> {
     match document_id {
-        Some(id) if id != page.document_id => Err(Error::invalid(
-            "/documentId",
-            alloc::format!("this call is bound to document {:?}", page.document_id),
-        )),
+        Some(id) if id != page.document_id => {
+            Err(Error::invalid("/documentId", alloc::format!("this call is bound to document {:?}", page.document_id)))
+        }
         _ => Ok(()),
     }
 }
@@ -254,12 +221,7 @@ fn to_json<T: Serialize>(value: &T) -> Result<String> {
 fn read(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
     let context = |request: ContextRequest| -> Result<Outcome> {
         let ctx = context::build_context(page, &request, call.new_context_id)?;
-        Ok(Outcome {
-            json: to_json(&ctx)?,
-            effect: Effect::Read {
-                frozen: Some(FrozenContext::of(&ctx)),
-            },
-        })
+        Ok(Outcome { json: to_json(&ctx)?, effect: Effect::Read { frozen: Some(FrozenContext::of(&ctx)) } })
     };
     match tool {
         Tool::DocFetch => {
@@ -276,9 +238,7 @@ fn read(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<O
             let a: args::BlockFetchArgs = wire::from_value(call.args.clone())?;
             check_document(page, a.document_id.as_deref())?;
             policy(tool, page, env)?;
-            let mut request = ContextRequest::new(Scope::Selection {
-                block_ids: a.block_ids,
-            });
+            let mut request = ContextRequest::new(Scope::Selection { block_ids: a.block_ids });
             request.formats = a.formats.unwrap_or(request.formats);
             context(request)
         }
@@ -288,10 +248,7 @@ fn read(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<O
             policy(tool, page, env)?;
             let limit = a.limit.map_or(20, |l| l as usize);
             let result = crate::search::search(page, &a.query, limit)?;
-            Ok(Outcome {
-                json: to_json(&result)?,
-                effect: Effect::Read { frozen: None },
-            })
+            Ok(Outcome { json: to_json(&result)?, effect: Effect::Read { frozen: None } })
         }
     }
 }
@@ -343,19 +300,10 @@ fn parse_write(tool: Tool, page: &Page, args: &Value) -> Result<WriteRequest> {
         Tool::BlockInsert => {
             let a: args::BlockInsertArgs = wire::from_value(args)?;
             let op = match (a.after_block_id.clone(), a.before_block_id.clone()) {
-                (Some(after_block_id), None) => Operation::InsertAfter {
-                    after_block_id,
-                    block: a.block.clone(),
-                },
-                (None, Some(before_block_id)) => Operation::InsertBefore {
-                    before_block_id,
-                    block: a.block.clone(),
-                },
+                (Some(after_block_id), None) => Operation::InsertAfter { after_block_id, block: a.block.clone() },
+                (None, Some(before_block_id)) => Operation::InsertBefore { before_block_id, block: a.block.clone() },
                 _ => {
-                    return Err(Error::invalid(
-                        "/afterBlockId",
-                        "give exactly one of afterBlockId and beforeBlockId",
-                    ));
+                    return Err(Error::invalid("/afterBlockId", "give exactly one of afterBlockId and beforeBlockId"));
                 }
             };
             block_write!(a, alloc::vec![op])
@@ -372,17 +320,12 @@ fn parse_write(tool: Tool, page: &Page, args: &Value) -> Result<WriteRequest> {
         }
         Tool::BlockDelete => {
             let a: args::BlockDeleteArgs = wire::from_value(args)?;
-            let op = Operation::Delete {
-                block_id: a.block_id.clone(),
-            };
+            let op = Operation::Delete { block_id: a.block_id.clone() };
             block_write!(a, alloc::vec![op])
         }
         Tool::BlockMove => {
             let a: args::BlockMoveArgs = wire::from_value(args)?;
-            let op = Operation::Move {
-                block_id: a.block_id.clone(),
-                after_block_id: a.after_block_id.clone(),
-            };
+            let op = Operation::Move { block_id: a.block_id.clone(), after_block_id: a.after_block_id.clone() };
             block_write!(a, alloc::vec![op])
         }
         _ => {
@@ -405,74 +348,43 @@ fn write(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<
     let spec = tool.spec();
     let request = parse_write(tool, page, call.args)?;
     if request.idempotency_key.trim().is_empty() || request.idempotency_key.len() > 255 {
-        return Err(Error::invalid(
-            "/idempotencyKey",
-            "use a non-empty key of at most 255 bytes",
-        ));
+        return Err(Error::invalid("/idempotencyKey", "use a non-empty key of at most 255 bytes"));
     }
     check_document(page, Some(&request.document_id))?;
 
     let fingerprint = fingerprint(spec.name, call.args);
     if !request.dry_run
-        && let Some(record) = env
-            .idempotency
-            .lookup(&page.document_id, &request.idempotency_key)
+        && let Some(record) = env.idempotency.lookup(&page.document_id, &request.idempotency_key)
     {
         if record.fingerprint == fingerprint {
-            return Ok(Staged::Done(Outcome {
-                json: record.response,
-                effect: Effect::Replayed,
-            }));
+            return Ok(Staged::Done(Outcome { json: record.response, effect: Effect::Replayed }));
         }
-        return Err(Error::IdempotencyConflict {
-            key: request.idempotency_key,
-        });
+        return Err(Error::IdempotencyConflict { key: request.idempotency_key });
     }
 
     // The scope: the frozen context's allowed blocks, narrowed (never widened) by the caller's list.
     let mut scope = TargetScope::unrestricted();
     if let Some(context_id) = &request.context_id {
-        let frozen = env
-            .contexts
-            .frozen(context_id)
-            .ok_or_else(|| Error::ContextNotFound {
-                context_id: context_id.clone(),
-            })?;
+        let frozen =
+            env.contexts.frozen(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.clone() })?;
         if frozen.document_id != page.document_id {
-            return Err(Error::invalid(
-                "/contextId",
-                "the context belongs to another document",
-            ));
+            return Err(Error::invalid("/contextId", "the context belongs to another document"));
         }
         scope = TargetScope::only(frozen.allowed_target_block_ids);
     }
     let scope = scope.narrowed_by(request.allowed.as_deref());
 
     if request.base_revision != page.revision {
-        return Err(Error::RevisionConflict {
-            expected: request.base_revision,
-            actual: page.revision,
-        });
+        return Err(Error::RevisionConflict { expected: request.base_revision, actual: page.revision });
     }
 
     let plan = ops::plan(page, &request.operations, &scope, env.mint)?;
     policy(tool, page, env)?;
 
-    let risk = if spec.risk == ToolRisk::HighRiskWrite {
-        Risk::High
-    } else {
-        plan.risk
-    };
-    let blocked_reason = review_needed(
-        call.origin,
-        env.profile.review_mode,
-        risk,
-        spec.always_dry_run,
-    );
+    let risk = if spec.risk == ToolRisk::HighRiskWrite { Risk::High } else { plan.risk };
+    let blocked_reason = review_needed(call.origin, env.profile.review_mode, risk, spec.always_dry_run);
     if !request.dry_run && blocked_reason.is_some() {
-        return Err(Error::ReviewRequired {
-            tool: spec.name.into(),
-        });
+        return Err(Error::ReviewRequired { tool: spec.name.into() });
     }
     let mut warnings = Vec::new();
     if spec.always_dry_run {
@@ -506,33 +418,17 @@ fn write(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<
     };
     if request.dry_run {
         let json = to_json(&result)?;
-        return Ok(Staged::Done(Outcome {
-            json,
-            effect: Effect::Previewed(result),
-        }));
+        return Ok(Staged::Done(Outcome { json, effect: Effect::Previewed(result) }));
     }
     result.new_revision = Some(page.revision + 1);
     result.inverse = Some(plan.inverse.clone());
     let json = to_json(&result)?;
-    let outcome = Outcome {
-        json,
-        effect: Effect::Applied(result),
-    };
-    Ok(Staged::Commit {
-        outcome,
-        plan,
-        key: request.idempotency_key,
-        fingerprint,
-    })
+    let outcome = Outcome { json, effect: Effect::Applied(result) };
+    Ok(Staged::Commit { outcome, plan, key: request.idempotency_key, fingerprint })
 }
 
 /// Why a write by `origin` may not apply directly, or `None` when it may.
-pub fn review_needed(
-    origin: Origin,
-    mode: ReviewMode,
-    risk: Risk,
-    always_dry_run: bool,
-) -> Option<&'static str> {
+pub fn review_needed(origin: Origin, mode: ReviewMode, risk: Risk, always_dry_run: bool) -> Option<&'static str> {
     if always_dry_run {
         return Some("proposals only apply through a review session");
     }

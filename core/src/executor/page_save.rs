@@ -20,29 +20,17 @@ pub(super) fn operations_for(page: &Page, blocks: &[Block]) -> Result<Vec<Operat
     }
     let mut seen = BTreeSet::new();
     for (i, block) in blocks.iter().enumerate() {
-        block
-            .validate(&format!("/blocks/{i}"))
-            .map_err(|e| Error::invalid(format!("/blocks/{i}"), e.message()))?;
+        block.validate(&format!("/blocks/{i}")).map_err(|e| Error::invalid(format!("/blocks/{i}"), e.message()))?;
         if !seen.insert(block.block_id.as_str()) {
-            return Err(Error::invalid(
-                format!("/blocks/{i}/blockId"),
-                "duplicate block id",
-            ));
+            return Err(Error::invalid(format!("/blocks/{i}/blockId"), "duplicate block id"));
         }
     }
-    let old: BTreeMap<&str, &Block> = page
-        .blocks
-        .iter()
-        .map(|b| (b.block_id.as_str(), b))
-        .collect();
+    let old: BTreeMap<&str, &Block> = page.blocks.iter().map(|b| (b.block_id.as_str(), b)).collect();
     for (i, block) in blocks.iter().enumerate() {
         if let Some(existing) = old.get(block.block_id.as_str())
             && existing.editable != block.editable
         {
-            return Err(Error::invalid(
-                format!("/blocks/{i}/editable"),
-                "a save cannot lock or unlock blocks",
-            ));
+            return Err(Error::invalid(format!("/blocks/{i}/editable"), "a save cannot lock or unlock blocks"));
         }
     }
 
@@ -62,51 +50,31 @@ pub(super) fn operations_for(page: &Page, blocks: &[Block]) -> Result<Vec<Operat
                 };
                 let at = match previous {
                     Some(prev) => {
-                        ops.push(Operation::InsertAfter {
-                            after_block_id: prev.into(),
-                            block: new,
-                        });
+                        ops.push(Operation::InsertAfter { after_block_id: prev.into(), block: new });
                         order.iter().position(|b| b == prev).map_or(0, |p| p + 1)
                     }
                     None => match order.first() {
                         Some(first) => {
-                            ops.push(Operation::InsertBefore {
-                                before_block_id: first.clone(),
-                                block: new,
-                            });
+                            ops.push(Operation::InsertBefore { before_block_id: first.clone(), block: new });
                             0
                         }
                         None => {
-                            return Err(Error::invalid(
-                                "/blocks",
-                                "the page has no block to anchor on",
-                            ));
+                            return Err(Error::invalid("/blocks", "the page has no block to anchor on"));
                         }
                     },
                 };
                 order.insert(at, block.block_id.clone());
             }
             Some(existing) => {
-                let current_previous = order
-                    .iter()
-                    .position(|b| b == id)
-                    .and_then(|p| p.checked_sub(1))
-                    .and_then(|p| order.get(p));
+                let current_previous =
+                    order.iter().position(|b| b == id).and_then(|p| p.checked_sub(1)).and_then(|p| order.get(p));
                 if !kept.contains(id) && current_previous.map(String::as_str) != previous {
-                    ops.push(Operation::Move {
-                        block_id: id.into(),
-                        after_block_id: previous.map(String::from),
-                    });
+                    ops.push(Operation::Move { block_id: id.into(), after_block_id: previous.map(String::from) });
                     order.retain(|b| b != id);
-                    let at = previous
-                        .and_then(|prev| order.iter().position(|b| b == prev))
-                        .map_or(0, |p| p + 1);
+                    let at = previous.and_then(|prev| order.iter().position(|b| b == prev)).map_or(0, |p| p + 1);
                     order.insert(at, id.into());
                 }
-                if existing.text != block.text
-                    || existing.kind != block.kind
-                    || existing.attrs != block.attrs
-                {
+                if existing.text != block.text || existing.kind != block.kind || existing.attrs != block.attrs {
                     ops.push(Operation::Update {
                         block_id: id.into(),
                         text: (existing.text != block.text).then(|| block.text.clone()),
@@ -120,16 +88,11 @@ pub(super) fn operations_for(page: &Page, blocks: &[Block]) -> Result<Vec<Operat
     }
     for existing in &page.blocks {
         if !seen.contains(existing.block_id.as_str()) {
-            ops.push(Operation::Delete {
-                block_id: existing.block_id.clone(),
-            });
+            ops.push(Operation::Delete { block_id: existing.block_id.clone() });
         }
     }
     if ops.is_empty() {
-        return Err(Error::invalid(
-            "/blocks",
-            "the blocks are the same as the page's; nothing to save",
-        ));
+        return Err(Error::invalid("/blocks", "the blocks are the same as the page's; nothing to save"));
     }
     Ok(ops)
 }
@@ -137,12 +100,8 @@ pub(super) fn operations_for(page: &Page, blocks: &[Block]) -> Result<Vec<Operat
 /// Existing blocks that keep their place: every locked block, plus, between consecutive locked blocks, a
 /// longest run whose old positions increase in the new order.
 fn blocks_that_stay<'a>(page: &Page, blocks: &'a [Block]) -> Result<BTreeSet<&'a str>> {
-    let old_index: BTreeMap<&str, usize> = page
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| (b.block_id.as_str(), i))
-        .collect();
+    let old_index: BTreeMap<&str, usize> =
+        page.blocks.iter().enumerate().map(|(i, b)| (b.block_id.as_str(), i)).collect();
     let mut kept = BTreeSet::new();
     let mut segment: Vec<(&'a str, usize)> = Vec::new();
     let mut last_locked: Option<usize> = None;
@@ -152,10 +111,7 @@ fn blocks_that_stay<'a>(page: &Page, blocks: &'a [Block]) -> Result<BTreeSet<&'a
         };
         if !block.editable {
             if last_locked.is_some_and(|l| l > old) {
-                return Err(Error::invalid(
-                    format!("/blocks/{i}"),
-                    "a save cannot reorder locked blocks",
-                ));
+                return Err(Error::invalid(format!("/blocks/{i}"), "a save cannot reorder locked blocks"));
             }
             kept.extend(longest_increasing(&segment, last_locked, Some(old)));
             segment.clear();
@@ -171,17 +127,9 @@ fn blocks_that_stay<'a>(page: &Page, blocks: &'a [Block]) -> Result<BTreeSet<&'a
 
 /// Ids of a longest subsequence of `items` whose old positions increase and lie strictly between `low`
 /// and `high` (patience sorting, O(n log n)).
-fn longest_increasing<'a>(
-    items: &[(&'a str, usize)],
-    low: Option<usize>,
-    high: Option<usize>,
-) -> Vec<&'a str> {
+fn longest_increasing<'a>(items: &[(&'a str, usize)], low: Option<usize>, high: Option<usize>) -> Vec<&'a str> {
     let fits = |old: usize| low.is_none_or(|l| old > l) && high.is_none_or(|h| old < h);
-    let candidates: Vec<(&'a str, usize)> = items
-        .iter()
-        .copied()
-        .filter(|(_, old)| fits(*old))
-        .collect();
+    let candidates: Vec<(&'a str, usize)> = items.iter().copied().filter(|(_, old)| fits(*old)).collect();
     let mut tails: Vec<usize> = Vec::new(); // index into candidates of the smallest tail of each length
     let mut parent: Vec<Option<usize>> = alloc::vec![None; candidates.len()];
     for (i, &(_, old)) in candidates.iter().enumerate() {

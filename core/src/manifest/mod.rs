@@ -213,13 +213,7 @@ impl Tool {
                 true,
                 "Change one block's text, type or attrs (e.g. make a paragraph a heading).",
             ),
-            Tool::BlockDelete => write(
-                "mnote.block.delete",
-                "block_delete",
-                "block.write",
-                true,
-                "Delete one block.",
-            ),
+            Tool::BlockDelete => write("mnote.block.delete", "block_delete", "block.write", true, "Delete one block."),
             Tool::BlockMove => ToolSpec {
                 destructive: false,
                 ..write(
@@ -286,10 +280,7 @@ impl Tool {
 pub fn scope_granted(granted: Option<&[String]>, required: &str) -> bool {
     let Some(granted) = granted else { return true };
     granted.iter().any(|g| {
-        g == required
-            || required
-                .strip_suffix(".read")
-                .is_some_and(|prefix| g.strip_suffix(".write") == Some(prefix))
+        g == required || required.strip_suffix(".read").is_some_and(|prefix| g.strip_suffix(".write") == Some(prefix))
     })
 }
 
@@ -308,10 +299,7 @@ pub fn unavailable_reason(
         return Some("disabled in the profile".to_string());
     }
     if !scope_granted(grants, spec.capability_scope) {
-        return Some(alloc::format!(
-            "capability scope {} is not granted",
-            spec.capability_scope
-        ));
+        return Some(alloc::format!("capability scope {} is not granted", spec.capability_scope));
     }
     None
 }
@@ -397,11 +385,7 @@ pub fn annotations(tool: Tool, profile: &Profile) -> AnnotationsV1 {
         destructive: spec.destructive,
         idempotent: spec.idempotent,
         requires_approval,
-        approval_mode: if spec.readonly {
-            "none".into()
-        } else {
-            profile.review_mode.as_str().into()
-        },
+        approval_mode: if spec.readonly { "none".into() } else { profile.review_mode.as_str().into() },
         selection_effect: spec.selection_effect,
         risk: spec.risk,
         runtime_owner: "mnote-web".into(),
@@ -410,11 +394,7 @@ pub fn annotations(tool: Tool, profile: &Profile) -> AnnotationsV1 {
 }
 
 /// The manifest for a profile, the granted scopes (`None`: all) and the document's permission.
-pub fn manifest(
-    profile: &Profile,
-    grants: Option<&[String]>,
-    permission: Permission,
-) -> ManifestV1 {
+pub fn manifest(profile: &Profile, grants: Option<&[String]>, permission: Permission) -> ManifestV1 {
     let tools = Tool::ALL
         .into_iter()
         .map(|tool| {
@@ -435,11 +415,7 @@ pub fn manifest(
             }
         })
         .collect();
-    ManifestV1 {
-        schema: AI_TOOL_MANIFEST_V1.into(),
-        review_mode: profile.review_mode,
-        tools,
-    }
+    ManifestV1 { schema: AI_TOOL_MANIFEST_V1.into(), review_mode: profile.review_mode, tools }
 }
 
 #[cfg(test)]

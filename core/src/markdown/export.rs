@@ -18,11 +18,7 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
     for block in blocks {
         let is_list = block.kind.is_list();
         if previous.is_some() {
-            out.push_str(if is_list && previous.is_some_and(BlockType::is_list) {
-                "\n"
-            } else {
-                "\n\n"
-            });
+            out.push_str(if is_list && previous.is_some_and(BlockType::is_list) { "\n" } else { "\n\n" });
         }
         if !is_list {
             list_indent.clear();
@@ -45,10 +41,7 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
             }
             BlockType::Paragraph if block.text.trim().is_empty() => {
                 if markers {
-                    out.push_str(&format!(
-                        "<!-- {MARKER_PREFIX} id={}{EMPTY_FLAG}",
-                        block.block_id
-                    ));
+                    out.push_str(&format!("<!-- {MARKER_PREFIX} id={}{EMPTY_FLAG}", block.block_id));
                 }
             }
             BlockType::Paragraph => {
@@ -71,11 +64,7 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
                     }
                     BlockType::Todo => {
                         numbers.resize(depth + 1, 0);
-                        if block.attrs.checked == Some(true) {
-                            "- [x] ".into()
-                        } else {
-                            "- [ ] ".into()
-                        }
+                        if block.attrs.checked == Some(true) { "- [x] ".into() } else { "- [ ] ".into() }
                     }
                     _ => {
                         numbers.resize(depth + 1, 0);
@@ -83,11 +72,7 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
                     }
                 };
                 // Todos nest under the "- " part, like bullets.
-                let width = if block.kind == BlockType::Todo {
-                    2
-                } else {
-                    bullet.len()
-                };
+                let width = if block.kind == BlockType::Todo { 2 } else { bullet.len() };
                 list_indent.push(width);
                 out.push_str(&" ".repeat(indent));
                 out.push_str(&bullet);
@@ -166,7 +151,5 @@ fn longest_backtick_run(text: &str) -> usize {
 }
 
 fn escape_link_text(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('[', "\\[")
-        .replace(']', "\\]")
+    text.replace('\\', "\\\\").replace('[', "\\[").replace(']', "\\]")
 }

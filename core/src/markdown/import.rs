@@ -45,9 +45,7 @@ fn assign_ids(drafts: Vec<Draft>, mint: &mut dyn FnMut() -> String) -> Result<Ve
             }
             attempts += 1;
             if attempts > 16 {
-                return Err(Error::InvalidMarkdown {
-                    reason: "the id minter keeps returning taken ids".into(),
-                });
+                return Err(Error::InvalidMarkdown { reason: "the id minter keeps returning taken ids".into() });
             }
         };
     }
@@ -55,11 +53,7 @@ fn assign_ids(drafts: Vec<Draft>, mint: &mut dyn FnMut() -> String) -> Result<Ve
 }
 
 fn parse_marker(html: &str) -> Option<String> {
-    let inner = html
-        .trim()
-        .strip_prefix("<!--")?
-        .strip_suffix("-->")?
-        .trim();
+    let inner = html.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
     let rest = inner.strip_prefix(MARKER_PREFIX)?.trim_start();
     let id = rest.strip_prefix("id=")?.trim();
     let id = id.strip_suffix("empty").map_or(id, str::trim_end);
@@ -70,18 +64,9 @@ fn parse_marker(html: &str) -> Option<String> {
 /// What the importer is collecting right now.
 enum Collect {
     /// Inline content of a heading, paragraph or list item: the source range and any marker seen.
-    Inline {
-        kind: BlockType,
-        attrs: Attrs,
-        range: Option<Range<usize>>,
-        marker: Option<String>,
-        image: ImageState,
-    },
+    Inline { kind: BlockType, attrs: Attrs, range: Option<Range<usize>>, marker: Option<String>, image: ImageState },
     /// The literal text of a code block.
-    Code {
-        language: Option<String>,
-        text: String,
-    },
+    Code { language: Option<String>, text: String },
 }
 
 /// Whether a paragraph is exactly one image, so it becomes an image block.
@@ -133,8 +118,7 @@ impl<'a> Importer<'a> {
     }
 
     fn run(mut self) -> Vec<Draft> {
-        let options =
-            Options::ENABLE_TABLES | Options::ENABLE_TASKLISTS | Options::ENABLE_STRIKETHROUGH;
+        let options = Options::ENABLE_TABLES | Options::ENABLE_TASKLISTS | Options::ENABLE_STRIKETHROUGH;
         let parser = Parser::new_ext(self.source, options).into_offset_iter();
         for (event, range) in parser {
             self.event(event, range);
@@ -204,13 +188,7 @@ impl<'a> Importer<'a> {
             }
             self.collect = Some(self.item_collect());
         }
-        let Some(Collect::Inline {
-            range: r,
-            marker: m,
-            image,
-            ..
-        }) = &mut self.collect
-        else {
+        let Some(Collect::Inline { range: r, marker: m, image, .. }) = &mut self.collect else {
             return;
         };
         if marker.is_some() {
@@ -218,15 +196,9 @@ impl<'a> Importer<'a> {
             return;
         }
         match image {
-            ImageState::Open { alt, .. } => {
-                alt.push_str(self.source.get(range.clone()).unwrap_or(""))
-            }
+            ImageState::Open { alt, .. } => alt.push_str(self.source.get(range.clone()).unwrap_or("")),
             // Anything but the one image (and trailing space) makes it a plain paragraph.
-            ImageState::Closed { .. }
-                if self
-                    .source
-                    .get(range.clone())
-                    .is_some_and(|s| s.trim().is_empty()) => {}
+            ImageState::Closed { .. } if self.source.get(range.clone()).is_some_and(|s| s.trim().is_empty()) => {}
             ImageState::None => {}
             _ => *image = ImageState::NotImage,
         }
@@ -237,34 +209,17 @@ impl<'a> Importer<'a> {
     }
 
     fn item_collect(&self) -> Collect {
-        let (kind, depth, checked) = self
-            .items
-            .last()
-            .map_or((BlockType::Paragraph, 0, None), |i| {
-                (i.kind, i.depth, i.checked)
-            });
-        let attrs = Attrs {
-            depth: Some(depth),
-            checked,
-            ..Attrs::default()
-        };
-        Collect::Inline {
-            kind,
-            attrs,
-            range: None,
-            marker: None,
-            image: ImageState::NotImage,
-        }
+        let (kind, depth, checked) =
+            self.items.last().map_or((BlockType::Paragraph, 0, None), |i| (i.kind, i.depth, i.checked));
+        let attrs = Attrs { depth: Some(depth), checked, ..Attrs::default() };
+        Collect::Inline { kind, attrs, range: None, marker: None, image: ImageState::NotImage }
     }
 
     fn start(&mut self, tag: Tag<'a>, range: Range<usize>) {
         match tag {
             Tag::Heading { level, .. } => {
                 self.flush_item_text();
-                let attrs = Attrs {
-                    level: Some(heading_level(level)),
-                    ..Attrs::default()
-                };
+                let attrs = Attrs { level: Some(heading_level(level)), ..Attrs::default() };
                 self.collect = Some(Collect::Inline {
                     kind: BlockType::Heading,
                     attrs,
@@ -291,15 +246,10 @@ impl<'a> Importer<'a> {
             Tag::CodeBlock(kind) => {
                 self.flush_item_text();
                 let language = match kind {
-                    CodeBlockKind::Fenced(info) => {
-                        info.split_whitespace().next().map(str::to_string)
-                    }
+                    CodeBlockKind::Fenced(info) => info.split_whitespace().next().map(str::to_string),
                     CodeBlockKind::Indented => None,
                 };
-                self.collect = Some(Collect::Code {
-                    language,
-                    text: String::new(),
-                });
+                self.collect = Some(Collect::Code { language, text: String::new() });
             }
             Tag::BlockQuote(_) => {
                 self.flush_item_text();
@@ -325,31 +275,16 @@ impl<'a> Importer<'a> {
             Tag::Item => {
                 self.flush_item_text();
                 let ordered = self.lists.last().copied().unwrap_or(false);
-                let kind = if ordered {
-                    BlockType::NumberedListItem
-                } else {
-                    BlockType::BulletedListItem
-                };
+                let kind = if ordered { BlockType::NumberedListItem } else { BlockType::BulletedListItem };
                 let depth = u32::try_from(self.lists.len().saturating_sub(1)).unwrap_or(u32::MAX);
-                self.items.push(OpenItem {
-                    kind,
-                    depth,
-                    checked: None,
-                    emitted: false,
-                });
+                self.items.push(OpenItem { kind, depth, checked: None, emitted: false });
             }
             Tag::Image { dest_url, .. } => {
                 self.inline(range.clone(), None);
-                if let Some(Collect::Inline {
-                    image, range: r, ..
-                }) = &mut self.collect
-                {
+                if let Some(Collect::Inline { image, range: r, .. }) = &mut self.collect {
                     let alone = r.as_ref().is_some_and(|r| *r == range);
                     *image = match (&*image, alone) {
-                        (ImageState::None, true) => ImageState::Open {
-                            src: dest_url.to_string(),
-                            alt: String::new(),
-                        },
+                        (ImageState::None, true) => ImageState::Open { src: dest_url.to_string(), alt: String::new() },
                         _ => ImageState::NotImage,
                     };
                 }
@@ -387,9 +322,7 @@ impl<'a> Importer<'a> {
 
     /// Ends a tight list item's inline text (no paragraph event wraps it).
     fn flush_item_text(&mut self) {
-        if matches!(self.collect, Some(Collect::Inline { .. }))
-            && self.items.last().is_some_and(|i| !i.emitted)
-        {
+        if matches!(self.collect, Some(Collect::Inline { .. })) && self.items.last().is_some_and(|i| !i.emitted) {
             self.finish_collect();
         }
     }
@@ -400,36 +333,19 @@ impl<'a> Importer<'a> {
         };
         match collect {
             Collect::Code { language, text } => {
-                let mut block = Block::new(
-                    String::new(),
-                    BlockType::Code,
-                    text.strip_suffix('\n').unwrap_or(&text),
-                );
+                let mut block = Block::new(String::new(), BlockType::Code, text.strip_suffix('\n').unwrap_or(&text));
                 block.attrs.language = language.filter(|l| !l.is_empty());
                 self.push(block, None);
             }
-            Collect::Inline {
-                kind,
-                attrs,
-                range,
-                marker,
-                image,
-            } => {
+            Collect::Inline { kind, attrs, range, marker, image } => {
                 let text = range.map(|r| unindent(self.slice(r))).unwrap_or_default();
                 let text = text.trim_end().to_string();
                 let block = match image {
                     ImageState::Closed { src, alt } => Block {
-                        attrs: Attrs {
-                            src: Some(src),
-                            alt: Some(alt),
-                            ..Attrs::default()
-                        },
+                        attrs: Attrs { src: Some(src), alt: Some(alt), ..Attrs::default() },
                         ..Block::new(String::new(), BlockType::Image, "")
                     },
-                    _ => Block {
-                        attrs,
-                        ..Block::new(String::new(), kind, text)
-                    },
+                    _ => Block { attrs, ..Block::new(String::new(), kind, text) },
                 };
                 if let Some(item) = self.items.last_mut()
                     && (kind.is_list() || block.kind.is_list())
@@ -446,18 +362,12 @@ impl<'a> Importer<'a> {
     fn html_block(&mut self, html: &str) {
         let (text, marker) = take_trailing_marker(html);
         if !text.is_empty() {
-            self.push(
-                Block::new(String::new(), BlockType::Paragraph, text),
-                marker,
-            );
+            self.push(Block::new(String::new(), BlockType::Paragraph, text), marker);
             return;
         }
         let Some(marker) = marker else { return };
         if html.contains(EMPTY_FLAG) {
-            self.push(
-                Block::new(String::new(), BlockType::Paragraph, ""),
-                Some(marker),
-            );
+            self.push(Block::new(String::new(), BlockType::Paragraph, ""), Some(marker));
         } else if let Some(last) = self.drafts.last_mut().filter(|d| d.marker_id.is_none()) {
             last.marker_id = Some(marker);
         }
@@ -494,9 +404,7 @@ fn strip_quote(source: &str) -> String {
     let mut lines = Vec::new();
     for line in source.trim_end().split('\n') {
         let line = line.trim_start();
-        let line = line
-            .strip_prefix('>')
-            .map_or(line, |rest| rest.strip_prefix(' ').unwrap_or(rest));
+        let line = line.strip_prefix('>').map_or(line, |rest| rest.strip_prefix(' ').unwrap_or(rest));
         lines.push(line);
     }
     lines.join("\n")

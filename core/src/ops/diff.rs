@@ -66,16 +66,9 @@ pub fn block_diff(block_id: &str, before: &str, after: &str) -> BlockDiff {
         .unified_diff()
         .context_radius(3)
         .missing_newline_hint(false)
-        .header(
-            &alloc::format!("a/{block_id}"),
-            &alloc::format!("b/{block_id}"),
-        )
+        .header(&alloc::format!("a/{block_id}"), &alloc::format!("b/{block_id}"))
         .to_string();
-    BlockDiff {
-        block_id: block_id.to_string(),
-        unified,
-        inline: inline_diff(before, after),
-    }
+    BlockDiff { block_id: block_id.to_string(), unified, inline: inline_diff(before, after) }
 }
 
 #[cfg(test)]
@@ -88,18 +81,9 @@ mod tests {
         let tags: Vec<(SpanTag, &str)> = spans.iter().map(|s| (s.tag, s.text.as_str())).collect();
         assert_eq!(
             tags,
-            [
-                (SpanTag::Equal, "第"),
-                (SpanTag::Delete, "一"),
-                (SpanTag::Insert, "二"),
-                (SpanTag::Equal, "版计划")
-            ]
+            [(SpanTag::Equal, "第"), (SpanTag::Delete, "一"), (SpanTag::Insert, "二"), (SpanTag::Equal, "版计划")]
         );
         let d = block_diff("p_1", "第一版计划", "第二版计划");
-        assert!(
-            d.unified.contains("-第一版计划") && d.unified.contains("+第二版计划"),
-            "{}",
-            d.unified
-        );
+        assert!(d.unified.contains("-第一版计划") && d.unified.contains("+第二版计划"), "{}", d.unified);
     }
 }

@@ -14,30 +14,17 @@ pub(crate) struct Hit {
 }
 
 /// Every non-overlapping occurrence of the finder's needle in `text`, in order.
-pub(crate) fn hits_in(
-    slot: usize,
-    text: &str,
-    finder: &memchr::memmem::Finder<'_>,
-    out: &mut Vec<Hit>,
-) {
+pub(crate) fn hits_in(slot: usize, text: &str, finder: &memchr::memmem::Finder<'_>, out: &mut Vec<Hit>) {
     let mut chars_before = 0;
     let mut last_byte = 0;
     let width = finder.needle().len().max(1);
     let mut from = 0;
-    while let Some(found) = text
-        .as_bytes()
-        .get(from..)
-        .and_then(|rest| finder.find(rest))
-    {
+    while let Some(found) = text.as_bytes().get(from..).and_then(|rest| finder.find(rest)) {
         let byte = from + found;
         from = byte + width;
         chars_before += text.get(last_byte..byte).map_or(0, |s| s.chars().count());
         last_byte = byte;
-        out.push(Hit {
-            slot,
-            byte,
-            char_offset: chars_before,
-        });
+        out.push(Hit { slot, byte, char_offset: chars_before });
     }
 }
 
@@ -107,29 +94,15 @@ mod tests {
     #[test]
     fn hints_prefer_a_case_or_width_slip_then_a_typo() {
         let texts = [("p_1", "我们用 ＲＵＳＴ 写内核"), ("p_2", "第二段的内容")];
-        assert_eq!(
-            did_you_mean("rust", texts.into_iter()),
-            Some(("p_1".into(), "ＲＵＳＴ".into()))
-        );
-        assert_eq!(
-            did_you_mean("第二断", texts.into_iter()),
-            Some(("p_2".into(), "第二段".into()))
-        );
-        assert_eq!(
-            did_you_mean("completely unrelated", texts.into_iter()),
-            None
-        );
+        assert_eq!(did_you_mean("rust", texts.into_iter()), Some(("p_1".into(), "ＲＵＳＴ".into())));
+        assert_eq!(did_you_mean("第二断", texts.into_iter()), Some(("p_2".into(), "第二段".into())));
+        assert_eq!(did_you_mean("completely unrelated", texts.into_iter()), None);
     }
 
     #[test]
     fn hits_carry_char_offsets() {
         let mut out = Vec::new();
         hits_in(4, "甲A乙A", &memchr::memmem::Finder::new("A"), &mut out);
-        assert_eq!(
-            out.iter()
-                .map(|h| (h.slot, h.char_offset))
-                .collect::<Vec<_>>(),
-            [(4, 1), (4, 3)]
-        );
+        assert_eq!(out.iter().map(|h| (h.slot, h.char_offset)).collect::<Vec<_>>(), [(4, 1), (4, 3)]);
     }
 }

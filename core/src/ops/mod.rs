@@ -59,10 +59,7 @@ impl Plan {
     /// Applies the plan to `page`, which must be the page it was made against: new blocks, revision + 1.
     /// Untouched blocks are moved, not copied.
     pub fn commit(self, page: &mut Page) {
-        let mut base: Vec<Option<Block>> = core::mem::take(&mut page.blocks)
-            .into_iter()
-            .map(Some)
-            .collect();
+        let mut base: Vec<Option<Block>> = core::mem::take(&mut page.blocks).into_iter().map(Some).collect();
         page.blocks = self
             .slots
             .into_iter()
@@ -146,11 +143,7 @@ pub fn plan(
     if operations.is_empty() {
         return Err(Error::invalid("/operations", "send at least one operation"));
     }
-    let mut work = Working {
-        page,
-        slots: (0..page.blocks.len()).map(Slot::Base).collect(),
-        moved: BTreeSet::new(),
-    };
+    let mut work = Working { page, slots: (0..page.blocks.len()).map(Slot::Base).collect(), moved: BTreeSet::new() };
     let mut scope = scope.clone();
     let mut normalized = Vec::with_capacity(operations.len());
     let mut inverse_steps: Vec<Vec<Operation>> = Vec::with_capacity(operations.len());
@@ -163,13 +156,7 @@ pub fn plan(
         if matches!(op, Operation::Delete { .. }) {
             deletes += 1;
         }
-        if matches!(
-            op,
-            Operation::Replace {
-                occurrence: Occurrence::All,
-                ..
-            }
-        ) {
+        if matches!(op, Operation::Replace { occurrence: Occurrence::All, .. }) {
             wide = true;
         }
         normalized.push(op);
@@ -184,34 +171,16 @@ pub fn plan(
         Risk::Low
     };
     let inverse = inverse_steps.into_iter().rev().flatten().collect();
-    Ok(Plan {
-        slots: work.slots,
-        changed,
-        diffs,
-        operations: normalized,
-        inverse,
-        risk,
-    })
+    Ok(Plan { slots: work.slots, changed, diffs, operations: normalized, inverse, risk })
 }
 
-fn check_target(
-    work: &Working<'_>,
-    scope: &TargetScope,
-    id: &str,
-    pointer: &str,
-    needs_edit: bool,
-) -> Result<usize> {
+fn check_target(work: &Working<'_>, scope: &TargetScope, id: &str, pointer: &str, needs_edit: bool) -> Result<usize> {
     let index = work.require(id, pointer)?;
     if !scope.allows(id) {
-        return Err(Error::BlockTargetOutOfScope {
-            block_id: id.to_owned(),
-            allowed: scope.ids().unwrap_or_default(),
-        });
+        return Err(Error::BlockTargetOutOfScope { block_id: id.to_owned(), allowed: scope.ids().unwrap_or_default() });
     }
     if needs_edit && !work.block(index).is_some_and(|b| b.editable) {
-        return Err(Error::BlockNotEditable {
-            block_id: id.to_owned(),
-        });
+        return Err(Error::BlockNotEditable { block_id: id.to_owned() });
     }
     Ok(index)
 }
@@ -224,11 +193,7 @@ fn note(strongest: &mut Vec<(String, &'static str)>, id: &str, op: &'static str)
         _ => 1,
     };
     match strongest.iter_mut().find(|(b, _)| b == id) {
-        Some((_, existing))
-            if rank(op) > rank(existing) || *existing == "insert" && op == "delete" =>
-        {
-            *existing = op
-        }
+        Some((_, existing)) if rank(op) > rank(existing) || *existing == "insert" && op == "delete" => *existing = op,
         Some(_) => {}
         None => strongest.push((id.to_owned(), op)),
     }
@@ -245,12 +210,7 @@ fn step(
     strongest: &mut Vec<(String, &'static str)>,
 ) -> Result<Step> {
     match op {
-        Operation::Replace {
-            block_id,
-            match_text,
-            content,
-            occurrence,
-        } => {
+        Operation::Replace { block_id, match_text, content, occurrence } => {
             if match_text.is_empty() {
                 return Err(Error::invalid(at("matchText"), "must not be empty"));
             }
@@ -258,9 +218,8 @@ fn step(
                 Some(id) => Some(check_target(work, scope, id, &at("blockId"), true)?),
                 None => None,
             };
-            let in_target = |index: usize, block: &Block| {
-                single.map_or_else(|| scope.allows(&block.block_id), |s| s == index)
-            };
+            let in_target =
+                |index: usize, block: &Block| single.map_or_else(|| scope.allows(&block.block_id), |s| s == index);
             let finder = memchr::memmem::Finder::new(match_text.as_bytes());
             let mut hits: Vec<Hit> = Vec::new();
             for (index, block) in work.blocks().enumerate() {
@@ -279,20 +238,11 @@ fn step(
                     did_you_mean: matching::did_you_mean(match_text, texts),
                 });
             }
-            let id_of = |work: &Working<'_>, slot: usize| {
-                work.block(slot)
-                    .map(|b| b.block_id.clone())
-                    .unwrap_or_default()
-            };
+            let id_of =
+                |work: &Working<'_>, slot: usize| work.block(slot).map(|b| b.block_id.clone()).unwrap_or_default();
             if *occurrence == Occurrence::Unique && hits.len() > 1 {
-                let matches = hits
-                    .iter()
-                    .map(|h| (id_of(work, h.slot), h.char_offset))
-                    .collect();
-                return Err(Error::MatchAmbiguous {
-                    match_text: match_text.clone(),
-                    matches,
-                });
+                let matches = hits.iter().map(|h| (id_of(work, h.slot), h.char_offset)).collect();
+                return Err(Error::MatchAmbiguous { match_text: match_text.clone(), matches });
             }
             // Every hit must sit in an editable block; without blockId a locked block can only be reached
             // through an unrestricted scope.
@@ -300,9 +250,7 @@ fn step(
             touched.dedup();
             for &slot in &touched {
                 if !work.block(slot).is_some_and(|b| b.editable) {
-                    return Err(Error::BlockNotEditable {
-                        block_id: id_of(work, slot),
-                    });
+                    return Err(Error::BlockNotEditable { block_id: id_of(work, slot) });
                 }
             }
             let mut inverse = Vec::new();
@@ -321,30 +269,16 @@ fn step(
             }
             Ok((op.clone(), inverse))
         }
-        Operation::InsertAfter {
-            after_block_id: anchor,
-            block,
-        }
-        | Operation::InsertBefore {
-            before_block_id: anchor,
-            block,
-        } => {
+        Operation::InsertAfter { after_block_id: anchor, block }
+        | Operation::InsertBefore { before_block_id: anchor, block } => {
             let after = matches!(op, Operation::InsertAfter { .. });
-            let anchor_field = if after {
-                "afterBlockId"
-            } else {
-                "beforeBlockId"
-            };
+            let anchor_field = if after { "afterBlockId" } else { "beforeBlockId" };
             let index = check_target(work, scope, anchor, &at(anchor_field), false)?;
             let id = match &block.block_id {
                 Some(id) => {
-                    validate_block_id(id)
-                        .map_err(|reason| Error::invalid(at("block/blockId"), reason))?;
+                    validate_block_id(id).map_err(|reason| Error::invalid(at("block/blockId"), reason))?;
                     if work.position(id).is_some() {
-                        return Err(Error::invalid(
-                            at("block/blockId"),
-                            format!("block id {id:?} is already taken"),
-                        ));
+                        return Err(Error::invalid(at("block/blockId"), format!("block id {id:?} is already taken")));
                     }
                     id.clone()
                 }
@@ -357,35 +291,20 @@ fn step(
                 attrs: block.attrs.clone(),
                 editable: true,
             };
-            new.validate(&at("block"))
-                .map_err(|e| Error::invalid(at("block"), e.message()))?;
-            work.slots.insert(
-                if after { index + 1 } else { index },
-                Slot::Owned(Box::new(new)),
-            );
+            new.validate(&at("block")).map_err(|e| Error::invalid(at("block"), e.message()))?;
+            work.slots.insert(if after { index + 1 } else { index }, Slot::Owned(Box::new(new)));
             scope.admit(&id);
             note(strongest, &id, "insert");
             let mut normalized_block = block.clone();
             normalized_block.block_id = Some(id.clone());
             let normalized = if after {
-                Operation::InsertAfter {
-                    after_block_id: anchor.clone(),
-                    block: normalized_block,
-                }
+                Operation::InsertAfter { after_block_id: anchor.clone(), block: normalized_block }
             } else {
-                Operation::InsertBefore {
-                    before_block_id: anchor.clone(),
-                    block: normalized_block,
-                }
+                Operation::InsertBefore { before_block_id: anchor.clone(), block: normalized_block }
             };
             Ok((normalized, alloc::vec![Operation::Delete { block_id: id }]))
         }
-        Operation::Update {
-            block_id,
-            text,
-            kind,
-            attrs,
-        } => {
+        Operation::Update { block_id, text, kind, attrs } => {
             if text.is_none() && kind.is_none() && attrs.is_none() {
                 return Err(Error::invalid(at(""), "update needs text, type or attrs"));
             }
@@ -422,10 +341,7 @@ fn step(
         }
         Operation::Delete { block_id } => {
             let index = check_target(work, scope, block_id, &at("blockId"), true)?;
-            let removed = work
-                .block(index)
-                .cloned()
-                .ok_or_else(|| Error::invalid(at("blockId"), "not found"))?;
+            let removed = work.block(index).cloned().ok_or_else(|| Error::invalid(at("blockId"), "not found"))?;
             work.slots.remove(index);
             let restore = NewBlock {
                 block_id: Some(removed.block_id.clone()),
@@ -434,15 +350,9 @@ fn step(
                 attrs: removed.attrs.clone(),
             };
             let inverse = match index.checked_sub(1).and_then(|p| work.block(p)) {
-                Some(prev) => Operation::InsertAfter {
-                    after_block_id: prev.block_id.clone(),
-                    block: restore,
-                },
+                Some(prev) => Operation::InsertAfter { after_block_id: prev.block_id.clone(), block: restore },
                 None => match work.block(0) {
-                    Some(next) => Operation::InsertBefore {
-                        before_block_id: next.block_id.clone(),
-                        block: restore,
-                    },
+                    Some(next) => Operation::InsertBefore { before_block_id: next.block_id.clone(), block: restore },
                     // Deleting the only block: nothing to anchor an undo on. Refuse rather than lose it.
                     None => {
                         return Err(Error::invalid(
@@ -455,24 +365,15 @@ fn step(
             note(strongest, block_id, "delete");
             Ok((op.clone(), alloc::vec![inverse]))
         }
-        Operation::Move {
-            block_id,
-            after_block_id,
-        } => {
+        Operation::Move { block_id, after_block_id } => {
             let from = check_target(work, scope, block_id, &at("blockId"), true)?;
             if let Some(anchor) = after_block_id {
                 if anchor == block_id {
-                    return Err(Error::invalid(
-                        at("afterBlockId"),
-                        "a block cannot move after itself",
-                    ));
+                    return Err(Error::invalid(at("afterBlockId"), "a block cannot move after itself"));
                 }
                 check_target(work, scope, anchor, &at("afterBlockId"), false)?;
             }
-            let previous = from
-                .checked_sub(1)
-                .and_then(|p| work.block(p))
-                .map(|b| b.block_id.clone());
+            let previous = from.checked_sub(1).and_then(|p| work.block(p)).map(|b| b.block_id.clone());
             let slot = work.slots.remove(from);
             if let Slot::Base(i) = slot {
                 work.moved.insert(i);
@@ -483,13 +384,7 @@ fn step(
             };
             work.slots.insert(to, slot);
             note(strongest, block_id, "move");
-            Ok((
-                op.clone(),
-                alloc::vec![Operation::Move {
-                    block_id: block_id.clone(),
-                    after_block_id: previous
-                }],
-            ))
+            Ok((op.clone(), alloc::vec![Operation::Move { block_id: block_id.clone(), after_block_id: previous }]))
         }
     }
 }
@@ -507,43 +402,25 @@ fn fresh_id(work: &Working<'_>, mint: &mut dyn FnMut() -> String, pointer: &str)
 /// Attrs for a block whose type changes: keep what still fits, fill what the new type needs.
 fn attrs_for(kind: BlockType, old: &Attrs) -> Attrs {
     match kind {
-        BlockType::Heading => Attrs {
-            level: Some(old.level.unwrap_or(2)),
-            ..Attrs::default()
-        },
-        BlockType::BulletedListItem | BlockType::NumberedListItem => Attrs {
-            depth: Some(old.depth.unwrap_or(0)),
-            ..Attrs::default()
-        },
+        BlockType::Heading => Attrs { level: Some(old.level.unwrap_or(2)), ..Attrs::default() },
+        BlockType::BulletedListItem | BlockType::NumberedListItem => {
+            Attrs { depth: Some(old.depth.unwrap_or(0)), ..Attrs::default() }
+        }
         BlockType::Todo => Attrs {
             depth: Some(old.depth.unwrap_or(0)),
             checked: Some(old.checked.unwrap_or(false)),
             ..Attrs::default()
         },
-        BlockType::Code => Attrs {
-            language: old.language.clone(),
-            ..Attrs::default()
-        },
-        BlockType::Image => Attrs {
-            src: old.src.clone(),
-            alt: old.alt.clone(),
-            ..Attrs::default()
-        },
-        BlockType::Paragraph | BlockType::Quote | BlockType::Divider | BlockType::Table => {
-            Attrs::default()
-        }
+        BlockType::Code => Attrs { language: old.language.clone(), ..Attrs::default() },
+        BlockType::Image => Attrs { src: old.src.clone(), alt: old.alt.clone(), ..Attrs::default() },
+        BlockType::Paragraph | BlockType::Quote | BlockType::Divider | BlockType::Table => Attrs::default(),
     }
 }
 
-fn summarize(
-    work: &Working<'_>,
-    strongest: &[(String, &'static str)],
-) -> (Vec<ChangedBlock>, Vec<BlockDiff>) {
+fn summarize(work: &Working<'_>, strongest: &[(String, &'static str)]) -> (Vec<ChangedBlock>, Vec<BlockDiff>) {
     let page = work.page;
-    let touched: alloc::collections::BTreeMap<&str, &'static str> = strongest
-        .iter()
-        .map(|(id, op)| (id.as_str(), *op))
-        .collect();
+    let touched: alloc::collections::BTreeMap<&str, &'static str> =
+        strongest.iter().map(|(id, op)| (id.as_str(), *op)).collect();
     // Page order of the result first, then deleted blocks in their old order. Only owned and moved slots
     // can have changed, so untouched blocks cost one match each.
     let mut order: Vec<(&str, &'static str, Option<&Block>)> = Vec::with_capacity(strongest.len());
@@ -579,11 +456,7 @@ fn summarize(
         };
         let before = base.map(|b| b.text.clone());
         let after_text = now.map(|b| b.text.clone());
-        diffs.push(diff::block_diff(
-            id,
-            before.as_deref().unwrap_or(""),
-            after_text.as_deref().unwrap_or(""),
-        ));
+        diffs.push(diff::block_diff(id, before.as_deref().unwrap_or(""), after_text.as_deref().unwrap_or("")));
         let op = if base.is_none() {
             "insert"
         } else if now.is_none() {

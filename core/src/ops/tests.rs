@@ -41,22 +41,13 @@ fn replace(block: Option<&str>, m: &str, c: &str) -> Operation {
 }
 
 fn texts(blocks: &[Block]) -> Vec<(&str, &str)> {
-    blocks
-        .iter()
-        .map(|b| (b.block_id.as_str(), b.text.as_str()))
-        .collect()
+    blocks.iter().map(|b| (b.block_id.as_str(), b.text.as_str())).collect()
 }
 
 #[test]
 fn unique_replace_in_one_block_is_low_risk_with_a_cjk_diff() {
     let p = page();
-    let plan = plan(
-        &p,
-        &[replace(None, "第一版", "第二版")],
-        &TargetScope::unrestricted(),
-        &mut mint(),
-    )
-    .unwrap();
+    let plan = plan(&p, &[replace(None, "第一版", "第二版")], &TargetScope::unrestricted(), &mut mint()).unwrap();
     assert_eq!(plan.risk, Risk::Low);
     assert_eq!(plan.changed.len(), 1);
     let c = &plan.changed[0];
@@ -64,12 +55,7 @@ fn unique_replace_in_one_block_is_low_risk_with_a_cjk_diff() {
     assert_eq!(c.before.as_deref(), Some("第一版计划：A and A"));
     assert_eq!(c.after.as_deref(), Some("第二版计划：A and A"));
     assert_eq!(c.revision_ref, p.revision_ref(&p.blocks[1]));
-    assert!(
-        plan.diffs[0]
-            .inline
-            .iter()
-            .any(|s| s.tag == diff::SpanTag::Insert && s.text == "二")
-    );
+    assert!(plan.diffs[0].inline.iter().any(|s| s.tag == diff::SpanTag::Insert && s.text == "二"));
     assert_eq!(
         plan.inverse,
         [Operation::Update {
@@ -83,54 +69,31 @@ fn unique_replace_in_one_block_is_low_risk_with_a_cjk_diff() {
 
 #[test]
 fn ambiguous_match_lists_every_place() {
-    let err = plan(
-        &page(),
-        &[replace(None, "A", "B")],
-        &TargetScope::unrestricted(),
-        &mut mint(),
-    )
-    .unwrap_err();
+    let err = plan(&page(), &[replace(None, "A", "B")], &TargetScope::unrestricted(), &mut mint()).unwrap_err();
     assert_eq!(err.code().as_str(), "mnote_match_ambiguous");
     assert_eq!(err.details()["count"], 3);
     assert_eq!(err.message(), "matchText \"A\" found 3 times in p_1, p_2");
-    assert_eq!(
-        err.details()["matches"][1],
-        serde_json::json!({"blockId": "p_1", "offset": 12})
-    );
+    assert_eq!(err.details()["matches"][1], serde_json::json!({"blockId": "p_1", "offset": 12}));
 }
 
 #[test]
 fn occurrence_all_replaces_everywhere_and_is_medium() {
-    let op = Operation::Replace {
-        block_id: None,
-        match_text: "A".into(),
-        content: "Ω".into(),
-        occurrence: Occurrence::All,
-    };
+    let op =
+        Operation::Replace {
+            block_id: None, match_text: "A".into(), content: "Ω".into(), occurrence: Occurrence::All
+        };
     let plan = plan(&page(), &[op], &TargetScope::unrestricted(), &mut mint()).unwrap();
     assert_eq!(plan.risk, Risk::Medium);
-    assert_eq!(
-        texts(&plan.blocks_after(&page()))[1..3],
-        [("p_1", "第一版计划：Ω and Ω"), ("p_2", "second Ω")]
-    );
+    assert_eq!(texts(&plan.blocks_after(&page()))[1..3], [("p_1", "第一版计划：Ω and Ω"), ("p_2", "second Ω")]);
 }
 
 #[test]
 fn a_miss_suggests_the_nearest_text() {
-    let err = plan(
-        &page(),
-        &[replace(Some("p_2"), "secnd", "x")],
-        &TargetScope::unrestricted(),
-        &mut mint(),
-    )
-    .unwrap_err();
+    let err =
+        plan(&page(), &[replace(Some("p_2"), "secnd", "x")], &TargetScope::unrestricted(), &mut mint()).unwrap_err();
     assert_eq!(err.code().as_str(), "mnote_match_not_found");
     assert_eq!(err.details()["didYouMean"]["text"], "second");
-    assert!(
-        err.hint().contains("did you mean \"second\""),
-        "{}",
-        err.hint()
-    );
+    assert!(err.hint().contains("did you mean \"second\""), "{}", err.hint());
 }
 
 #[test]
@@ -139,30 +102,14 @@ fn validation_follows_the_spec_order() {
     let scope = TargetScope::only(["p_2"]);
     let cases: Vec<(Operation, &str)> = vec![
         (replace(Some("p_9"), "x", "y"), "mnote_block_not_found"),
-        (
-            replace(Some("p_1"), "A", "y"),
-            "mnote_block_target_out_of_scope",
-        ),
+        (replace(Some("p_1"), "A", "y"), "mnote_block_target_out_of_scope"),
         (replace(Some("p_2"), "zzz", "y"), "mnote_match_not_found"),
     ];
     for (op, code) in cases {
-        assert_eq!(
-            plan(&p, &[op], &scope, &mut mint())
-                .unwrap_err()
-                .code()
-                .as_str(),
-            code
-        );
+        assert_eq!(plan(&p, &[op], &scope, &mut mint()).unwrap_err().code().as_str(), code);
     }
-    let err = plan(
-        &p,
-        &[Operation::Delete {
-            block_id: "p_3".into(),
-        }],
-        &TargetScope::unrestricted(),
-        &mut mint(),
-    )
-    .unwrap_err();
+    let err = plan(&p, &[Operation::Delete { block_id: "p_3".into() }], &TargetScope::unrestricted(), &mut mint())
+        .unwrap_err();
     assert_eq!(err.code().as_str(), "mnote_block_not_editable");
     let err = plan(&p, &[replace(Some("p_9"), "", "y")], &scope, &mut mint()).unwrap_err();
     assert_eq!(err.details()["pointer"], "/operations/0/matchText");
@@ -174,12 +121,7 @@ fn validation_follows_the_spec_order() {
 fn a_failing_batch_changes_nothing_and_says_nothing_about_later_ops() {
     let p = page();
     let before = p.clone();
-    let ops = [
-        replace(Some("p_2"), "second", "2nd"),
-        Operation::Delete {
-            block_id: "p_9".into(),
-        },
-    ];
+    let ops = [replace(Some("p_2"), "second", "2nd"), Operation::Delete { block_id: "p_9".into() }];
     assert!(plan(&p, &ops, &TargetScope::unrestricted(), &mut mint()).is_err());
     assert_eq!(p, before);
 }
@@ -198,47 +140,21 @@ fn structural_ops_and_their_inverse() {
                 attrs: Attrs::default(),
             },
         },
-        Operation::Move {
-            block_id: "p_4".into(),
-            after_block_id: None,
-        },
-        Operation::Update {
-            block_id: "p_2".into(),
-            text: None,
-            kind: Some(BlockType::Heading),
-            attrs: None,
-        },
-        Operation::Delete {
-            block_id: "p_1".into(),
-        },
+        Operation::Move { block_id: "p_4".into(), after_block_id: None },
+        Operation::Update { block_id: "p_2".into(), text: None, kind: Some(BlockType::Heading), attrs: None },
+        Operation::Delete { block_id: "p_1".into() },
     ];
     let planned = plan(&p, &ops, &TargetScope::unrestricted(), &mut mint()).unwrap();
     let after = planned.blocks_after(&p);
     let ids: Vec<&str> = after.iter().map(|b| b.block_id.as_str()).collect();
     assert_eq!(ids, ["p_4", "h_1", "b_new1", "p_2", "p_3"]);
-    assert_eq!(
-        after[3].attrs.level,
-        Some(2),
-        "a type change fills what the new type needs"
-    );
+    assert_eq!(after[3].attrs.level, Some(2), "a type change fills what the new type needs");
     assert_eq!(planned.risk, Risk::Medium);
     assert!(
         matches!(&planned.operations[0], Operation::InsertAfter { block, .. } if block.block_id.as_deref() == Some("b_new1"))
     );
-    let ops_changed: Vec<(&str, &str)> = planned
-        .changed
-        .iter()
-        .map(|c| (c.block_id.as_str(), c.op.as_str()))
-        .collect();
-    assert_eq!(
-        ops_changed,
-        [
-            ("p_4", "move"),
-            ("b_new1", "insert"),
-            ("p_2", "update"),
-            ("p_1", "delete")
-        ]
-    );
+    let ops_changed: Vec<(&str, &str)> = planned.changed.iter().map(|c| (c.block_id.as_str(), c.op.as_str())).collect();
+    assert_eq!(ops_changed, [("p_4", "move"), ("b_new1", "insert"), ("p_2", "update"), ("p_1", "delete")]);
     let inverse = planned.inverse.clone();
     planned.commit(&mut p);
     assert_eq!(p.revision, 4);
@@ -249,8 +165,7 @@ fn structural_ops_and_their_inverse() {
 
 #[test]
 fn scope_can_be_narrowed_never_widened() {
-    let scope = TargetScope::only(["p_1", "p_2"])
-        .narrowed_by(Some(&["p_2".to_string(), "p_4".to_string()]));
+    let scope = TargetScope::only(["p_1", "p_2"]).narrowed_by(Some(&["p_2".to_string(), "p_4".to_string()]));
     assert!(scope.allows("p_2"));
     assert!(!scope.allows("p_1"));
     assert!(!scope.allows("p_4"));
@@ -260,16 +175,7 @@ fn scope_can_be_narrowed_never_widened() {
 fn more_than_three_deletes_is_high_risk() {
     let mut p = page();
     p.blocks.push(Block::paragraph("p_5", "x"));
-    let ops: Vec<Operation> = ["h_1", "p_1", "p_2", "p_4"]
-        .iter()
-        .map(|id| Operation::Delete {
-            block_id: (*id).into(),
-        })
-        .collect();
-    assert_eq!(
-        plan(&p, &ops, &TargetScope::unrestricted(), &mut mint())
-            .unwrap()
-            .risk,
-        Risk::High
-    );
+    let ops: Vec<Operation> =
+        ["h_1", "p_1", "p_2", "p_4"].iter().map(|id| Operation::Delete { block_id: (*id).into() }).collect();
+    assert_eq!(plan(&p, &ops, &TargetScope::unrestricted(), &mut mint()).unwrap().risk, Risk::High);
 }

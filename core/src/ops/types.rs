@@ -40,12 +40,7 @@ pub struct NewBlock {
 
 /// One block operation. The `op` field names the variant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(
-    tag = "op",
-    rename_all = "snake_case",
-    rename_all_fields = "camelCase",
-    deny_unknown_fields
-)]
+#[serde(tag = "op", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
 pub enum Operation {
     /// Replace `matchText` by `content`, in `blockId` or, without it, anywhere in the allowed blocks.
     Replace {
@@ -123,22 +118,13 @@ impl Operation {
     pub fn referenced_ids(&self) -> Vec<&str> {
         match self {
             Operation::Replace { block_id, .. } => block_id.iter().map(String::as_str).collect(),
-            Operation::InsertAfter {
-                after_block_id: id, ..
-            }
-            | Operation::InsertBefore {
-                before_block_id: id,
-                ..
-            } => {
+            Operation::InsertAfter { after_block_id: id, .. } | Operation::InsertBefore { before_block_id: id, .. } => {
                 alloc::vec![id.as_str()]
             }
             Operation::Update { block_id, .. } | Operation::Delete { block_id } => {
                 alloc::vec![block_id.as_str()]
             }
-            Operation::Move {
-                block_id,
-                after_block_id,
-            } => {
+            Operation::Move { block_id, after_block_id } => {
                 let mut ids = alloc::vec![block_id.as_str()];
                 ids.extend(after_block_id.as_deref());
                 ids
@@ -148,9 +134,7 @@ impl Operation {
 }
 
 /// How risky a write is (SPEC §6).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Risk {
     /// One unique change inside one block.
@@ -175,9 +159,7 @@ impl TargetScope {
 
     /// Only these blocks.
     pub fn only<I: IntoIterator<Item = S>, S: Into<String>>(ids: I) -> Self {
-        TargetScope {
-            allowed: Some(ids.into_iter().map(Into::into).collect()),
-        }
+        TargetScope { allowed: Some(ids.into_iter().map(Into::into).collect()) }
     }
 
     /// The intersection with another list: a caller can narrow a scope, never widen it.
@@ -185,14 +167,9 @@ impl TargetScope {
         match (self.allowed, ids) {
             (allowed, None) => TargetScope { allowed },
             (None, Some(ids)) => TargetScope::only(ids.iter().cloned()),
-            (Some(allowed), Some(ids)) => TargetScope {
-                allowed: Some(
-                    ids.iter()
-                        .filter(|id| allowed.contains(*id))
-                        .cloned()
-                        .collect(),
-                ),
-            },
+            (Some(allowed), Some(ids)) => {
+                TargetScope { allowed: Some(ids.iter().filter(|id| allowed.contains(*id)).cloned().collect()) }
+            }
         }
     }
 

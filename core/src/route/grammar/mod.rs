@@ -1,0 +1,123 @@
+//! The command grammar: one normalized clause in, one [`Command`] out, or nothing.
+//!
+//! Clauses arrive with quotes replaced by markers (see `prompt`), so every pattern can tell the user's
+//! literal text from the words around it. A clause that fits no pattern is not guessed at: it goes to
+//! Hermes.
+
+use alloc::string::String;
+
+mod en;
+mod zh;
+
+use super::prompt::quote_index;
+use super::target::Ordinal;
+use crate::page::BlockType;
+
+pub(in crate::route) use en::en;
+pub(in crate::route) use zh::{zh, zh_unquoted};
+
+/// Which blocks a command may touch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Within {
+    /// Any allowed block.
+    Page,
+    /// The user's selection.
+    Selection,
+    /// One block, by position.
+    Block(Ordinal),
+}
+
+/// A block named in a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum BlockRef {
+    /// By position.
+    Ordinal(Ordinal),
+    /// The selected blocks.
+    Selection,
+    /// The one block whose text contains this literal.
+    Containing(String),
+}
+
+/// Where an inserted block goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum InsertAt {
+    /// After the last block.
+    End,
+    /// Before the first block.
+    Start,
+    /// After a block.
+    After(BlockRef),
+    /// Before a block.
+    Before(BlockRef),
+}
+
+/// One low-ambiguity edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Command {
+    /// Replace a literal (`all`: every occurrence). `quoted` is false for the riskier unquoted form.
+    Replace { find: String, with: String, all: bool, within: Within, quoted: bool },
+    /// Remove a literal span.
+    DeleteSpan { text: String, all: bool, within: Within },
+    /// Remove whole blocks.
+    DeleteBlock(BlockRef),
+    /// Add a block.
+    Insert { text: String, kind: BlockType, at: InsertAt },
+    /// Change a block's type.
+    SetType { target: BlockRef, kind: BlockType, level: Option<u8> },
+    /// Replace a block's whole text.
+    SetText { target: BlockRef, text: String },
+}
+
+impl Command {
+    /// The intent name of the command.
+    pub fn intent(&self) -> &'static str {
+        match self {
+            Command::Replace { .. } | Command::SetText { .. } => "direct_replace",
+            Command::DeleteSpan { .. } | Command::DeleteBlock(_) => "direct_delete",
+            Command::Insert { .. } => "direct_insert",
+            Command::SetType { .. } => "direct_type_change",
+        }
+    }
+}
+
+/// The text of a clause that is exactly one quote marker.
+pub(super) fn only_quote<'q>(s: &str, quotes: &'q [String]) -> Option<&'q str> {
+    let mut chars = s.trim().chars();
+    let index = quote_index(chars.next()?)?;
+    if chars.next().is_some() {
+        return None;
+    }
+    quotes.get(index).map(String::as_str)
+}
+
+pub(super) fn strip_any<'a>(s: &'a str, options: &[&str]) -> (&'a str, bool) {
+    for o in options {
+        if let Some(rest) = s.strip_prefix(o) {
+            return (rest, true);
+        }
+    }
+    (s, false)
+}
+
+pub(super) fn strip_any_suffix<'a>(s: &'a str, options: &[&str]) -> (&'a str, bool) {
+    for o in options {
+        if let Some(rest) = s.strip_suffix(o) {
+            return (rest, true);
+        }
+    }
+    (s, false)
+}
+
+/// Splits at the first of `verbs` that occurs in `s` (longest verbs first at each position).
+pub(super) fn split_verb<'a>(s: &'a str, verbs: &[&'a str]) -> Option<(&'a str, &'a str, &'a str)> {
+    let mut best: Option<(usize, &str)> = None;
+    for v in verbs {
+        if let Some(at) = s.find(v)
+            && best.is_none_or(|(b, bv)| at < b || (at == b && v.len() > bv.len()))
+        {
+            best = Some((at, v));
+        }
+    }
+    let (at, verb) = best?;
+    Some((s.get(..at)?, verb, s.get(at + verb.len()..)?))
+}

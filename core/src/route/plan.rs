@@ -1,0 +1,172 @@
+//! From parsed commands to block operations: resolving ordinals, the selection and "the block containing"
+//! to ids, and working out the write scope.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::RouteInput;
+use super::grammar::{BlockRef, Command, InsertAt, Within};
+use crate::ops::{NewBlock, Occurrence, Operation};
+use crate::page::{Attrs, BlockType, Page};
+
+/// Why a command can't become operations: a reason code and a sentence.
+pub(super) struct Refusal {
+    pub code: &'static str,
+    pub reason: String,
+    pub candidates: Vec<String>,
+}
+
+fn refuse(code: &'static str, reason: impl Into<String>) -> Refusal {
+    Refusal { code, reason: reason.into(), candidates: Vec::new() }
+}
+
+fn resolve(page: &Page, selection: &[String], target: &BlockRef, allowed: &[String]) -> Result<Vec<String>, Refusal> {
+    match target {
+        BlockRef::Ordinal(o) => {
+            o.resolve(page).map(|id| vec![id]).ok_or_else(|| refuse("target_not_found", "the page has no such block"))
+        }
+        BlockRef::Selection if selection.is_empty() => {
+            Err(refuse("target_not_found", "the prompt refers to a selection, but nothing is selected"))
+        }
+        BlockRef::Selection => {
+            Ok(page.blocks.iter().filter(|b| selection.contains(&b.block_id)).map(|b| b.block_id.clone()).collect())
+        }
+        BlockRef::Containing(text) => {
+            let hits: Vec<String> =
+                page.blocks.iter().filter(|b| b.text.contains(text.as_str())).map(|b| b.block_id.clone()).collect();
+            let visible: Vec<String> = hits.iter().filter(|id| allowed.contains(id)).cloned().collect();
+            match (hits.len(), visible.len()) {
+                (0, _) => Err(refuse("match_not_found", format!("no block contains {text:?}"))),
+                (_, 1) => Ok(visible),
+                (1, 0) => Ok(hits),
+                _ => Err(Refusal {
+                    code: "match_ambiguous",
+                    reason: format!("{} blocks contain {text:?}: {}", hits.len(), hits.join(", ")),
+                    candidates: hits,
+                }),
+            }
+        }
+    }
+}
+
+fn new_block(kind: BlockType, text: &str) -> NewBlock {
+    let attrs = match kind {
+        BlockType::Todo => Attrs { checked: Some(false), depth: Some(0), ..Attrs::default() },
+        BlockType::BulletedListItem | BlockType::NumberedListItem => Attrs { depth: Some(0), ..Attrs::default() },
+        BlockType::Heading => Attrs { level: Some(2), ..Attrs::default() },
+        _ => Attrs::default(),
+    };
+    NewBlock { block_id: None, kind, text: text.into(), attrs }
+}
+
+/// Turns commands into operations, and the scope they need.
+pub(super) fn operations(
+    input: &RouteInput<'_>,
+    commands: &[Command],
+) -> Result<(Vec<Operation>, Vec<String>, bool), Refusal> {
+    let page = input.page;
+    let context_allowed = &input.context.allowed_target_block_ids;
+    let uses_selection = commands.iter().any(|c| {
+        matches!(
+            c,
+            Command::Replace { within: Within::Selection, .. } | Command::DeleteSpan { within: Within::Selection, .. }
+        ) || matches!(
+            c,
+            Command::DeleteBlock(BlockRef::Selection)
+                | Command::SetType { target: BlockRef::Selection, .. }
+                | Command::SetText { target: BlockRef::Selection, .. }
+        )
+    });
+    let allowed: Vec<String> = if uses_selection {
+        if input.selection.is_empty() {
+            return Err(refuse("target_not_found", "the prompt refers to a selection, but nothing is selected"));
+        }
+        context_allowed.iter().filter(|id| input.selection.contains(id)).cloned().collect()
+    } else {
+        context_allowed.clone()
+    };
+    let mut ops = Vec::new();
+    let mut structural = false;
+    for command in commands {
+        match command {
+            Command::Replace { find, with, all, within, .. } => {
+                ops.push(replace_op(page, input.selection, find, with, *all, *within)?)
+            }
+            Command::DeleteSpan { text, all, within } => {
+                ops.push(replace_op(page, input.selection, text, "", *all, *within)?)
+            }
+            Command::DeleteBlock(target) => {
+                for id in resolve(page, input.selection, target, &allowed)? {
+                    ops.push(Operation::Delete { block_id: id });
+                }
+            }
+            Command::Insert { text, kind, at } => {
+                let block = new_block(*kind, text);
+                let first_last = |last: bool| {
+                    let b = if last { page.blocks.last() } else { page.blocks.first() };
+                    b.map(|b| b.block_id.clone()).ok_or_else(|| refuse("target_not_found", "the page is empty"))
+                };
+                ops.push(match at {
+                    InsertAt::End => Operation::InsertAfter { after_block_id: first_last(true)?, block },
+                    InsertAt::Start => Operation::InsertBefore { before_block_id: first_last(false)?, block },
+                    InsertAt::After(r) | InsertAt::Before(r) => {
+                        let ids = resolve(page, input.selection, r, &allowed)?;
+                        let anchor = match (matches!(at, InsertAt::After(_)), ids.as_slice()) {
+                            (true, [.., last]) => last.clone(),
+                            (false, [first, ..]) => first.clone(),
+                            _ => {
+                                return Err(refuse("target_not_found", "no block to insert next to"));
+                            }
+                        };
+                        if matches!(at, InsertAt::After(_)) {
+                            Operation::InsertAfter { after_block_id: anchor, block }
+                        } else {
+                            Operation::InsertBefore { before_block_id: anchor, block }
+                        }
+                    }
+                });
+            }
+            Command::SetType { target, kind, level } => {
+                structural = true;
+                for id in resolve(page, input.selection, target, &allowed)? {
+                    let attrs = level.map(|l| Attrs { level: Some(l), ..Attrs::default() });
+                    ops.push(Operation::Update { block_id: id, text: None, kind: Some(*kind), attrs });
+                }
+            }
+            Command::SetText { target, text } => {
+                for id in resolve(page, input.selection, target, &allowed)? {
+                    ops.push(Operation::Update { block_id: id, text: Some(text.clone()), kind: None, attrs: None });
+                }
+            }
+        }
+    }
+    Ok((ops, allowed, structural))
+}
+
+fn replace_op(
+    page: &Page,
+    selection: &[String],
+    find: &str,
+    with: &str,
+    all: bool,
+    within: Within,
+) -> Result<Operation, Refusal> {
+    let block_id = match within {
+        Within::Page => None,
+        Within::Selection => match selection {
+            [only] => Some(only.clone()),
+            _ => None,
+        },
+        Within::Block(o) => {
+            Some(o.resolve(page).ok_or_else(|| refuse("target_not_found", "the page has no such block"))?)
+        }
+    };
+    Ok(Operation::Replace {
+        block_id,
+        match_text: find.into(),
+        content: with.into(),
+        occurrence: if all { Occurrence::All } else { Occurrence::Unique },
+    })
+}

@@ -1,0 +1,292 @@
+//! Naming blocks in words: ordinals (第二段, 倒数第二段, the third paragraph, the last heading), the
+//! selection (选中的, the selected), and block types (标题, 待办, bulleted list …).
+
+use alloc::string::String;
+
+use crate::page::{BlockType, Page};
+
+/// Which blocks an ordinal counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Paragraphs only.
+    Paragraph,
+    /// Headings only.
+    Heading,
+    /// Bulleted and numbered list items.
+    ListItem,
+    /// Todos.
+    Todo,
+    /// Quotes.
+    Quote,
+    /// Code blocks.
+    Code,
+    /// Any block.
+    Any,
+}
+
+impl Kind {
+    fn matches(self, t: BlockType) -> bool {
+        match self {
+            Kind::Paragraph => t == BlockType::Paragraph,
+            Kind::Heading => t == BlockType::Heading,
+            Kind::ListItem => {
+                matches!(t, BlockType::BulletedListItem | BlockType::NumberedListItem)
+            }
+            Kind::Todo => t == BlockType::Todo,
+            Kind::Quote => t == BlockType::Quote,
+            Kind::Code => t == BlockType::Code,
+            Kind::Any => true,
+        }
+    }
+}
+
+/// A block named by position: the `n`th (1-based) from the start, or from the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Ordinal {
+    pub kind: Kind,
+    pub n: usize,
+    pub from_end: bool,
+}
+
+impl Ordinal {
+    /// The id of the block this ordinal names on `page`, if it exists.
+    pub fn resolve(self, page: &Page) -> Option<String> {
+        let mut matching = page.blocks.iter().filter(|b| self.kind.matches(b.kind));
+        let index = self.n.checked_sub(1)?;
+        let block = if self.from_end { matching.rev().nth(index) } else { matching.nth(index) };
+        block.map(|b| b.block_id.clone())
+    }
+}
+
+/// Parses a Chinese number: digits, or 一 … 九十九 (两 counts as 2).
+pub(super) fn zh_number(s: &str) -> Option<usize> {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) {
+        return s.parse().ok().filter(|n| *n > 0);
+    }
+    let digit = |c: char| "零一二三四五六七八九".chars().position(|d| d == c).or((c == '两').then_some(2));
+    let chars: alloc::vec::Vec<char> = s.chars().collect();
+    match chars.as_slice() {
+        [c] if *c == '十' => Some(10),
+        [c] => digit(*c).filter(|n| *n > 0),
+        ['十', u] => digit(*u).map(|u| 10 + u),
+        [t, '十'] => digit(*t).map(|t| t * 10),
+        [t, '十', u] => Some(digit(*t)? * 10 + digit(*u)?),
+        _ => None,
+    }
+}
+
+/// `(kind, rest)` when `s` starts with a Chinese block noun.
+fn zh_kind(s: &str) -> Option<(Kind, &str)> {
+    const NOUNS: &[(&str, Kind)] = &[
+        ("个段落", Kind::Paragraph),
+        ("段落", Kind::Paragraph),
+        ("段", Kind::Paragraph),
+        ("个自然段", Kind::Paragraph),
+        ("个标题", Kind::Heading),
+        ("标题", Kind::Heading),
+        ("个列表项", Kind::ListItem),
+        ("条列表项", Kind::ListItem),
+        ("个要点", Kind::ListItem),
+        ("条要点", Kind::ListItem),
+        ("个条目", Kind::ListItem),
+        ("条", Kind::ListItem),
+        ("项", Kind::ListItem),
+        ("个待办事项", Kind::Todo),
+        ("个待办", Kind::Todo),
+        ("条待办", Kind::Todo),
+        ("项待办", Kind::Todo),
+        ("个任务", Kind::Todo),
+        ("个引用", Kind::Quote),
+        ("段引用", Kind::Quote),
+        ("个代码块", Kind::Code),
+        ("段代码", Kind::Code),
+        ("个块", Kind::Any),
+        ("块", Kind::Any),
+    ];
+    NOUNS.iter().find_map(|(noun, kind)| s.strip_prefix(noun).map(|rest| (*kind, rest)))
+}
+
+/// Parses a Chinese ordinal at the start of `s`: 第二段, 最后一段, 倒数第二个标题, 第3个待办.
+pub(super) fn zh_ordinal(s: &str) -> Option<(Ordinal, &str)> {
+    let (from_end, rest) = if let Some(r) = s.strip_prefix("倒数第") {
+        (true, r)
+    } else if let Some(r) = s.strip_prefix("第") {
+        (false, r)
+    } else if let Some(r) = s.strip_prefix("最后一").or_else(|| s.strip_prefix("最后")) {
+        let (kind, rest) = zh_kind(r)?;
+        return Some((Ordinal { kind, n: 1, from_end: true }, rest));
+    } else if let Some(r) = s.strip_prefix("最末一").or_else(|| s.strip_prefix("末尾一")) {
+        let (kind, rest) = zh_kind(r)?;
+        return Some((Ordinal { kind, n: 1, from_end: true }, rest));
+    } else {
+        return None;
+    };
+    let digits = rest
+        .char_indices()
+        .take_while(|(_, c)| c.is_ascii_digit() || "零一二三四五六七八九十两".contains(*c))
+        .last()?;
+    let (number, after) = rest.split_at(digits.0 + digits.1.len_utf8());
+    let n = zh_number(number)?;
+    let (kind, rest) = zh_kind(after)?;
+    Some((Ordinal { kind, n, from_end }, rest))
+}
+
+fn en_number(word: &str) -> Option<usize> {
+    const WORDS: &[&str] = &[
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+        "twelfth",
+    ];
+    if let Some(i) = WORDS.iter().position(|w| *w == word) {
+        return Some(i + 1);
+    }
+    let digits = word.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = word.get(digits.len()..).unwrap_or("");
+    if !digits.is_empty() && matches!(suffix, "st" | "nd" | "rd" | "th") {
+        return digits.parse().ok().filter(|n| *n > 0);
+    }
+    None
+}
+
+fn en_kind(word: &str) -> Option<Kind> {
+    Some(match word {
+        "paragraph" | "para" | "paragraphs" => Kind::Paragraph,
+        "heading" | "header" | "title" | "headline" | "subheading" => Kind::Heading,
+        "bullet" | "item" | "list-item" | "point" | "bullets" => Kind::ListItem,
+        "todo" | "to-do" | "task" | "checkbox" => Kind::Todo,
+        "quote" | "blockquote" => Kind::Quote,
+        "block" => Kind::Any,
+        _ => return None,
+    })
+}
+
+/// Parses an English ordinal from words: `[the] third paragraph`, `the last heading`, `the second-to-last
+/// bullet`, `paragraph 3`. Returns the ordinal and how many words it used.
+pub(super) fn en_ordinal(words: &[&str]) -> Option<(Ordinal, usize)> {
+    let skip = usize::from(words.first() == Some(&"the"));
+    let w = words.get(skip..)?;
+    let take_kind = |i: usize| -> Option<(Kind, usize)> {
+        let first = *w.get(i)?;
+        let extra = usize::from(matches!(
+            (first, w.get(i + 1)),
+            ("bullet", Some(&"point")) | ("list", Some(&"item")) | ("code", Some(&"block"))
+        ));
+        let word = if first == "list" && extra == 1 {
+            "item"
+        } else if first == "code" && extra == 1 {
+            "code"
+        } else {
+            first
+        };
+        if word == "code" {
+            return (extra == 1).then_some((Kind::Code, 1 + extra));
+        }
+        en_kind(word).map(|k| (k, 1 + extra))
+    };
+    match w {
+        ["last" | "final", ..] => {
+            take_kind(1).map(|(kind, used)| (Ordinal { kind, n: 1, from_end: true }, skip + 1 + used))
+        }
+        ["second-to-last" | "penultimate" | "next-to-last", ..] => {
+            take_kind(1).map(|(kind, used)| (Ordinal { kind, n: 2, from_end: true }, skip + 1 + used))
+        }
+        ["second" | "2nd", "to" | "from", "last", ..] | ["second" | "2nd", "last", ..] => {
+            let at = if w.get(1) == Some(&"last") { 2 } else { 3 };
+            take_kind(at).map(|(kind, used)| (Ordinal { kind, n: 2, from_end: true }, skip + at + used))
+        }
+        [first, ..] if en_number(first).is_some() => {
+            let n = en_number(first)?;
+            take_kind(1).map(|(kind, used)| (Ordinal { kind, n, from_end: false }, skip + 1 + used))
+        }
+        [noun, number, ..] if en_kind(noun).is_some() && number.parse::<usize>().is_ok() => {
+            let n: usize = number.parse().ok().filter(|n| *n > 0)?;
+            Some((Ordinal { kind: en_kind(noun)?, n, from_end: false }, skip + 2))
+        }
+        _ => None,
+    }
+}
+
+/// A block type named in words, with a heading level when one is implied.
+pub(super) fn zh_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
+    let s = s.trim_start_matches('一').trim_start_matches('个').trim_start_matches('条');
+    Some(match s {
+        "标题" | "小标题" | "二级标题" | "h2" => (BlockType::Heading, Some(2)),
+        "一级标题" | "大标题" | "主标题" | "h1" => (BlockType::Heading, Some(1)),
+        "三级标题" | "h3" => (BlockType::Heading, Some(3)),
+        "四级标题" | "h4" => (BlockType::Heading, Some(4)),
+        "待办" | "待办事项" | "待办项" | "todo" | "任务" | "任务项" | "复选框" | "勾选框" | "清单" => {
+            (BlockType::Todo, None)
+        }
+        "列表" | "无序列表" | "项目符号列表" | "项目符号" | "圆点列表" | "列表项" | "要点" => {
+            (BlockType::BulletedListItem, None)
+        }
+        "有序列表" | "编号列表" | "数字列表" | "序号列表" => (BlockType::NumberedListItem, None),
+        "引用" | "引用块" | "引文" => (BlockType::Quote, None),
+        "正文" | "段落" | "普通段落" | "普通文本" | "正文段落" | "普通正文" => {
+            (BlockType::Paragraph, None)
+        }
+        "代码块" | "代码" => (BlockType::Code, None),
+        _ => return None,
+    })
+}
+
+/// A block type named in English words (`a bulleted list`, `heading 2`, `h1`, `to-do`).
+pub(super) fn en_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
+    let s = s.strip_prefix("a ").or_else(|| s.strip_prefix("an ")).unwrap_or(s).trim();
+    let s =
+        s.strip_suffix(" block").unwrap_or(s).strip_suffix(" item").unwrap_or(s).strip_suffix(" items").unwrap_or(s);
+    let s = s.strip_suffix(" instead").unwrap_or(s).trim();
+    Some(match s {
+        "heading" | "header" | "subheading" | "h2" | "heading 2" | "level 2 heading" | "level-2 heading"
+        | "section heading" | "headings" => (BlockType::Heading, Some(2)),
+        "title" | "h1" | "heading 1" | "level 1 heading" | "main heading" | "top-level heading" => {
+            (BlockType::Heading, Some(1))
+        }
+        "h3" | "heading 3" | "level 3 heading" => (BlockType::Heading, Some(3)),
+        "todo" | "to-do" | "todos" | "to-dos" | "task" | "tasks" | "checklist" | "checkbox" | "checkboxes"
+        | "todo list" | "to-do list" => (BlockType::Todo, None),
+        "bulleted list" | "bullet list" | "bullet" | "bullets" | "bullet points" | "bullet point" | "list"
+        | "unordered list" | "bulleted" => (BlockType::BulletedListItem, None),
+        "numbered list" | "ordered list" | "numbered" | "number list" => (BlockType::NumberedListItem, None),
+        "quote" | "blockquote" | "quotation" | "block quote" => (BlockType::Quote, None),
+        "paragraph" | "normal text" | "plain text" | "body text" | "regular text" | "paragraphs" | "text" => {
+            (BlockType::Paragraph, None)
+        }
+        "code" | "code block" => (BlockType::Code, None),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chinese_ordinals() {
+        assert_eq!(zh_number("十二"), Some(12));
+        assert_eq!(zh_number("二十"), Some(20));
+        assert_eq!(zh_number("两"), Some(2));
+        assert_eq!(zh_ordinal("第二段里"), Some((Ordinal { kind: Kind::Paragraph, n: 2, from_end: false }, "里")));
+        assert_eq!(zh_ordinal("最后一段"), Some((Ordinal { kind: Kind::Paragraph, n: 1, from_end: true }, "")));
+        assert_eq!(zh_ordinal("倒数第二个标题"), Some((Ordinal { kind: Kind::Heading, n: 2, from_end: true }, "")));
+        assert_eq!(zh_ordinal("第3个待办"), Some((Ordinal { kind: Kind::Todo, n: 3, from_end: false }, "")));
+    }
+
+    #[test]
+    fn english_ordinals() {
+        let w = |s: &'static str| s.split(' ').collect::<alloc::vec::Vec<_>>();
+        assert_eq!(
+            en_ordinal(&w("the third paragraph")),
+            Some((Ordinal { kind: Kind::Paragraph, n: 3, from_end: false }, 3))
+        );
+        assert_eq!(
+            en_ordinal(&w("the last heading")),
+            Some((Ordinal { kind: Kind::Heading, n: 1, from_end: true }, 3))
+        );
+        assert_eq!(
+            en_ordinal(&w("second to last bullet point")),
+            Some((Ordinal { kind: Kind::ListItem, n: 2, from_end: true }, 5))
+        );
+        assert_eq!(en_ordinal(&w("paragraph 2")), Some((Ordinal { kind: Kind::Paragraph, n: 2, from_end: false }, 2)));
+        assert_eq!(en_ordinal(&w("the 2nd todo")), Some((Ordinal { kind: Kind::Todo, n: 2, from_end: false }, 3)));
+    }
+}
