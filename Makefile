@@ -25,9 +25,10 @@ wasm:
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy -p pageai-core --all-targets -- -D warnings
+	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings
 
 test-rust:
-	$(CARGO) test -p pageai-core
+	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm
 
 test-nostd:
 	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none
@@ -40,6 +41,5 @@ test-e2e: wasm
 
 test: setup lint test-rust test-nostd test-wasm test-e2e
 
-bench: setup wasm
+bench: setup-dev
 	$(CARGO) bench -p pageai-core
-	node benches/wasm.mjs

@@ -1,1 +1,67 @@
-//! placeholder
+//! # pageai-worker
+//!
+//! The Cloudflare Worker of mnote's page AI. It serves the web demo as static assets, stores each
+//! document in its own Durable Object (SQLite storage), and answers the HTTP API. Every rule comes from
+//! `pageai-core`; this crate only adapts it to HTTP and storage.
+//!
+//! A tour:
+//!
+//! - [`router`]: resolves a request to a [`routes::Route`] and runs its handler; the `fetch` event only
+//!   calls it.
+//! - [`routes`]: one file per route group (`health`, `documents`).
+//! - [`durable`]: one file per Durable Object class (`DocumentObject`).
+//! - [`services`]: storage and document logic behind the routes.
+//! - [`error`]: the one place a core error becomes an HTTP response.
+//! - [`config`]: binding names, limits and vars.
+//! - [`ids`]: block ids and trace ids, minted from `getrandom`.
+//!
+//! Static assets are matched before the Worker runs, except for `/api/*`, `/health` and `/mcp`
+//! (`run_worker_first` in `wrangler.toml`); a path that matches no asset reaches [`router`] and gets a
+//! coded 404.
+
+pub mod config;
+pub mod durable;
+pub mod error;
+pub mod ids;
+pub mod routes;
+pub mod services;
+
+use worker::{Context, Env, Request, Response, event};
+
+use crate::config::Config;
+use crate::error::{Failure, TRACE_HEADER, failure_response};
+use crate::routes::{RequestContext, Route, documents, health};
+
+#[event(start)]
+fn start() {
+    // Panics then reach the log with a message instead of an opaque "unreachable".
+    console_error_panic_hook::set_once();
+}
+
+#[event(fetch)]
+async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response> {
+    router(req, env).await
+}
+
+/// Answers one request: resolves its route, runs the handler, and turns any failure into the coded
+/// error response. Every answer carries the request's trace id.
+pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
+    let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
+    let ctx = RequestContext { config: Config::from_env(&env), env, trace_id };
+    let outcome = match Route::resolve(&req.method(), &req.path()) {
+        Ok(route) => dispatch(route, req, &ctx).await,
+        Err(error) => Err(Failure::Core(error)),
+    };
+    match outcome {
+        Ok(response) => Ok(response),
+        Err(failure) => failure_response(failure, &ctx.trace_id),
+    }
+}
+
+async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    match route {
+        Route::Health => Ok(health::get(ctx)?),
+        Route::GetDocument { document_id } => documents::get(req, document_id, ctx).await,
+        Route::PutDocument { document_id } => documents::put(req, document_id, ctx).await,
+    }
+}

@@ -1,0 +1,200 @@
+// Shared end-to-end harness: start the Worker under `wrangler dev` (workerd, local Durable Objects) on a
+// free port, and talk to it over HTTP.
+//
+//   import { startWorker, fetchJson, assertCodedError } from './lib/wrangler.mjs';
+//   const worker = await startWorker();            // fresh, empty state
+//   const res = await fetchJson(`${worker.url}/health`);
+//   await worker.stop();
+//
+// wrangler is started as `node …/wrangler.js`, never through npx: a SIGTERM to that PID then also ends
+// workerd (killing npx would leave both running). Each instance gets its own HTTP port, inspector port
+// and state folder, so several can run at once.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
+const WORKER_DIR = join(ROOT, 'worker');
+
+// A cold release build of the Worker takes about a minute on two cores; wrangler runs it before listening.
+const READY_TIMEOUT_MS = 240_000;
+const STOP_TIMEOUT_MS = 10_000;
+const LOG_TAIL_CHARS = 4_000;
+
+/** Workers still running, so a crashed test run does not leave wrangler and workerd behind. */
+const running = new Set();
+process.on('exit', () => {
+  for (const child of running) killGroup(child, 'SIGKILL');
+});
+
+/** A TCP port that is free right now on 127.0.0.1. */
+export async function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Starts the Worker and waits until `GET /health` answers 200.
+ *
+ * @param {object} [options]
+ * @param {string} [options.persistTo] state folder; default a fresh temporary one, removed by stop().
+ *   Pass the same folder to two successive workers to test that state survives a restart.
+ * @param {number} [options.port] HTTP port; default a free one.
+ * @param {Record<string,string>} [options.vars] Worker vars and secrets, passed as `--var NAME:VALUE`.
+ * @returns {Promise<{url: string, port: number, persistTo: string, pid: number, logs: () => string,
+ *   stop: () => Promise<void>}>}
+ */
+export async function startWorker({ persistTo, port, vars = {} } = {}) {
+  const ownState = persistTo === undefined;
+  const stateDir = ownState ? await mkdtemp(join(tmpdir(), 'mnote-worker-')) : persistTo;
+  const httpPort = port ?? (await freePort());
+  const inspectorPort = await freePort();
+  const args = [
+    WRANGLER, 'dev', '--local',
+    '--ip', '127.0.0.1',
+    '--port', String(httpPort),
+    '--inspector-port', String(inspectorPort),
+    '--show-interactive-dev-session=false',
+    '--persist-to', stateDir,
+  ];
+  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+
+  const child = spawn(process.execPath, args, {
+    cwd: WORKER_DIR,
+    env: {
+      ...process.env,
+      // Both would call Cloudflare, which these machines cannot reach.
+      WRANGLER_SEND_METRICS: 'false',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so a last-resort SIGKILL can reach workerd too.
+    detached: true,
+  });
+  running.add(child);
+  let log = '';
+  const collect = (chunk) => {
+    log = (log + chunk.toString()).slice(-64_000);
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
+  exited.then(() => running.delete(child));
+
+  const url = `http://127.0.0.1:${httpPort}`;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = new Promise((r) => setTimeout(() => r('timeout'), STOP_TIMEOUT_MS).unref());
+      if ((await Promise.race([exited, timer])) === 'timeout') {
+        killGroup(child, 'SIGKILL');
+        await exited;
+      }
+    }
+    if (ownState) await rm(stateDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(url, exited, () => log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, port: httpPort, persistTo: stateDir, pid: child.pid, logs: () => log, stop };
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+async function waitForHealth(url, exited, logs) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let early = null;
+  exited.then((status) => {
+    early = status;
+  });
+  while (Date.now() < deadline) {
+    if (early) {
+      throw new Error(`wrangler exited (${JSON.stringify(early)}) before it was ready:\n${tail(logs())}`);
+    }
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`wrangler was not ready within ${READY_TIMEOUT_MS} ms:\n${tail(logs())}`);
+}
+
+function tail(text) {
+  return text.length > LOG_TAIL_CHARS ? `…${text.slice(-LOG_TAIL_CHARS)}` : text;
+}
+
+/**
+ * `fetch` that reads the whole answer: `{status, headers, text, body}`, where `body` is the parsed JSON
+ * (or `null` when the answer is not JSON).
+ */
+export async function fetchJson(url, init = {}) {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (Markdown, HTML): callers read `text`.
+  }
+  return { status: res.status, headers: res.headers, text, body };
+}
+
+/** `fetchJson` with a JSON request body. */
+export function sendJson(url, method, value, headers = {}) {
+  return fetchJson(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof value === 'string' ? value : JSON.stringify(value),
+  });
+}
+
+/**
+ * Asserts the shared error shape `{ok:false, code, message, hint, details, traceId}` with the given status
+ * and code, and that the body's trace id is the one in the `x-trace-id` header. Returns the body.
+ */
+export function assertCodedError(res, status, code) {
+  assert.equal(res.status, status, `status of ${res.text.slice(0, 300)}`);
+  assert.ok(res.body, `a JSON body, got ${res.text.slice(0, 300)}`);
+  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'details', 'hint', 'message', 'ok', 'traceId']);
+  assert.equal(res.body.ok, false);
+  assert.equal(res.body.code, code);
+  for (const field of ['message', 'hint', 'traceId']) {
+    assert.equal(typeof res.body[field], 'string', field);
+    assert.ok(res.body[field].length > 0, `${field} is empty`);
+  }
+  assert.equal(typeof res.body.details, 'object');
+  assert.equal(res.headers.get('x-trace-id'), res.body.traceId);
+  return res.body;
+}

@@ -1,0 +1,13 @@
+// The web build's extra surface: it must be initialized once before use. Compiled by package.test.mjs under
+// `bundler` resolution, together with types.check.ts.
+import init, { initSync, type InitOutput } from "@mnote/pageai";
+import * as web from "@mnote/pageai/web";
+
+export async function start(url: URL): Promise<InitOutput> {
+  return init({ module_or_path: url });
+}
+export function startSync(bytes: ArrayBuffer): InitOutput {
+  return initSync({ module: bytes });
+}
+const same: typeof web.buildContext = web.buildContext;
+void same;

@@ -1,0 +1,31 @@
+// Requests to the Worker. Failures become ApiError with the server's coded body ({code, message, hint}).
+
+/** An answer that was not 2xx, or no answer at all. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.message ?? `request failed with status ${status}`);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = body?.code ?? (status === 0 ? "network_error" : `http_${status}`);
+    this.hint = body?.hint ?? (status === 0 ? "is the Worker running? start it with `make dev`" : "");
+  }
+}
+
+async function request(path, init = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      credentials: "same-origin",
+      ...init,
+      headers: { accept: "application/json", ...init.headers },
+    });
+  } catch {
+    throw new ApiError(0, null);
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, body);
+  return body;
+}
+
+/** The page of a document, as JSON. */
+export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);

@@ -1,0 +1,202 @@
+// The page as blocks. Each block is an element with `data-block-id` and `data-block-type`; hovering shows
+// its id and type. The view also paints what a context holds (targets, context-only neighbours, blocks
+// left out) and lets the user pick blocks for the `block` and `selection` scopes.
+
+import { h, replace } from "./dom.js";
+import { inline, lines } from "./inline.js";
+
+const TYPE_LABELS = {
+  heading: "Heading",
+  paragraph: "Paragraph",
+  bulleted_list_item: "Bullet",
+  numbered_list_item: "Numbered",
+  todo: "To-do",
+  quote: "Quote",
+  code: "Code",
+  divider: "Divider",
+  image: "Image",
+  table: "Table",
+};
+
+/**
+ * @param {HTMLElement} root where the blocks go
+ * @param {{ onPick: (blockId: string) => void }} handlers
+ */
+export function createPageView(root, { onPick }) {
+  let elements = new Map(); // blockId → element
+
+  root.addEventListener("click", (event) => {
+    if (!root.dataset.pick) return;
+    const block = event.target.closest("[data-block-id]");
+    if (!block || !root.contains(block)) return;
+    event.preventDefault();
+    onPick(block.dataset.blockId);
+  });
+  root.addEventListener("keydown", (event) => {
+    if (!root.dataset.pick || (event.key !== "Enter" && event.key !== " ")) return;
+    const block = event.target.closest("[data-block-id]");
+    if (!block) return;
+    event.preventDefault();
+    onPick(block.dataset.blockId);
+  });
+
+  return {
+    /** Draws every block of `page`. */
+    render(page) {
+      const numbering = numberer();
+      const nodes = page.blocks.map((block) => renderBlock(block, numbering(block)));
+      elements = new Map(nodes.map((el) => [el.dataset.blockId, el]));
+      replace(root, nodes);
+    },
+
+    /** `"one"`, `"many"` or `null`: whether clicking a block picks it. */
+    setPickMode(mode) {
+      if (mode) root.dataset.pick = mode;
+      else delete root.dataset.pick;
+      for (const el of elements.values()) {
+        if (mode) el.setAttribute("tabindex", "0");
+        else el.removeAttribute("tabindex");
+      }
+    },
+
+    /** Marks the picked blocks. */
+    setPicked(ids) {
+      const picked = new Set(ids);
+      for (const [id, el] of elements) el.classList.toggle("is-picked", picked.has(id));
+    },
+
+    /**
+     * Paints a context over the page: blocks in it, write targets, context-only neighbours. `null` clears.
+     * Without the json view, membership comes from allowedTargetBlockIds and pageXml ids.
+     */
+    showContext(context) {
+      const inContext = new Set();
+      const contextOnly = new Set();
+      if (context) {
+        for (const b of context.blocks ?? []) (b.contextOnly ? contextOnly : inContext).add(b.blockId);
+        if (!context.blocks && context.pageXml) {
+          for (const m of context.pageXml.matchAll(/<block id="([^"]+)"([^>]*)>/g)) {
+            (/context-only="true"/.test(m[2]) ? contextOnly : inContext).add(m[1]);
+          }
+        }
+      }
+      const targets = new Set(context?.allowedTargetBlockIds ?? []);
+      const known = inContext.size + contextOnly.size > 0;
+      for (const [id, el] of elements) {
+        el.classList.toggle("is-target", targets.has(id));
+        el.classList.toggle("in-context", inContext.has(id));
+        el.classList.toggle("is-context-only", contextOnly.has(id));
+        el.classList.toggle("is-outside", Boolean(context) && known && !inContext.has(id) && !contextOnly.has(id));
+      }
+    },
+
+    /** Scrolls a block into view. */
+    reveal(blockId) {
+      elements.get(blockId)?.scrollIntoView({ block: "center", behavior: "smooth" });
+    },
+  };
+}
+
+/** Numbers consecutive numbered items per depth; any other block ends the run. */
+function numberer() {
+  let counters = [];
+  return (block) => {
+    const depth = block.attrs?.depth ?? 0;
+    if (block.type === "numbered_list_item") {
+      counters = counters.slice(0, depth + 1);
+      counters[depth] = (counters[depth] ?? 0) + 1;
+      return counters[depth];
+    }
+    if (block.type === "bulleted_list_item" || block.type === "todo") {
+      counters = counters.slice(0, depth);
+    } else {
+      counters = [];
+    }
+    return undefined;
+  };
+}
+
+function renderBlock(block, number) {
+  const label = TYPE_LABELS[block.type] ?? block.type;
+  const locked = block.editable === false;
+  return h(
+    "div",
+    {
+      class: `block block--${block.type}${locked ? " is-locked" : ""}`,
+      "data-block-id": block.blockId,
+      "data-block-type": block.type,
+      title: `${label} · ${block.blockId}${locked ? " · locked" : ""}`,
+      style: block.attrs?.depth ? `--depth: ${block.attrs.depth}` : undefined,
+    },
+    h("div", { class: "block-body" }, body(block, number)),
+    h(
+      "span",
+      { class: "block-badge", "aria-hidden": "true" },
+      h("span", { class: "block-badge-type" }, label),
+      h("span", { class: "block-badge-id" }, block.blockId),
+      locked ? h("span", { class: "block-badge-lock" }, "locked") : null,
+    ),
+  );
+}
+
+function body(block, number) {
+  const text = block.text ?? "";
+  const attrs = block.attrs ?? {};
+  switch (block.type) {
+    case "heading":
+      return h(`h${Math.min(Math.max(attrs.level ?? 2, 1), 4)}`, {}, inline(text));
+    case "bulleted_list_item":
+      return h("div", { class: "list-item" }, h("span", { class: "marker" }, "•"), h("div", {}, inline(text)));
+    case "numbered_list_item":
+      return h("div", { class: "list-item" }, h("span", { class: "marker" }, `${number ?? 1}.`), h("div", {}, inline(text)));
+    case "todo":
+      return h(
+        "div",
+        { class: `list-item todo${attrs.checked ? " is-done" : ""}` },
+        h("span", { class: "checkbox", role: "img", "aria-label": attrs.checked ? "done" : "open" }),
+        h("div", {}, inline(text)),
+      );
+    case "quote":
+      return h("blockquote", {}, lines(text));
+    case "code":
+      return h(
+        "figure",
+        { class: "code" },
+        attrs.language ? h("figcaption", {}, attrs.language) : null,
+        h("pre", {}, h("code", {}, text)),
+      );
+    case "divider":
+      return h("hr");
+    case "image":
+      return h("img", { src: attrs.src ?? "", alt: attrs.alt ?? "", loading: "lazy" });
+    case "table":
+      return table(text);
+    default:
+      return h("p", {}, lines(text));
+  }
+}
+
+/** A GFM table from its source: header row, delimiter row, body rows. */
+function table(source) {
+  const rows = source
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .filter((line) => !/^\s*\|?\s*:?-{1,}:?\s*(\|\s*:?-{1,}:?\s*)*\|?\s*$/.test(line))
+    .map(cells);
+  const [head = [], ...rest] = rows;
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, head.map((c) => h("th", {}, inline(c))))),
+      h("tbody", {}, rest.map((r) => h("tr", {}, r.map((c) => h("td", {}, inline(c)))))),
+    ),
+  );
+}
+
+function cells(line) {
+  const trimmed = line.trim().replace(/^\|/, "").replace(/(?<!\\)\|$/, "");
+  return trimmed.split(/(?<!\\)\|/).map((c) => c.trim().replaceAll("\\|", "|"));
+}

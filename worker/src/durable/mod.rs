@@ -1,0 +1,3 @@
+//! Durable Object classes, one file per class.
+
+pub mod document;

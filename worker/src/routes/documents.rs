@@ -1,0 +1,91 @@
+//! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown.
+//!
+//! Handlers only extract and check input (path id, content type, body size, encoding, JSON shape) and
+//! pick the answer's format; the document's Durable Object does the storage work.
+
+use pageai_core::{Error, markdown, wire};
+use worker::{Request, Response};
+
+use super::{RequestContext, json_response, read_body, text_response};
+use crate::durable::document::{DocumentClient, DocumentCommand};
+use crate::error::{Failure, OrInternal};
+use crate::services::documents::{PageDraft, PutPageBody, check_document_id};
+
+/// How a page is written in a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Json,
+    Markdown,
+}
+
+impl Format {
+    /// `?format=json|markdown` wins; otherwise `Accept: text/markdown` asks for Markdown.
+    fn of(req: &Request, trace_id: &str) -> Result<Format, Error> {
+        let url = req.url().or_internal("parse request URL", trace_id)?;
+        if let Some((_, value)) = url.query_pairs().find(|(name, _)| name == "format") {
+            return match value.as_ref() {
+                "json" => Ok(Format::Json),
+                "markdown" | "md" => Ok(Format::Markdown),
+                other => Err(Error::invalid("/format", format!("{other:?} is not json or markdown"))),
+            };
+        }
+        let accept = req.headers().get("accept").ok().flatten().unwrap_or_default();
+        Ok(if accept.contains("text/markdown") { Format::Markdown } else { Format::Json })
+    }
+}
+
+/// The kinds of body a `PUT` takes.
+enum BodyKind {
+    Json,
+    Markdown,
+}
+
+impl BodyKind {
+    fn of(req: &Request) -> Result<BodyKind, Error> {
+        let content_type = req.headers().get("content-type").ok().flatten().unwrap_or_default();
+        let media_type = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+        match media_type.as_str() {
+            "application/json" => Ok(BodyKind::Json),
+            "text/markdown" | "text/x-markdown" => Ok(BodyKind::Markdown),
+            _ => Err(Error::InvalidBody {
+                reason: format!("Content-Type {content_type:?} is neither application/json nor text/markdown"),
+            }),
+        }
+    }
+}
+
+/// Answers the page, seeding `welcome` into an empty store.
+pub async fn get(req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    let format = Format::of(&req, &ctx.trace_id)?;
+    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let page = client.send(&DocumentCommand::Get { document_id }, &ctx.trace_id).await?;
+    Ok(respond(&page, format, &ctx.trace_id)?)
+}
+
+/// Replaces the page with the body (a page as JSON, or Markdown) and answers the stored page.
+pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    let format = Format::of(&req, &ctx.trace_id)?;
+    let kind = BodyKind::of(&req)?;
+    let bytes = read_body(&mut req, ctx.config.max_body_bytes, &ctx.trace_id).await?;
+    let draft = match kind {
+        BodyKind::Json => {
+            let text = std::str::from_utf8(&bytes).map_err(|e| Error::InvalidBody {
+                reason: format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()),
+            })?;
+            wire::from_json::<PutPageBody>(text)?.into_draft(&document_id)?
+        }
+        BodyKind::Markdown => PageDraft::from_markdown(&bytes)?,
+    };
+    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let page = client.send(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
+    Ok(respond(&page, format, &ctx.trace_id)?)
+}
+
+fn respond(page: &pageai_core::Page, format: Format, trace_id: &str) -> Result<Response, Error> {
+    match format {
+        Format::Json => json_response(page, trace_id),
+        Format::Markdown => text_response(markdown::export(page), "text/markdown; charset=utf-8", trace_id),
+    }
+}
