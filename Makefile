@@ -28,7 +28,9 @@ lint:
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings
 
 test-rust:
-	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm
+	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --skip corpus_precision_and_recall
+	@# The router corpus prints its precision and recall line.
+	$(CARGO) test -p pageai-core --test router_corpus -- --nocapture
 
 test-nostd:
 	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none

@@ -20,6 +20,11 @@ const UNSUPPORTED: &[&str] = &[
     "下载",
     "download",
     "删除整个页面",
+    "分享到",
+    "日历",
+    "image from",
+    "picture from",
+    "photo from",
     "删除这个页面",
     "删除本页",
     "删掉整个页面",
@@ -143,7 +148,6 @@ const COMPLEX: &[&str] = &[
     "paraphrase",
     "grammar",
     "proofread",
-    "draft",
     "tone",
     "clean up",
     "tidy up",
@@ -162,7 +166,6 @@ const COMPLEX: &[&str] = &[
     "reword",
     "condense",
     "outline for",
-    "explain",
     "analyze",
     "analyse",
     "compare",
@@ -220,6 +223,11 @@ const QUESTION_STARTS: &[&str] = &[
     "找出",
     "列出",
     "统计",
+    "explain",
+    "解释",
+    "还剩",
+    "一共",
+    "总共",
 ];
 
 const QUESTION_PARTS: &[&str] = &[
@@ -229,10 +237,17 @@ const QUESTION_PARTS: &[&str] = &[
     "讲的是",
     "有几个",
     "有多少",
-    "多少个",
+    "多少",
+    "几个",
+    "几次",
+    "几件",
     "几条",
     "哪些",
     "哪个",
+    "哪里",
+    "哪儿",
+    "什么时候",
+    "什么",
     "吗",
     "呢",
     "?",
@@ -249,16 +264,69 @@ pub(super) enum Class {
     Unsupported,
 }
 
-/// Classifies a normalized, courtesy-stripped prompt, or `None` when no keyword decides.
-pub(super) fn classify(s: &str) -> Option<Class> {
-    if UNSUPPORTED.iter().any(|k| s.contains(k)) {
+/// Things no page tool does, whatever else the prompt says.
+const UNSUPPORTED_STRONG: &[&str] = &[
+    "导出",
+    "export",
+    "publish",
+    "发布到",
+    "发到",
+    "发给",
+    "发送给",
+    "发邮件",
+    "解锁",
+    "unlock",
+    "jira",
+    "ticket",
+    "工单",
+    "审批流",
+];
+
+/// Verbs that start an edit: a prompt that starts with one is an edit request, even when it can't run directly.
+/// Verbs that open an edit request.
+const EDIT_STARTS: &[&str] = &[
+    "replace", "change", "swap", "rename", "update", "把", "将", "替换", "修改", "改", "delete", "remove", "删",
+    "去掉", "add", "insert", "append", "加", "添加", "插入", "make", "turn", "convert",
+];
+
+/// Classifies a normalized, courtesy-stripped prompt, or `None` when no keyword decides. `asked` is true when
+/// the prompt ended with a question mark.
+pub(super) fn classify(s: &str, asked: bool) -> Option<Class> {
+    let starts_question = QUESTION_STARTS.iter().any(|k| s.starts_with(k));
+    if starts_question && !COMPLEX_STARTS.iter().any(|k| s.starts_with(k)) {
+        return Some(Class::Question);
+    }
+    if UNSUPPORTED_STRONG.iter().any(|k| s.contains(k)) {
+        return Some(Class::Unsupported);
+    }
+    // "email" can be the text being edited (`change … to email the vendor`); the rest never is.
+    let edit = EDIT_STARTS.iter().any(|k| s.starts_with(k));
+    let mailish = |k: &&str| matches!(*k, "email" | "e-mail" | "邮件");
+    if UNSUPPORTED.iter().any(|k| s.contains(k) && (!edit || !mailish(k))) {
         return Some(Class::Unsupported);
     }
     if COMPLEX.iter().any(|k| s.contains(k)) {
         return Some(Class::Complex);
     }
-    if QUESTION_STARTS.iter().any(|k| s.starts_with(k)) || QUESTION_PARTS.iter().any(|k| s.contains(k)) {
+    if !edit && (asked || QUESTION_PARTS.iter().any(|k| s.contains(k))) {
         return Some(Class::Question);
+    }
+    None
+}
+
+/// Openers that are requests even though they look like questions (`explain …` is a question; `what if you
+/// rewrite …` is not worth special-casing).
+const COMPLEX_STARTS: &[&str] = &["总结", "概括", "翻译", "润色", "改写"];
+
+/// The edit kind of a prompt that names a concrete edit but could not run directly (`帮我把 image cache 那句删掉`,
+/// `replace the crash numbers with …`). Open transformations (`按优先级排个序`) are not edits of this kind.
+pub(super) fn edit_intent(s: &str) -> Option<&'static str> {
+    let deletes = ["删掉", "删除", "删了", "去掉", "delete", "remove"].iter().any(|k| s.contains(k));
+    if deletes && ["把", "删", "delete", "remove", "去掉"].iter().any(|k| s.starts_with(k)) {
+        return Some("direct_delete");
+    }
+    if s.starts_with("replace ") && s.contains(" with ") {
+        return Some("direct_replace");
     }
     None
 }

@@ -149,7 +149,8 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
                 return direct(input, &[command], false, None);
             }
             let stripped = prompt::strip_courtesy(&parsed.skeleton);
-            let (intent, code, confidence, reason) = match classify::classify(stripped) {
+            let asked = parsed.skeleton.trim_end().ends_with('?');
+            let (intent, code, confidence, reason) = match classify::classify(stripped, asked) {
                 Some(Class::Unsupported) => {
                     ("unsupported", "unsupported", 0.6, "the page AI cannot do this with page tools")
                 }
@@ -157,7 +158,12 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
                 Some(Class::Question) => {
                     ("read_only_question", "question", 0.6, "a question about the page; nothing to write")
                 }
-                None => ("complex_rewrite", "complex", 0.4, "no direct command pattern matched"),
+                None => match classify::edit_intent(stripped) {
+                    Some(intent) => {
+                        (intent, "complex", 0.5, "an edit whose target can't be pinned down without a model")
+                    }
+                    None => ("complex_rewrite", "complex", 0.4, "no direct command pattern matched"),
+                },
             };
             hermes(input, intent, code, confidence, reason.into(), first_quote, &[])
         }
@@ -286,9 +292,17 @@ fn unquoted(raw: &str) -> Option<Command> {
     Some(Command::Replace { find, with, all, within, quoted: false })
 }
 
+fn locked_holding<'p>(page: &'p Page, text: &'p str) -> impl Iterator<Item = String> + 'p {
+    page.blocks.iter().filter(move |b| !b.editable && b.text.contains(text)).map(|b| b.block_id.clone())
+}
+
 /// Maps an executor error from the self dry-run onto a reason code.
 fn refusal_of(page: &Page, error: &Error, quoted: bool) -> (&'static str, Vec<String>) {
     match error {
+        // Text that exists only in locked blocks is out of reach, not missing.
+        Error::MatchNotFound { match_text, .. } if locked_holding(page, match_text).next().is_some() => {
+            ("not_editable", locked_holding(page, match_text).collect())
+        }
         Error::MatchNotFound { .. } if !quoted => ("complex", Vec::new()),
         Error::MatchNotFound { did_you_mean, .. } => {
             ("match_not_found", did_you_mean.iter().map(|(b, _)| b.clone()).collect())
@@ -329,6 +343,7 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
     let (ops, allowed, structural) = match plan::operations(input, commands) {
         Ok(found) => found,
         Err(r) => {
+            let intent = if r.code == "complex" { "complex_rewrite" } else { intent };
             return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates);
         }
     };
@@ -371,13 +386,33 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
             return hermes(input, intent, "complex", 0.4, "the self dry-run did not preview".into(), first_quote, &[]);
         }
         Err(error) => {
-            let (code, candidates) = refusal_of(input.page, &error, quoted);
+            let (code, candidates) = match &error {
+                // Narrowed to the selection, the text is elsewhere on the page: say so.
+                Error::MatchNotFound { match_text, .. }
+                    if allowed.len() < input.context.allowed_target_block_ids.len() =>
+                {
+                    let outside: Vec<String> = input
+                        .page
+                        .blocks
+                        .iter()
+                        .filter(|b| {
+                            b.editable && !allowed.contains(&b.block_id) && b.text.contains(match_text.as_str())
+                        })
+                        .map(|b| b.block_id.clone())
+                        .collect();
+                    if outside.is_empty() {
+                        refusal_of(input.page, &error, quoted)
+                    } else {
+                        ("out_of_selection", outside)
+                    }
+                }
+                _ => refusal_of(input.page, &error, quoted),
+            };
             let intent = if code == "complex" && !quoted { "complex_rewrite" } else { intent };
             return hermes(input, intent, code, 0.7, error.message(), first_quote, &candidates);
         }
     };
-    let deletes_text = commands.iter().any(|c| matches!(c, Command::DeleteSpan { .. }));
-    let risk = if deletes_text { result.risk.max(Risk::Medium) } else { result.risk };
+    let risk = result.risk;
     let confidence = match (
         quoted,
         structural || commands.iter().any(|c| matches!(c, Command::DeleteBlock(_) | Command::SetText { .. })),

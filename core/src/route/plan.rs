@@ -23,9 +23,31 @@ fn refuse(code: &'static str, reason: impl Into<String>) -> Refusal {
 }
 
 fn resolve(page: &Page, selection: &[String], target: &BlockRef, allowed: &[String]) -> Result<Vec<String>, Refusal> {
+    let missing = || refuse("target_not_found", "the page has no such block");
     match target {
-        BlockRef::Ordinal(o) => {
-            o.resolve(page).map(|id| vec![id]).ok_or_else(|| refuse("target_not_found", "the page has no such block"))
+        BlockRef::Ordinal(o) => o.resolve(page).map(|id| vec![id]).ok_or_else(missing),
+        BlockRef::Ordinals(list) => {
+            let mut ids = Vec::new();
+            for o in list {
+                let id = o.resolve(page).ok_or_else(missing)?;
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+            Ok(ids)
+        }
+        BlockRef::Only(kind) => {
+            let of_kind: Vec<String> =
+                page.blocks.iter().filter(|b| kind.matches(b.kind)).map(|b| b.block_id.clone()).collect();
+            match of_kind.as_slice() {
+                [] => Err(missing()),
+                [one] => Ok(vec![one.clone()]),
+                many => Err(Refusal {
+                    code: "match_ambiguous",
+                    reason: format!("the page has {} such blocks: {}", many.len(), many.join(", ")),
+                    candidates: many.to_vec(),
+                }),
+            }
         }
         BlockRef::Selection if selection.is_empty() => {
             Err(refuse("target_not_found", "the prompt refers to a selection, but nothing is selected"))
@@ -33,9 +55,13 @@ fn resolve(page: &Page, selection: &[String], target: &BlockRef, allowed: &[Stri
         BlockRef::Selection => {
             Ok(page.blocks.iter().filter(|b| selection.contains(&b.block_id)).map(|b| b.block_id.clone()).collect())
         }
-        BlockRef::Containing(text) => {
-            let hits: Vec<String> =
-                page.blocks.iter().filter(|b| b.text.contains(text.as_str())).map(|b| b.block_id.clone()).collect();
+        BlockRef::Containing(text, kind) => {
+            let hits: Vec<String> = page
+                .blocks
+                .iter()
+                .filter(|b| kind.is_none_or(|k| k.matches(b.kind)) && b.text.contains(text.as_str()))
+                .map(|b| b.block_id.clone())
+                .collect();
             let visible: Vec<String> = hits.iter().filter(|id| allowed.contains(id)).cloned().collect();
             match (hits.len(), visible.len()) {
                 (0, _) => Err(refuse("match_not_found", format!("no block contains {text:?}"))),
@@ -131,6 +157,12 @@ pub(super) fn operations(
             Command::SetType { target, kind, level } => {
                 structural = true;
                 for id in resolve(page, input.selection, target, &allowed)? {
+                    // Only text blocks trade types directly; a table, code block or divider needs its content
+                    // reworked, which is a model's job.
+                    let from = page.block(&id).map(|b| b.kind);
+                    if !from.is_some_and(is_text_type) || !is_text_type(*kind) {
+                        return Err(refuse("complex", "turning this block into that type needs its content rewritten"));
+                    }
                     let attrs = level.map(|l| Attrs { level: Some(l), ..Attrs::default() });
                     ops.push(Operation::Update { block_id: id, text: None, kind: Some(*kind), attrs });
                 }
@@ -153,6 +185,18 @@ fn replace_op(
     all: bool,
     within: Within,
 ) -> Result<Operation, Refusal> {
+    // "Replace all" that can't reach every occurrence would quietly do less than asked.
+    if all && within == Within::Page {
+        let locked: Vec<String> =
+            page.blocks.iter().filter(|b| !b.editable && b.text.contains(find)).map(|b| b.block_id.clone()).collect();
+        if !locked.is_empty() {
+            return Err(Refusal {
+                code: "not_editable",
+                reason: format!("{find:?} also occurs in locked blocks: {}", locked.join(", ")),
+                candidates: locked,
+            });
+        }
+    }
     let block_id = match within {
         Within::Page => None,
         Within::Selection => match selection {
@@ -162,6 +206,27 @@ fn replace_op(
         Within::Block(o) => {
             Some(o.resolve(page).ok_or_else(|| refuse("target_not_found", "the page has no such block"))?)
         }
+        // `表格里的「A」`: the one block of that kind holding the text.
+        Within::Kind(kind) => {
+            let holders: Vec<&str> = page
+                .blocks
+                .iter()
+                .filter(|b| kind.matches(b.kind) && b.text.contains(find))
+                .map(|b| b.block_id.as_str())
+                .collect();
+            match holders.as_slice() {
+                [one] => Some((*one).into()),
+                [] => return Err(refuse("match_not_found", format!("no such block contains {find:?}"))),
+                _ if all => None,
+                many => {
+                    return Err(Refusal {
+                        code: "match_ambiguous",
+                        reason: format!("{find:?} occurs in {} such blocks: {}", many.len(), many.join(", ")),
+                        candidates: many.iter().map(|s| String::from(*s)).collect(),
+                    });
+                }
+            }
+        }
     };
     Ok(Operation::Replace {
         block_id,
@@ -169,4 +234,17 @@ fn replace_op(
         content: with.into(),
         occurrence: if all { Occurrence::All } else { Occurrence::Unique },
     })
+}
+
+/// Blocks whose text reads the same whatever their type: a type change is a pure relabelling.
+fn is_text_type(kind: BlockType) -> bool {
+    matches!(
+        kind,
+        BlockType::Paragraph
+            | BlockType::Heading
+            | BlockType::BulletedListItem
+            | BlockType::NumberedListItem
+            | BlockType::Todo
+            | BlockType::Quote
+    )
 }

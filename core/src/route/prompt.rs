@@ -106,7 +106,7 @@ pub(super) fn parse(raw: &str) -> Prompt {
         skeleton.push(canonical_char(c));
         i += 1;
     }
-    Prompt { skeleton: tidy(&skeleton), quotes }
+    Prompt { skeleton: rewrite(tidy(&skeleton)), quotes }
 }
 
 /// Width- and case-folds a char, and maps CJK punctuation onto one ASCII spelling.
@@ -120,6 +120,38 @@ fn canonical_char(c: char) -> char {
         c if c.is_whitespace() => ' ',
         c => fold_char(c),
     }
+}
+
+/// Spellings that mean the same to the grammar: English verbs inside Chinese sentences, and words that join
+/// two commands (`并且`, `然后`, `and 把`), which become a comma.
+const REWRITES: &[(&str, &str)] = &[
+    ("update成", "改成"),
+    ("change成", "改成"),
+    ("rename成", "改成"),
+    ("replace成", "替换成"),
+    ("replace为", "替换为"),
+    ("delete掉", "删掉"),
+    ("remove掉", "删掉"),
+    ("并且把", ",把"),
+    ("然后把", ",把"),
+    ("同时把", ",把"),
+    ("再把", ",把"),
+    ("并把", ",把"),
+    ("and把", ",把"),
+    ("以及把", ",把"),
+    ("另外把", ",把"),
+    ("还有把", ",把"),
+];
+
+/// Applies [`REWRITES`].
+fn rewrite(s: String) -> String {
+    let mut s = s;
+    for (from, to) in REWRITES {
+        if s.contains(from) {
+            s = s.replace(from, to);
+        }
+    }
+    s
 }
 
 /// Collapses runs of spaces, and drops spaces next to CJK text and punctuation, where they carry nothing.
@@ -199,6 +231,7 @@ const SUFFIXES: &[&str] = &[
     "。",
     "!",
     "?",
+    "吗",
     "~",
     ",",
     ";",
@@ -222,6 +255,10 @@ const SUFFIXES: &[&str] = &[
     "嘛",
 ];
 
+/// English courtesy words that may touch Chinese text directly once spaces next to CJK are dropped
+/// (`please把「A」改成「B」`): stripped only when no Latin letter follows.
+const GLUED_PREFIXES: &[&str] = &["please", "pls", "can you", "could you", "能", "可否", "可不可以"];
+
 /// Strips polite prefixes and closing punctuation, repeatedly, from a normalized clause.
 pub(super) fn strip_courtesy(mut s: &str) -> &str {
     loop {
@@ -229,6 +266,13 @@ pub(super) fn strip_courtesy(mut s: &str) -> &str {
         s = s.trim_matches(|c: char| c == ' ' || c == ',');
         for p in PREFIXES {
             if let Some(rest) = s.strip_prefix(p) {
+                s = rest;
+            }
+        }
+        for p in GLUED_PREFIXES {
+            if let Some(rest) = s.strip_prefix(p)
+                && rest.chars().next().is_some_and(|c| matches!(c, '把' | '将' | '帮' | '给' | '删' | '在'))
+            {
                 s = rest;
             }
         }

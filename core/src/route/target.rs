@@ -14,27 +14,38 @@ pub(super) enum Kind {
     Heading,
     /// Bulleted and numbered list items.
     ListItem,
+    /// Bulleted list items only.
+    Bulleted,
+    /// Numbered list items only.
+    Numbered,
     /// Todos.
     Todo,
     /// Quotes.
     Quote,
     /// Code blocks.
     Code,
+    /// Tables.
+    Table,
+    /// Dividers.
+    Divider,
     /// Any block.
     Any,
 }
 
 impl Kind {
-    fn matches(self, t: BlockType) -> bool {
+    /// Whether a block of type `t` is of this kind.
+    pub fn matches(self, t: BlockType) -> bool {
         match self {
             Kind::Paragraph => t == BlockType::Paragraph,
             Kind::Heading => t == BlockType::Heading,
-            Kind::ListItem => {
-                matches!(t, BlockType::BulletedListItem | BlockType::NumberedListItem)
-            }
+            Kind::ListItem => matches!(t, BlockType::BulletedListItem | BlockType::NumberedListItem),
+            Kind::Bulleted => t == BlockType::BulletedListItem,
+            Kind::Numbered => t == BlockType::NumberedListItem,
             Kind::Todo => t == BlockType::Todo,
             Kind::Quote => t == BlockType::Quote,
             Kind::Code => t == BlockType::Code,
+            Kind::Table => t == BlockType::Table,
+            Kind::Divider => t == BlockType::Divider,
             Kind::Any => true,
         }
     }
@@ -84,6 +95,11 @@ fn zh_kind(s: &str) -> Option<(Kind, &str)> {
         ("个自然段", Kind::Paragraph),
         ("个标题", Kind::Heading),
         ("标题", Kind::Heading),
+        ("个无序列表项", Kind::Bulleted),
+        ("条无序列表项", Kind::Bulleted),
+        ("个有序列表项", Kind::Numbered),
+        ("条有序列表项", Kind::Numbered),
+        ("个编号项", Kind::Numbered),
         ("个列表项", Kind::ListItem),
         ("条列表项", Kind::ListItem),
         ("个要点", Kind::ListItem),
@@ -96,6 +112,12 @@ fn zh_kind(s: &str) -> Option<(Kind, &str)> {
         ("条待办", Kind::Todo),
         ("项待办", Kind::Todo),
         ("个任务", Kind::Todo),
+        ("个todo", Kind::Todo),
+        ("条todo", Kind::Todo),
+        ("todo", Kind::Todo),
+        ("个bullet", Kind::Bulleted),
+        ("条bullet", Kind::Bulleted),
+        ("bullet", Kind::Bulleted),
         ("个引用", Kind::Quote),
         ("段引用", Kind::Quote),
         ("个代码块", Kind::Code),
@@ -112,7 +134,9 @@ pub(super) fn zh_ordinal(s: &str) -> Option<(Ordinal, &str)> {
         (true, r)
     } else if let Some(r) = s.strip_prefix("第") {
         (false, r)
-    } else if let Some(r) = s.strip_prefix("最后一").or_else(|| s.strip_prefix("最后")) {
+    } else if let Some(r) =
+        s.strip_prefix("最后一").or_else(|| s.strip_prefix("最后那")).or_else(|| s.strip_prefix("最后"))
+    {
         let (kind, rest) = zh_kind(r)?;
         return Some((Ordinal { kind, n: 1, from_end: true }, rest));
     } else if let Some(r) = s.strip_prefix("最末一").or_else(|| s.strip_prefix("末尾一")) {
@@ -147,14 +171,20 @@ fn en_number(word: &str) -> Option<usize> {
     None
 }
 
-fn en_kind(word: &str) -> Option<Kind> {
+/// The kind an English block noun names.
+pub(super) fn en_kind(word: &str) -> Option<Kind> {
     Some(match word {
         "paragraph" | "para" | "paragraphs" => Kind::Paragraph,
-        "heading" | "header" | "title" | "headline" | "subheading" => Kind::Heading,
-        "bullet" | "item" | "list-item" | "point" | "bullets" => Kind::ListItem,
+        "heading" | "header" | "title" | "headline" | "subheading" | "headings" => Kind::Heading,
+        "code" => Kind::Code,
+        "bullet" | "bullets" | "bullet-point" => Kind::Bulleted,
+        "todos" | "to-dos" | "tasks" => Kind::Todo,
+        "item" | "list-item" | "point" => Kind::ListItem,
         "todo" | "to-do" | "task" | "checkbox" => Kind::Todo,
         "quote" | "blockquote" => Kind::Quote,
         "block" => Kind::Any,
+        "divider" | "rule" | "separator" => Kind::Divider,
+        "table" => Kind::Table,
         _ => return None,
     })
 }
@@ -168,18 +198,19 @@ pub(super) fn en_ordinal(words: &[&str]) -> Option<(Ordinal, usize)> {
         let first = *w.get(i)?;
         let extra = usize::from(matches!(
             (first, w.get(i + 1)),
-            ("bullet", Some(&"point")) | ("list", Some(&"item")) | ("code", Some(&"block"))
+            ("bullet", Some(&"point"))
+                | ("list", Some(&"item"))
+                | ("code", Some(&"block"))
+                | ("numbered", Some(&("item" | "point" | "step")))
         ));
-        let word = if first == "list" && extra == 1 {
-            "item"
-        } else if first == "code" && extra == 1 {
-            "code"
-        } else {
-            first
-        };
-        if word == "code" {
-            return (extra == 1).then_some((Kind::Code, 1 + extra));
+        match (first, extra) {
+            ("code", 1) => return Some((Kind::Code, 2)),
+            ("code", _) => return None,
+            ("numbered", 1) => return Some((Kind::Numbered, 2)),
+            ("list", 1) => return Some((Kind::ListItem, 2)),
+            _ => {}
         }
+        let word = first;
         en_kind(word).map(|k| (k, 1 + extra))
     };
     match w {
@@ -207,7 +238,7 @@ pub(super) fn en_ordinal(words: &[&str]) -> Option<(Ordinal, usize)> {
 
 /// A block type named in words, with a heading level when one is implied.
 pub(super) fn zh_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
-    let s = s.trim_start_matches('一').trim_start_matches('个').trim_start_matches('条');
+    let s = ["一个", "一条", "一段", "个", "条"].iter().find_map(|p| s.strip_prefix(p)).unwrap_or(s);
     Some(match s {
         "标题" | "小标题" | "二级标题" | "h2" => (BlockType::Heading, Some(2)),
         "一级标题" | "大标题" | "主标题" | "h1" => (BlockType::Heading, Some(1)),
@@ -238,19 +269,21 @@ pub(super) fn en_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
     Some(match s {
         "heading" | "header" | "subheading" | "h2" | "heading 2" | "level 2 heading" | "level-2 heading"
         | "section heading" | "headings" => (BlockType::Heading, Some(2)),
-        "title" | "h1" | "heading 1" | "level 1 heading" | "main heading" | "top-level heading" => {
+        "title" | "h1" | "heading 1" | "level 1 heading" | "main heading" | "top-level heading" | "heading level 1" => {
             (BlockType::Heading, Some(1))
         }
-        "h3" | "heading 3" | "level 3 heading" => (BlockType::Heading, Some(3)),
+        "h3" | "heading 3" | "level 3 heading" | "heading level 3" => (BlockType::Heading, Some(3)),
+        "heading level 2" => (BlockType::Heading, Some(2)),
         "todo" | "to-do" | "todos" | "to-dos" | "task" | "tasks" | "checklist" | "checkbox" | "checkboxes"
         | "todo list" | "to-do list" => (BlockType::Todo, None),
-        "bulleted list" | "bullet list" | "bullet" | "bullets" | "bullet points" | "bullet point" | "list"
-        | "unordered list" | "bulleted" => (BlockType::BulletedListItem, None),
-        "numbered list" | "ordered list" | "numbered" | "number list" => (BlockType::NumberedListItem, None),
-        "quote" | "blockquote" | "quotation" | "block quote" => (BlockType::Quote, None),
-        "paragraph" | "normal text" | "plain text" | "body text" | "regular text" | "paragraphs" | "text" => {
-            (BlockType::Paragraph, None)
+        "bulleted list" | "bullet list" | "bulleted" | "bullet points" | "bullet" | "bullets" | "bullet point"
+        | "list" | "unordered list" => (BlockType::BulletedListItem, None),
+        "numbered list" | "ordered list" | "numbered" | "number list" | "numbered items" => {
+            (BlockType::NumberedListItem, None)
         }
+        "quote" | "blockquote" | "quotation" | "block quote" => (BlockType::Quote, None),
+        "paragraph" | "normal paragraph" | "plain paragraph" | "regular paragraph" | "normal text" | "plain text"
+        | "body text" | "regular text" | "paragraphs" | "text" => (BlockType::Paragraph, None),
         "code" | "code block" => (BlockType::Code, None),
         _ => return None,
     })
@@ -284,7 +317,7 @@ mod tests {
         );
         assert_eq!(
             en_ordinal(&w("second to last bullet point")),
-            Some((Ordinal { kind: Kind::ListItem, n: 2, from_end: true }, 5))
+            Some((Ordinal { kind: Kind::Bulleted, n: 2, from_end: true }, 5))
         );
         assert_eq!(en_ordinal(&w("paragraph 2")), Some((Ordinal { kind: Kind::Paragraph, n: 2, from_end: false }, 2)));
         assert_eq!(en_ordinal(&w("the 2nd todo")), Some((Ordinal { kind: Kind::Todo, n: 2, from_end: false }, 3)));

@@ -117,7 +117,7 @@ fn ordinals_selection_and_types() {
 #[test]
 fn selection_bounds_the_write() {
     let r = run("把选中的段落里的「Rust」改成「Go」", &["p_1"], ReviewMode::Yolo);
-    assert_eq!(r.reason_code.as_deref(), Some("match_not_found"), "Rust is only outside the selection");
+    assert_eq!(r.reason_code.as_deref(), Some("out_of_selection"), "Rust is only outside the selection");
     let r = run("把选中的段落里的「Rust」改成「Go」", &["p_4"], ReviewMode::Yolo);
     assert_eq!(ops(&r), json!([{"op": "replace", "blockId": "p_4", "matchText": "Rust", "content": "Go"}]));
 }

@@ -10,7 +10,7 @@ mod en;
 mod zh;
 
 use super::prompt::quote_index;
-use super::target::Ordinal;
+use super::target::{Kind, Ordinal};
 use crate::page::BlockType;
 
 pub(in crate::route) use en::en;
@@ -25,6 +25,8 @@ pub(super) enum Within {
     Selection,
     /// One block, by position.
     Block(Ordinal),
+    /// The blocks of one kind (表格里的, the heading).
+    Kind(Kind),
 }
 
 /// A block named in a command.
@@ -34,8 +36,12 @@ pub(super) enum BlockRef {
     Ordinal(Ordinal),
     /// The selected blocks.
     Selection,
-    /// The one block whose text contains this literal.
-    Containing(String),
+    /// Several blocks by position (第二段和第三段, the first two paragraphs).
+    Ordinals(alloc::vec::Vec<Ordinal>),
+    /// The one block of a kind (the divider, 引用).
+    Only(Kind),
+    /// The one block (of a kind, if given) whose text contains this literal.
+    Containing(String, Option<Kind>),
 }
 
 /// Where an inserted block goes.

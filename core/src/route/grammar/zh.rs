@@ -1,84 +1,256 @@
 //! Chinese clauses: 把「A」替换为「B」, 删除第二段, 在末尾添加「B」, 把选中的段落改成待办.
+//!
+//! The words around a command's target (选中的, 第二段里的, 表格里的, 所有的, 这几个字 …) are read by one phrase
+//! parser, [`phrase`], that either understands every word or gives up: an unknown word means the clause is
+//! not a direct command.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::{BlockRef, Command, InsertAt, Within, only_quote, split_verb, strip_any, strip_any_suffix};
 use crate::page::BlockType;
-use crate::route::target::{zh_block_type, zh_ordinal};
+use crate::route::prompt::quote_index;
+use crate::route::target::{Kind, Ordinal, en_block_type, zh_block_type, zh_ordinal};
 
-const ZH_SELECTION: &[&str] = &[
-    "选中的段落里的",
-    "选中的段落中的",
-    "选中段落里的",
-    "选中段落中的",
-    "选中的内容里的",
-    "选中的内容中的",
-    "选中的文字里的",
-    "选中的文字中的",
-    "选中的块里的",
-    "选中的块中的",
-    "选中部分的",
-    "选中部分里的",
-    "选中内容里的",
-    "选中内容中的",
-    "选中的部分里的",
-    "选中的部分中的",
-    "所选段落里的",
-    "所选段落中的",
-    "所选内容中的",
-    "所选的",
-    "选区里的",
-    "选区中的",
-    "选中的这段里的",
-    "选中的这段中的",
-    "选中的",
-    "选中",
-];
-
-/// Scope words at the start of a Chinese left-hand side: the selection, a block by ordinal, or the page.
-fn zh_within(left: &str) -> (Within, &str) {
-    let (rest, selected) = strip_any(left, ZH_SELECTION);
-    if selected {
-        return (Within::Selection, rest);
-    }
-    if let Some((ordinal, rest)) = zh_ordinal(left) {
-        let (rest, _) = strip_any(rest, &["里面的", "里的", "中的", "里", "中", "的"]);
-        return (Within::Block(ordinal), rest);
-    }
-    (Within::Page, left)
+/// What the words naming a target said.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Phrase {
+    selection: bool,
+    ordinals: Vec<Ordinal>,
+    kind: Option<Kind>,
+    all: bool,
+    literal: Option<String>,
+    /// The literal names the block containing it (「A」那段, 「A」这个标题), not the text itself.
+    containing: bool,
 }
 
-const ZH_ALL: &[&str] = &[
-    "所有的",
-    "所有",
-    "全部的",
-    "全部",
-    "全文的",
-    "全文中的",
-    "全文里的",
-    "文中所有的",
-    "文中所有",
-    "页面里所有的",
-    "页面中所有的",
-    "每一个",
-    "每个",
-];
-const ZH_PAGE: &[&str] = &[
-    "文中的",
-    "页面中的",
-    "页面里的",
-    "文档里的",
-    "文档中的",
-    "本页的",
-    "这一页的",
-    "这页的",
-    "正文里的",
-    "正文中的",
-    "里面的",
+const SELECTION_WORDS: &[&str] = &[
+    "选中的",
+    "选中",
+    "所选的",
+    "所选",
+    "选定的",
+    "选定",
+    "选区",
+    "selected的",
+    "selected",
+    "这几条",
+    "这两条",
+    "这三条",
+    "这几段",
+    "这两段",
+    "这三段",
+    "这几个",
+    "这两个",
+    "这些",
+    "这段",
+    "这一段",
+    "这条",
+    "这一条",
+    "这个块",
+    "这几块",
+    "当前段落",
+    "两条",
+    "两段",
+    "三条",
+    "三段",
+    "几条",
+    "几段",
 ];
 
+const KIND_WORDS: &[(&str, Kind)] = &[
+    ("表格", Kind::Table),
+    ("代码块", Kind::Code),
+    ("代码", Kind::Code),
+    ("code", Kind::Code),
+    ("引用块", Kind::Quote),
+    ("引用", Kind::Quote),
+    ("quote", Kind::Quote),
+    ("标题", Kind::Heading),
+    ("heading", Kind::Heading),
+    ("待办事项", Kind::Todo),
+    ("待办", Kind::Todo),
+    ("todo", Kind::Todo),
+    ("无序列表项", Kind::Bulleted),
+    ("无序列表", Kind::Bulleted),
+    ("bullet", Kind::Bulleted),
+    ("编号列表", Kind::Numbered),
+    ("有序列表", Kind::Numbered),
+    ("列表项", Kind::ListItem),
+    ("列表", Kind::ListItem),
+    ("分割线", Kind::Divider),
+    ("分隔线", Kind::Divider),
+    ("divider", Kind::Divider),
+    ("段落", Kind::Paragraph),
+    ("paragraph", Kind::Paragraph),
+];
+
+/// Words that add nothing to a target: particles, "in the page", "full-width".
+const FILLER: &[&str] = &[
+    "里面的",
+    "里面",
+    "里的",
+    "中的",
+    "当中的",
+    "内的",
+    "里",
+    "中",
+    "内",
+    "的",
+    "文中",
+    "页面里",
+    "页面中",
+    "页面上",
+    "文档里",
+    "文档中",
+    "正文",
+    "本页",
+    "这一页",
+    "这页",
+    "全文",
+    "内容",
+    "文字",
+    "部分",
+    "块",
+    "full-width",
+    "半角",
+    "全角",
+    "一下",
+    "那个",
+    "这个",
+    "个",
+    "blocks",
+    "block",
+    "段落里",
+];
+
+const ALL_WORDS: &[&str] = &["所有的", "所有", "全部的", "全部", "全都", "都", "统统", "每个", "每一个", "一律"];
+
+/// Trailing words after a literal that name the block holding it.
+const CONTAINING_SUFFIX: &[&str] = &[
+    "所在的段落",
+    "所在的那段",
+    "所在段落",
+    "所在的块",
+    "所在的行",
+    "那一段",
+    "那段",
+    "那一条",
+    "那条",
+    "那一行",
+    "那行",
+    "那句",
+    "这一行",
+    "这一段",
+    "这段",
+    "这一条",
+    "这条",
+    "这个标题",
+    "那个标题",
+    "这个待办",
+    "那个待办",
+];
+
+/// Trailing words after a literal that still mean the text itself.
+const TEXT_SUFFIX: &[&str] =
+    &["这几个字", "这个词", "这几个词", "这句话", "这句", "这个短语", "这些字", "几个字", "这个"];
+
+/// Reads the words naming a target. `None` when a word is not understood.
+fn phrase(mut s: &str, quotes: &[String]) -> Option<Phrase> {
+    let mut p = Phrase::default();
+    s = s.trim();
+    let (rest, _) = strip_any(s, &["把", "将", "给", "让", "在"]);
+    s = rest;
+    while !s.is_empty() {
+        if let Some(c) = s.chars().next()
+            && let Some(i) = quote_index(c)
+        {
+            if p.literal.is_some() {
+                return None;
+            }
+            p.literal = Some(quotes.get(i)?.clone());
+            s = s.get(c.len_utf8()..)?;
+            if let (rest, true) = strip_any(s.trim_start(), CONTAINING_SUFFIX) {
+                p.containing = true;
+                s = rest;
+            } else if let (rest, true) = strip_any(s.trim_start(), TEXT_SUFFIX) {
+                s = rest;
+            }
+            continue;
+        }
+        if let Some((ordinal, rest)) = zh_ordinal(s) {
+            p.ordinals.push(ordinal);
+            s = rest;
+            continue;
+        }
+        if let (rest, true) = strip_any(s, &["和", "与", "跟", "及", "、", ","]) {
+            s = rest;
+            continue;
+        }
+        if let (rest, true) = strip_any(s, ALL_WORDS) {
+            p.all = true;
+            s = rest;
+            continue;
+        }
+        if let (rest, true) = strip_any(s, SELECTION_WORDS) {
+            p.selection = true;
+            s = rest;
+            continue;
+        }
+        if let Some((word, kind)) = KIND_WORDS.iter().find(|(w, _)| s.starts_with(w)) {
+            p.kind = Some(*kind);
+            s = s.get(word.len()..)?;
+            continue;
+        }
+        if let (rest, true) = strip_any(s, FILLER) {
+            s = rest;
+            continue;
+        }
+        if let (rest, true) = strip_any(s, &["把", "将"]) {
+            s = rest;
+            continue;
+        }
+        if let Some(rest) = s.strip_prefix(' ') {
+            s = rest;
+            continue;
+        }
+        return None;
+    }
+    Some(p)
+}
+
+impl Phrase {
+    /// Where a replace of this phrase's literal may look.
+    fn within(&self) -> Option<Within> {
+        Some(match (self.selection, self.ordinals.as_slice(), self.kind) {
+            (true, [], _) => Within::Selection,
+            (false, [one], _) => Within::Block(*one),
+            (false, [], Some(kind)) if kind != Kind::Paragraph => Within::Kind(kind),
+            (false, [], _) => Within::Page,
+            _ => return None,
+        })
+    }
+
+    /// The blocks this phrase names, when it names blocks rather than text.
+    fn block_ref(&self) -> Option<BlockRef> {
+        match (&self.literal, self.selection, self.ordinals.as_slice()) {
+            (Some(text), false, []) => Some(BlockRef::Containing(text.clone(), self.kind)),
+            (None, true, []) => Some(BlockRef::Selection),
+            (None, false, [one]) => Some(BlockRef::Ordinal(*one)),
+            (None, false, [_, _, ..]) => Some(BlockRef::Ordinals(self.ordinals.clone())),
+            (None, false, []) => self.kind.filter(|k| *k != Kind::Paragraph).map(BlockRef::Only),
+            _ => None,
+        }
+    }
+
+    /// For commands on "这段引用"-style targets: the selection when there is one, else the only block of the kind.
+    fn is_plain_text_target(&self) -> bool {
+        self.literal.is_some() && !self.containing
+    }
+}
+
 /// `把 … 替换为 …` and its variants.
-fn zh_replace(s: &str, quotes: &[String]) -> Option<Command> {
+fn replace(s: &str, quotes: &[String]) -> Option<Command> {
     const VERBS: &[&str] = &[
         "全部替换为",
         "全部替换成",
@@ -95,7 +267,6 @@ fn zh_replace(s: &str, quotes: &[String]) -> Option<Command> {
         "替换成为",
         "替换为",
         "替换成",
-        "替换掉为",
         "换成",
         "换为",
         "改成",
@@ -115,30 +286,27 @@ fn zh_replace(s: &str, quotes: &[String]) -> Option<Command> {
     ];
     let (left, verb, right) = split_verb(s, VERBS)?;
     let with = only_quote(right.trim_end_matches(['.', '!', '?']), quotes)?;
-    let mut all =
-        verb.starts_with("全部") || verb.starts_with("都") || verb.starts_with("统统") || verb.starts_with("一律");
-    let (left, _) = strip_any(left, &["把", "将", "给", "让"]);
-    let (left, any_all) = strip_any(left, ZH_ALL);
-    all |= any_all;
-    let (within, left) = zh_within(left);
-    let (left, _) = strip_any(left, ZH_PAGE);
-    let (left, any_all) = strip_any(left, ZH_ALL);
-    all |= any_all;
-    let (left, trailing_all) = strip_any_suffix(
-        left,
-        &["全部", "都", "统统", "全都", "这个词", "这几个字", "这个", "这句话", "这句", "这段话"],
-    );
-    all |= trailing_all && !left.ends_with("这");
-    let find = only_quote(left, quotes)?;
-    Some(Command::Replace { find: find.into(), with: with.into(), all, within, quoted: true })
+    let p = phrase(left, quotes)?;
+    if !p.is_plain_text_target() {
+        return None;
+    }
+    let all = p.all
+        || verb.starts_with("全部")
+        || verb.starts_with("都")
+        || verb.starts_with("统统")
+        || verb.starts_with("一律");
+    Some(Command::Replace { find: p.literal.clone()?, with: with.into(), all, within: p.within()?, quoted: true })
 }
 
 /// `把 X 改成 Y` without quotes: accepted only for short, single-token literals.
-fn zh_replace_unquoted(raw: &str) -> Option<Command> {
+fn replace_unquoted(raw: &str) -> Option<Command> {
     const VERBS: &[&str] = &["替换为", "替换成", "换成", "改成", "改为", "修改为", "更改为"];
-    let (left, _, right) = split_verb(raw, VERBS)?;
+    let (left, verb, right) = split_verb(raw, VERBS)?;
     let left = left.trim();
     let (left, _) = strip_any(left, &["把", "将"]);
+    let (left, all_before) = strip_any(left.trim(), &["所有的", "所有", "全部的", "全部"]);
+    let (left, all_after) = strip_any_suffix(left.trim(), &["都", "全部", "全都"]);
+    let _ = verb;
     let (left, right) = (left.trim(), right.trim().trim_end_matches(['。', '.', '！', '!']).trim());
     let plain = |t: &str, max: usize| {
         !t.is_empty()
@@ -147,79 +315,67 @@ fn zh_replace_unquoted(raw: &str) -> Option<Command> {
     };
     // Deictic and structural words mean a block, not a literal; adjectives mean a rewrite.
     const VAGUE_LEFT: &[&str] =
-        &["这", "那", "最后", "标题", "段落", "语气", "风格", "格式", "内容", "文字", "句子", "全文", "整个", "所有"];
+        &["这", "那", "最后", "标题", "段落", "语气", "风格", "格式", "内容", "文字", "句子", "全文", "整个"];
     const VAGUE_RIGHT: &[&str] =
         &["更", "一点", "一些", "正式", "专业", "简洁", "口语", "英文", "中文", "通顺", "标题", "列表", "待办", "引用"];
-    if !plain(left, 16)
-        || !plain(right, 24)
+    if !plain(left, 24)
+        || !plain(right, 32)
         || zh_ordinal(left).is_some()
         || VAGUE_LEFT.iter().any(|w| left.contains(w))
         || VAGUE_RIGHT.iter().any(|w| right.contains(w))
     {
         return None;
     }
-    Some(Command::Replace { find: left.into(), with: right.into(), all: false, within: Within::Page, quoted: false })
+    Some(Command::Replace {
+        find: left.into(),
+        with: right.into(),
+        all: all_before || all_after,
+        within: Within::Page,
+        quoted: false,
+    })
 }
 
-/// `删除「A」`, `把「A」删掉`, `删除第二段`, `把选中的段落删除`.
-fn zh_delete(s: &str, quotes: &[String]) -> Option<Command> {
-    const PRE: &[&str] = &["删除掉", "删除", "删掉", "删去", "去掉", "去除", "移除", "删"];
-    const POST: &[&str] = &["删除掉", "删除", "删掉", "删去", "去掉", "去除", "移除", "给删了", "删了", "拿掉"];
+/// `删除「A」`, `把「A」删掉`, `删除第二段`, `把选中的段落删除`, `第三个待办不要了，删掉`.
+fn delete(s: &str, quotes: &[String]) -> Option<Command> {
+    const PRE: &[&str] = &["删除掉", "删除", "删掉", "删去", "去掉", "去除", "移除", "delete", "remove", "删"];
+    const POST: &[&str] = &[
+        "删除掉",
+        "删除",
+        "删掉",
+        "删去",
+        "去掉",
+        "去除",
+        "移除",
+        "给删了",
+        "删了",
+        "拿掉",
+        "不要了",
+        "delete掉",
+        "delete",
+    ];
     let body = if let (rest, true) = strip_any(s, PRE) {
         rest
     } else {
-        let (rest, _) = strip_any(s, &["把", "将"]);
-        let (rest, found) = strip_any_suffix(rest, POST);
+        let (rest, found) = strip_any_suffix(s, POST);
         if !found {
             return None;
         }
-        rest
+        // `第三个待办不要了，删掉`: two ways of saying it.
+        let (rest, _) = strip_any_suffix(rest.trim_end_matches(','), &["不要了", "没用了", "不需要了"]);
+        rest.trim_end_matches(',')
     };
-    let (body, all_prefix) = strip_any(body, ZH_ALL);
-    let (within, body) = zh_within(body);
-    let (body, _) = strip_any(body, ZH_PAGE);
-    let (body, all_suffix) = strip_any_suffix(body, &["全部", "都", "统统"]);
-    let all = all_prefix || all_suffix;
-    if let Some(text) = only_quote(body, quotes) {
-        return Some(Command::DeleteSpan { text: text.into(), all, within });
+    let p = phrase(body, quotes)?;
+    if p.is_plain_text_target() {
+        return Some(Command::DeleteSpan { text: p.literal.clone()?, all: p.all, within: p.within()? });
     }
-    match (within, body) {
-        (Within::Block(o), "") => Some(Command::DeleteBlock(BlockRef::Ordinal(o))),
-        (Within::Selection, "" | "段落" | "内容" | "块" | "部分" | "文字" | "这段" | "几段") => {
-            Some(Command::DeleteBlock(BlockRef::Selection))
-        }
-        (Within::Page, "这段" | "这一段" | "这几段" | "当前段落") => {
-            Some(Command::DeleteBlock(BlockRef::Selection))
-        }
-        _ => None,
+    if p.all {
+        return None;
     }
+    p.block_ref().map(Command::DeleteBlock)
 }
 
-fn zh_block_ref(s: &str, quotes: &[String]) -> Option<BlockRef> {
-    let (s, _) = strip_any(s, &["把", "将"]);
-    if let Some((o, "" | "的内容" | "内容" | "的文字" | "文字")) = zh_ordinal(s) {
-        return Some(BlockRef::Ordinal(o));
-    }
-    let (rest, selected) = strip_any(s, &["选中的", "所选的", "选中"]);
-    if selected && matches!(rest, "" | "段落" | "内容" | "块" | "这些段落" | "几段" | "文字" | "部分" | "这段")
-    {
-        return Some(BlockRef::Selection);
-    }
-    if matches!(s, "这段" | "这一段" | "这几段" | "这些段落" | "当前段落" | "这个块" | "这些块") {
-        return Some(BlockRef::Selection);
-    }
-    let (rest, containing) = strip_any_suffix(
-        s,
-        &["所在的段落", "所在的那段", "所在段落", "所在的块", "那一段", "那段", "所在的行", "这一行", "那一行"],
-    );
-    if containing {
-        return only_quote(rest, quotes).map(|q| BlockRef::Containing(q.into()));
-    }
-    None
-}
-
-/// `把第二段改成标题`, `把选中的段落改成待办`, `把第二段改成「新内容」`.
-fn zh_set(s: &str, quotes: &[String]) -> Option<Command> {
+/// `把第二段改成标题`, `把选中的段落改成待办`, `「小结」改成二级标题`, `把第二段改成「新内容」`.
+fn set(s: &str, quotes: &[String]) -> Option<Command> {
     const VERBS: &[&str] = &[
         "转换成",
         "转换为",
@@ -234,80 +390,79 @@ fn zh_set(s: &str, quotes: &[String]) -> Option<Command> {
         "换成",
         "替换为",
         "替换成",
-        "改写为",
+        "change成",
     ];
-    let (left, verb, right) = split_verb(s, VERBS)?;
-    let target = zh_block_ref(left, quotes)?;
+    let (left, _, right) = split_verb(s, VERBS)?;
+    let mut p = phrase(left, quotes)?;
     if let Some(text) = only_quote(right, quotes) {
-        return (!verb.starts_with("改写")).then(|| Command::SetText { target, text: text.into() });
+        // `把「A」改成「B」` is a replace; only a block named by position or selection gets new text.
+        if p.literal.is_some() || p.all {
+            return None;
+        }
+        return Some(Command::SetText { target: p.block_ref()?, text: text.into() });
     }
-    let (kind, level) = zh_block_type(right.trim_end_matches("格式").trim_end_matches("样式"))?;
-    Some(Command::SetType { target, kind, level })
+    let kind_words = right.trim_end_matches("格式").trim_end_matches("样式").trim();
+    let (kind, level) = zh_block_type(kind_words).or_else(|| en_block_type(kind_words))?;
+    // A bare literal names the block that holds it: `「小结」改成二级标题`.
+    if p.literal.is_some() {
+        p.containing = true;
+    }
+    if p.all {
+        return None;
+    }
+    Some(Command::SetType { target: p.block_ref()?, kind, level })
 }
 
-/// `在末尾添加「B」`, `在「A」后面加一段「B」`, `在第二段后插入「B」`.
-fn zh_insert(s: &str, quotes: &[String]) -> Option<Command> {
+/// `在末尾添加「B」`, `在「A」后面加一段「B」`, `在第二段后插入「B」`, `最后加个待办：「B」`.
+fn insert(s: &str, quotes: &[String]) -> Option<Command> {
     const VERBS: &[&str] = &["添加", "加上", "追加", "插入", "补充", "新增", "写上", "补上", "加"];
     let (place, _, what) = split_verb(s, VERBS)?;
     let (place, _) = strip_any(place, &["在", "往", "于"]);
     let place = place.trim_end_matches(['处', ',']);
     let at = match place {
         "末尾" | "结尾" | "最后" | "最后面" | "文末" | "页面末尾" | "页面最后" | "文档末尾" | "最下面" | "底部"
-        | "页尾" | "最后一行" | "" => InsertAt::End,
+        | "页尾" | "" => InsertAt::End,
         "开头" | "最前面" | "顶部" | "文首" | "页面开头" | "最上面" => InsertAt::Start,
         _ => {
             let (anchor, after) = if let (a, true) =
-                strip_any_suffix(place, &["后面", "之后", "后边", "下面", "下方", "后", "的后面", "的下面"])
+                strip_any_suffix(place, &["的后面", "的下面", "后面", "之后", "后边", "下面", "下方", "后"])
             {
                 (a, true)
             } else if let (a, true) =
-                strip_any_suffix(place, &["前面", "之前", "上面", "上方", "前", "的前面", "的上面"])
+                strip_any_suffix(place, &["的前面", "的上面", "前面", "之前", "上面", "上方", "前"])
             {
                 (a, false)
             } else {
                 return None;
             };
-            let anchor = anchor.trim_end_matches('的');
-            let target = match only_quote(anchor, quotes) {
-                Some(q) => BlockRef::Containing(q.into()),
-                None => zh_block_ref(anchor, quotes)?,
-            };
+            let mut p = phrase(anchor, quotes)?;
+            if p.literal.is_some() {
+                p.containing = true;
+            }
+            let target = p.block_ref()?;
             if after { InsertAt::After(target) } else { InsertAt::Before(target) }
         }
     };
-    let (what, _) = strip_any(
-        what,
-        &[
-            "一段话",
-            "一段文字",
-            "一段",
-            "一行字",
-            "一行",
-            "一句话",
-            "一句",
-            "一个段落",
-            "段落",
-            "新段落",
-            "一个新段落",
-            "一条",
-        ],
-    );
-    let (what, kind) = match strip_any(what, &["一个待办事项", "一个待办", "一条待办", "待办事项", "待办", "一个任务"])
-    {
-        (rest, true) => (rest, BlockType::Todo),
-        _ => match strip_any(what, &["一个列表项", "一条列表项", "列表项", "一个要点", "要点"]) {
-            (rest, true) => (rest, BlockType::BulletedListItem),
-            _ => match strip_any(what, &["一个引用", "引用"]) {
-                (rest, true) => (rest, BlockType::Quote),
-                _ => (what, BlockType::Paragraph),
-            },
-        },
-    };
-    let what = what
-        .trim_start_matches([':', '：'])
-        .trim_start_matches("内容")
-        .trim_start_matches("文字")
-        .trim_start_matches([':', '：']);
+    let what = what.trim_start_matches(['个', '一']);
+    let (what, _) =
+        strip_any(what, &["段话", "段文字", "段", "行字", "行", "句话", "句", "个段落", "段落", "新段落", "个新段落"]);
+    let (what, kind) =
+        match strip_any(what, &["个待办事项", "个待办", "条待办", "待办事项", "待办", "个任务", "个todo", "todo"])
+        {
+            (rest, true) => (rest, BlockType::Todo),
+            _ => {
+                match strip_any(what, &["个列表项", "条列表项", "列表项", "个要点", "要点", "条", "个bullet", "bullet"])
+                {
+                    (rest, true) => (rest, BlockType::BulletedListItem),
+                    _ => match strip_any(what, &["个引用", "引用"]) {
+                        (rest, true) => (rest, BlockType::Quote),
+                        _ => (what, BlockType::Paragraph),
+                    },
+                }
+            }
+        };
+    let what = what.trim_start_matches([':', '：']).trim_start_matches("内容").trim_start_matches("文字");
+    let what = what.trim_start_matches([':', '：']);
     let what = what.strip_prefix("说").unwrap_or(what);
     let text = only_quote(what, quotes)?;
     Some(Command::Insert { text: text.into(), kind, at })
@@ -315,13 +470,19 @@ fn zh_insert(s: &str, quotes: &[String]) -> Option<Command> {
 
 /// Parses one Chinese clause.
 pub(in crate::route) fn zh(s: &str, quotes: &[String]) -> Option<Command> {
-    zh_insert(s, quotes)
-        .or_else(|| zh_delete(s, quotes))
-        .or_else(|| zh_set(s, quotes))
-        .or_else(|| zh_replace(s, quotes))
+    insert(s, quotes).or_else(|| delete(s, quotes)).or_else(|| set(s, quotes)).or_else(|| replace(s, quotes))
 }
 
 /// Parses one Chinese clause written without quotes (the raw prompt, courtesy already stripped).
 pub(in crate::route) fn zh_unquoted(raw: &str) -> Option<Command> {
-    zh_replace_unquoted(raw)
+    replace_unquoted(raw)
+}
+
+/// The blocks a Chinese phrase names, for an English sentence that names its target in Chinese.
+pub(in crate::route) fn block_ref_words(s: &str, quotes: &[String]) -> Option<BlockRef> {
+    let p = phrase(s, quotes)?;
+    if p.all || p.literal.is_some() {
+        return None;
+    }
+    p.block_ref()
 }
