@@ -413,7 +413,13 @@ fn every_fixture_file_is_exercised() {
     // A stray fixture nobody checks would silently rot.
     let names: Vec<String> = all_cases().into_iter().map(|(n, _, _)| n).collect();
     // Other schemas' fixtures (review sessions, tool events, routes) are checked by their own tests.
-    let owned = ["page_ai_context.", "tool_result.", "ai_tool_manifest.", "mcp_tools_list.", "openai_functions."];
+    let owned = [
+        "page_ai_context.",
+        "tool_result.",
+        "ai_tool_manifest.",
+        "mcp_tools_list.",
+        "openai_functions.",
+    ];
     for entry in std::fs::read_dir(dir()).unwrap() {
         let file = entry.unwrap().file_name().into_string().unwrap();
         if owned.iter().any(|prefix| file.starts_with(prefix)) {
