@@ -10,6 +10,10 @@
 //! - [`markdown`] (feature `std`): import and export of local-first `.md` pages, with block ids kept in
 //!   optional `<!-- mnote:block id=… -->` markers.
 //! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads.
+//! - [`manifest`]: the one tool catalog (`mnote.ai_tool_manifest.v1`) and its MCP and OpenAI exports.
+//! - [`executor`]: the single entry point of every tool call; every write is checked and applied there.
+//! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
+//!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
 //! - [`error`]: the one error enum, with stable codes and hints.
 //! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
 //!
@@ -49,6 +53,7 @@ pub mod normalize;
 pub mod ops;
 pub mod page;
 pub mod profile;
+pub mod review;
 pub mod search;
 pub mod wire;
 
