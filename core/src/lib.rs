@@ -14,6 +14,7 @@
 //! - [`executor`]: the single entry point of every tool call; every write is checked and applied there.
 //! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
 //!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
+//! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`error`]: the one error enum, with stable codes and hints.
 //! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
 //!
@@ -45,6 +46,7 @@ extern crate alloc;
 
 pub mod context;
 pub mod error;
+pub mod events;
 pub mod executor;
 pub mod manifest;
 #[cfg(feature = "std")]
