@@ -15,6 +15,7 @@
 //! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
 //!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
+//! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
 //! - [`error`]: the one error enum, with stable codes and hints.
 //! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
 //!
@@ -44,6 +45,7 @@
 
 extern crate alloc;
 
+pub mod audit;
 pub mod context;
 pub mod error;
 pub mod events;
