@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::session::{
     AnswerRecordV1, AppliedV1, PAGE_AI_REVIEW_ANSWER_V1, ReviewAnswerV1, ReviewSessionV1, StaleV1,
 };
-use super::state::{Action, State};
+use super::state::Action;
 use super::write::{self, Batch};
 use super::{Answer, Stamp, partial};
 use crate::error::{Error, Result};
@@ -188,10 +188,6 @@ pub(super) fn record(
         fingerprint,
         answer: json.clone(),
     });
-    debug_assert!(matches!(
-        session.state,
-        State::Applied | State::Stale | State::Reverted
-    ));
     Ok(Answer {
         json,
         replayed: false,
