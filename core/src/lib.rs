@@ -10,6 +10,14 @@
 //! - [`markdown`] (feature `std`): import and export of local-first `.md` pages, with block ids kept in
 //!   optional `<!-- mnote:block id=… -->` markers.
 //! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads.
+//! - [`manifest`]: the one tool catalog (`mnote.ai_tool_manifest.v1`) and its MCP and OpenAI exports.
+//! - [`executor`]: the single entry point of every tool call; every write is checked and applied there.
+//! - [`route`]: the deterministic bilingual command router (`mnote.page_ai_command_route.v1`): direct
+//!   shortcuts for low-ambiguity commands, everything else to Hermes with a reason and a hint.
+//! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
+//!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
+//! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
+//! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
 //! - [`error`]: the one error enum, with stable codes and hints.
 //! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
 //!
@@ -31,8 +39,10 @@
 
 extern crate alloc;
 
+pub mod audit;
 pub mod context;
 pub mod error;
+pub mod events;
 pub mod executor;
 pub mod manifest;
 #[cfg(feature = "std")]
@@ -41,6 +51,7 @@ pub mod normalize;
 pub mod ops;
 pub mod page;
 pub mod profile;
+pub mod review;
 pub mod route;
 pub mod search;
 pub mod wire;

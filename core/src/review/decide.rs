@@ -1,0 +1,180 @@
+//! The user's decisions on a preview: [`accept`] (all of it, or some blocks), [`reject`] and [`abort`].
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::session::{AnswerRecordV1, AppliedV1, PAGE_AI_REVIEW_ANSWER_V1, ReviewAnswerV1, ReviewSessionV1, StaleV1};
+use super::state::Action;
+use super::write::{self, Batch};
+use super::{Answer, Stamp, partial};
+use crate::error::{Error, Result};
+use crate::executor::idempotency::fingerprint;
+use crate::executor::{Env, Origin};
+use crate::page::Page;
+use crate::wire::{ErrorBody, ToolResultV1};
+
+/// The body of an accept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AcceptRequest {
+    /// Apply only the changes to these blocks (ids from the preview's `changedBlocks`); all when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_ids: Option<Vec<String>>,
+    /// Required. The same key and body replay the first answer byte for byte and write nothing.
+    pub idempotency_key: String,
+}
+
+/// Accepts the session's preview, or the part of it that touches `request.block_ids`.
+///
+/// The page must still be at `base` (revision and `conflictDetectionKey`). When it is not, nothing is
+/// written: the session becomes `stale` and the answer carries a fresh dry-run of the same proposal against
+/// the current page, or the coded error why it no longer applies. Otherwise the batch is applied through the
+/// executor as [`Origin::ReviewAccept`] and the session is `applied`. A partial batch is validated again as
+/// a whole; an invalid choice of blocks fails with its coded error.
+///
+/// An `Err` means nothing changed, neither the page nor the session. On `Ok`, persist the session, and the
+/// page when [`Answer::applied`] is set.
+pub fn accept(
+    session: &mut ReviewSessionV1,
+    page: &mut Page,
+    request: &AcceptRequest,
+    stamp: &Stamp<'_>,
+    env: &mut Env<'_>,
+) -> Result<Answer> {
+    session.check_page(page)?;
+    let key = request.idempotency_key.as_str();
+    check_key(key)?;
+    let print = request_fingerprint("review.accept", request)?;
+    if let Some(json) = session.replay(Action::Accept, key, &print)? {
+        return Ok(Answer::replay(json));
+    }
+    session.require(Action::Accept)?;
+
+    if page.revision != session.base.revision || page.conflict_detection_key() != session.base.conflict_detection_key {
+        let stale = fresh_preview(session, page, key, stamp, env);
+        session.step(Action::MarkStale, stamp.at)?;
+        session.stale = Some(stale.clone());
+        let answer = answer(session, Action::Accept, key, None, Some(stale));
+        return record(session, Action::Accept, key, print, &answer, None);
+    }
+
+    let operations = match &request.block_ids {
+        None => session.proposal.operations.clone(),
+        Some(ids) => partial::select(session, page, ids)?,
+    };
+    let result = write::run(
+        page,
+        &Batch {
+            operations: &operations,
+            allowed: session.base.allowed_target_block_ids.as_deref(),
+            dry_run: false,
+            idempotency_key: key,
+            origin: Origin::ReviewAccept,
+            tool_call_id: &session.tool_call_id,
+        },
+        stamp,
+        env,
+    )?;
+    for action in [Action::Accept, Action::Apply, Action::ApplySucceeded] {
+        session.step(action, stamp.at)?;
+    }
+    session.applied = Some(AppliedV1 {
+        idempotency_key: key.into(),
+        block_ids: request.block_ids.clone(),
+        touched: write::stamps(page, &result),
+        result: result.clone(),
+    });
+    session.error = None;
+    let answer = answer(session, Action::Accept, key, Some(result.clone()), None);
+    record(session, Action::Accept, key, print, &answer, Some(result))
+}
+
+/// A dry-run of the session's proposal against the page as it is now.
+fn fresh_preview(
+    session: &ReviewSessionV1,
+    page: &mut Page,
+    key: &str,
+    stamp: &Stamp<'_>,
+    env: &mut Env<'_>,
+) -> StaleV1 {
+    let preview = write::run(
+        page,
+        &Batch {
+            operations: &session.proposal.operations,
+            allowed: session.base.allowed_target_block_ids.as_deref(),
+            dry_run: true,
+            idempotency_key: key,
+            origin: session.source.origin,
+            tool_call_id: &session.tool_call_id,
+        },
+        stamp,
+        env,
+    );
+    let (preview, error) = match preview {
+        Ok(p) => (Some(p), None),
+        Err(e) => (None, Some(ErrorBody::new(&e, session.trace_id.clone()))),
+    };
+    StaleV1 {
+        current_revision: page.revision,
+        current_conflict_detection_key: page.conflict_detection_key(),
+        preview,
+        error,
+    }
+}
+
+/// Rejects the preview. Never writes: it does not even see the page.
+pub fn reject(session: &mut ReviewSessionV1, stamp: &Stamp<'_>) -> Result<()> {
+    session.step(Action::Reject, stamp.at)
+}
+
+/// Stops the session. Never writes: it does not even see the page.
+pub fn abort(session: &mut ReviewSessionV1, stamp: &Stamp<'_>) -> Result<()> {
+    session.step(Action::Abort, stamp.at)
+}
+
+pub(super) fn check_key(key: &str) -> Result<()> {
+    if key.trim().is_empty() || key.len() > 255 {
+        return Err(Error::invalid("/idempotencyKey", "use a non-empty key of at most 255 bytes"));
+    }
+    Ok(())
+}
+
+pub(super) fn request_fingerprint<T: Serialize>(kind: &str, request: &T) -> Result<String> {
+    let value = serde_json::to_value(request).map_err(|e| Error::invalid("", e.to_string()))?;
+    Ok(fingerprint(kind, &value))
+}
+
+pub(super) fn answer(
+    session: &ReviewSessionV1,
+    action: Action,
+    key: &str,
+    result: Option<ToolResultV1>,
+    stale: Option<StaleV1>,
+) -> ReviewAnswerV1 {
+    ReviewAnswerV1 {
+        schema: PAGE_AI_REVIEW_ANSWER_V1.into(),
+        ok: true,
+        action,
+        session_id: session.session_id.clone(),
+        state: session.state,
+        idempotency_key: key.into(),
+        result,
+        stale,
+    }
+}
+
+/// Serializes `answer`, keeps it for replays, and hands it back.
+pub(super) fn record(
+    session: &mut ReviewSessionV1,
+    action: Action,
+    key: &str,
+    fingerprint: String,
+    answer: &ReviewAnswerV1,
+    applied: Option<ToolResultV1>,
+) -> Result<Answer> {
+    let json = serde_json::to_string(answer).map_err(|e| Error::invalid("", e.to_string()))?;
+    session.answers.push(AnswerRecordV1 { action, idempotency_key: key.into(), fingerprint, answer: json.clone() });
+    Ok(Answer { json, replayed: false, applied })
+}

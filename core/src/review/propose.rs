@@ -1,0 +1,209 @@
+//! Making a preview: [`propose`] turns a write tool call into a session, and [`retry`] gives a session a new
+//! preview under a new toolCallId.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Stamp;
+use super::session::{
+    ActionsV1, AppliedV1, BaseV1, PAGE_AI_REVIEW_SESSION_V1, ProposalV1, ReviewSessionV1, SessionAuditV1, SourceV1,
+};
+use super::state::{Action, State};
+use super::write::{self, Batch};
+use crate::error::{Error, Result};
+use crate::executor::{Call, Env, execute};
+use crate::manifest::Tool;
+use crate::ops::{Operation, TargetScope};
+use crate::page::Page;
+use crate::profile::ReviewMode;
+use crate::wire::ErrorBody;
+
+/// A write tool call to hold for review, with the ids the caller minted for its session.
+#[derive(Debug, Clone, Copy)]
+pub struct ProposeRequest<'a> {
+    /// The new session's id.
+    pub session_id: &'a str,
+    /// The Hermes run, or an id the caller gives a direct shortcut.
+    pub run_id: &'a str,
+    /// Correlates logs, events and error bodies.
+    pub trace_id: &'a str,
+    /// The write call as the model or the router made it. Its `dryRun` is ignored: the proposal is always
+    /// previewed first.
+    pub call: Call<'a>,
+}
+
+/// Dry-runs a write tool call through the executor and holds it in a new session.
+///
+/// The session is `awaiting_user`, unless the profile is `yolo` and the preview is not `blocked`: then the
+/// write is applied at once (as the call's origin) and the session, of the same shape, is `applied` (or
+/// `failed` with the error, should the write fail after its preview passed). A call that does not validate
+/// makes no session: its coded error is returned, for the model to fix its call.
+pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>) -> Result<ReviewSessionV1> {
+    let call = request.call;
+    if Tool::from_name(call.tool_name).is_some_and(|t| !t.writes()) {
+        return Err(Error::invalid("/toolName", "a review session holds writes; this tool only reads"));
+    }
+    let preview_args = with_dry_run(call.args, true);
+    let preview = write::result_of(execute(page, &Call { args: &preview_args, ..call }, env)?)?;
+    let allowed = base_scope(call.args, env);
+    let at = call.at;
+    let mut session = ReviewSessionV1 {
+        schema: PAGE_AI_REVIEW_SESSION_V1.into(),
+        session_id: request.session_id.into(),
+        workspace_id: page.workspace_id.clone(),
+        document_id: page.document_id.clone(),
+        run_id: request.run_id.into(),
+        tool_call_id: call.tool_call_id.into(),
+        trace_id: request.trace_id.into(),
+        state: State::Draft,
+        mode: env.profile.review_mode,
+        source: SourceV1 {
+            runtime_owner: "mnote-web".into(),
+            write_owner: "rust-runtime-kernel".into(),
+            tool_name: preview.tool_name.clone(),
+            origin: call.origin,
+        },
+        base: BaseV1 {
+            revision: page.revision,
+            conflict_detection_key: page.conflict_detection_key(),
+            allowed_target_block_ids: allowed,
+        },
+        proposal: ProposalV1 { format: "block_ops".into(), operations: preview.operations.clone(), full_content: None },
+        preview: None,
+        actions: ActionsV1::of(State::Draft),
+        audit: SessionAuditV1 { created_at: at.into(), created_by: call.actor.into(), updated_at: at.into() },
+        stale: None,
+        error: None,
+        applied: None,
+        reverted: None,
+        answers: Vec::new(),
+        previous_tool_call_ids: Vec::new(),
+        transitions: Vec::new(),
+    };
+    session.step(Action::Preview, at)?;
+    let blocked = preview.blocked;
+    let key = preview.audit.idempotency_key.clone();
+    session.preview = Some(preview);
+    if env.profile.review_mode != ReviewMode::Yolo || blocked {
+        session.step(Action::Present, at)?;
+        return Ok(session);
+    }
+    session.step(Action::Apply, at)?;
+    let apply_args = with_dry_run(call.args, false);
+    let applied = execute(page, &Call { args: &apply_args, ..call }, env).and_then(write::result_of);
+    match applied {
+        Ok(result) => {
+            session.applied = Some(AppliedV1 {
+                idempotency_key: key,
+                block_ids: None,
+                touched: write::stamps(page, &result),
+                result,
+            });
+            session.step(Action::ApplySucceeded, at)?;
+        }
+        Err(e) => {
+            session.error = Some(ErrorBody::new(&e, request.trace_id));
+            session.step(Action::ApplyFailed, at)?;
+        }
+    }
+    Ok(session)
+}
+
+/// The call's arguments with `dryRun` forced, when the tool has that field (`plan_update` has none: it never
+/// writes). A missing `dryRun` stays missing, so the executor reports it.
+fn with_dry_run(args: &Value, dry_run: bool) -> Value {
+    let mut args = args.clone();
+    if let Some(map) = args.as_object_mut()
+        && map.contains_key("dryRun")
+    {
+        map.insert("dryRun".into(), Value::Bool(dry_run));
+    }
+    args
+}
+
+/// The blocks the call may target: its frozen context's, narrowed by its own list; `None` when unrestricted.
+/// The executor has already validated both; this only records them so later previews keep the same scope.
+fn base_scope(args: &Value, env: &Env<'_>) -> Option<Vec<String>> {
+    let frozen = args.get("contextId").and_then(Value::as_str).and_then(|id| env.contexts.frozen(id));
+    let listed: Option<Vec<String>> =
+        args.get("allowedTargetBlockIds").and_then(|v| serde_json::from_value(v.clone()).ok());
+    let scope = match frozen {
+        Some(f) => TargetScope::only(f.allowed_target_block_ids),
+        None => TargetScope::unrestricted(),
+    };
+    scope.narrowed_by(listed.as_deref()).ids()
+}
+
+/// A retry: a new toolCallId and, optionally, a new batch (without one, the same proposal is previewed
+/// again against the current page).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RetryRequest {
+    /// Must differ from every toolCallId the session used.
+    pub tool_call_id: String,
+    /// The new batch, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operations: Option<Vec<Operation>>,
+}
+
+/// Previews the proposal (or `request.operations`) again against the current page, under a new toolCallId.
+///
+/// Allowed from `awaiting_user`, `stale` and `failed`. On success the session is `awaiting_user` with a new
+/// `base` and `preview`; when the new preview fails it is `failed` and keeps the coded error. Nothing is
+/// written either way. An `Err` (wrong state, reused toolCallId, another document) leaves the session as it
+/// was.
+pub fn retry(
+    session: &mut ReviewSessionV1,
+    page: &mut Page,
+    request: &RetryRequest,
+    stamp: &Stamp<'_>,
+    env: &mut Env<'_>,
+) -> Result<()> {
+    session.check_page(page)?;
+    session.require(Action::Retry)?;
+    let id = request.tool_call_id.as_str();
+    if id.trim().is_empty() {
+        return Err(Error::invalid("/toolCallId", "send a new, non-empty toolCallId"));
+    }
+    if session.used_tool_call_id(id) {
+        return Err(Error::invalid(
+            "/toolCallId",
+            alloc::format!("toolCallId {id:?} was already used by this session; a retry needs a new one"),
+        ));
+    }
+    let operations = request.operations.clone().unwrap_or_else(|| session.proposal.operations.clone());
+    let preview = write::run(
+        page,
+        &Batch {
+            operations: &operations,
+            allowed: session.base.allowed_target_block_ids.as_deref(),
+            dry_run: true,
+            idempotency_key: id,
+            origin: session.source.origin,
+            tool_call_id: id,
+        },
+        stamp,
+        env,
+    );
+    session.step(Action::Retry, stamp.at)?;
+    let previous = core::mem::replace(&mut session.tool_call_id, id.to_string());
+    session.previous_tool_call_ids.push(previous);
+    match preview {
+        Ok(preview) => {
+            session.base.revision = page.revision;
+            session.base.conflict_detection_key = page.conflict_detection_key();
+            session.proposal.operations = preview.operations.clone();
+            session.preview = Some(preview);
+            session.stale = None;
+            session.error = None;
+            session.step(Action::Present, stamp.at)
+        }
+        Err(e) => {
+            session.error = Some(ErrorBody::new(&e, session.trace_id.clone()));
+            session.step(Action::PreviewFailed, stamp.at)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! Undo: [`revert`] applies an applied session's inverse operations as one batch, but only while every
+//! block the session touched is still as the session left it.
+
+use alloc::collections::BTreeSet;
+use alloc::string::String;
+use alloc::vec::Vec;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::decide::{answer, check_key, record, request_fingerprint};
+use super::session::{AppliedV1, RevertedV1, ReviewSessionV1};
+use super::state::Action;
+use super::write::{self, Batch};
+use super::{Answer, Stamp};
+use crate::error::{Error, Result};
+use crate::executor::{Env, Origin};
+use crate::ops::Operation;
+use crate::page::Page;
+
+/// The body of a revert.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RevertRequest {
+    /// Required. The same key replays the first answer byte for byte and writes nothing.
+    pub idempotency_key: String,
+}
+
+/// Undoes an `applied` session as one write (revision + 1), through the executor as
+/// [`Origin::ReviewAccept`].
+///
+/// Every block the session touched must be unchanged since (same content hash; still absent if the session
+/// deleted it), and every block the undo anchors on must still exist. Otherwise it fails with
+/// `mnote_revert_conflict`, naming those blocks, and nothing is written. An `Err` leaves the session as it
+/// was; on `Ok` it is `reverted`.
+pub fn revert(
+    session: &mut ReviewSessionV1,
+    page: &mut Page,
+    request: &RevertRequest,
+    stamp: &Stamp<'_>,
+    env: &mut Env<'_>,
+) -> Result<Answer> {
+    session.check_page(page)?;
+    let key = request.idempotency_key.as_str();
+    check_key(key)?;
+    let print = request_fingerprint("review.revert", request)?;
+    if let Some(json) = session.replay(Action::Revert, key, &print)? {
+        return Ok(Answer::replay(json));
+    }
+    session.require(Action::Revert)?;
+    let Some(applied) = &session.applied else {
+        return Err(Error::invalid("", "the session holds no applied write"));
+    };
+    let inverse = applied.result.inverse.clone().unwrap_or_default();
+    let changed = changed_since(page, applied, &inverse);
+    if !changed.is_empty() {
+        return Err(Error::RevertConflict { changed });
+    }
+    let result = write::run(
+        page,
+        &Batch {
+            operations: &inverse,
+            allowed: None,
+            dry_run: false,
+            idempotency_key: key,
+            origin: Origin::ReviewAccept,
+            tool_call_id: &session.tool_call_id,
+        },
+        stamp,
+        env,
+    )?;
+    session.step(Action::Revert, stamp.at)?;
+    session.reverted = Some(RevertedV1 { idempotency_key: key.into(), result: result.clone() });
+    let answer = answer(session, Action::Revert, key, Some(result.clone()), None);
+    record(session, Action::Revert, key, print, &answer, Some(result))
+}
+
+/// The blocks that keep `applied` from being undone: touched blocks whose content changed (or that came or
+/// went), then anchors of the undo that no longer exist. In that order, without repeats.
+fn changed_since(page: &Page, applied: &AppliedV1, inverse: &[Operation]) -> Vec<String> {
+    let mut changed: Vec<String> = Vec::new();
+    for stamp in &applied.touched {
+        let now = page.block(&stamp.block_id).map(|b| b.content_hash8());
+        if now != stamp.content_hash {
+            changed.push(stamp.block_id.clone());
+        }
+    }
+    // Blocks the undo itself re-inserts may anchor later undo steps; every other anchor must exist.
+    let mut restored: BTreeSet<&str> = BTreeSet::new();
+    for op in inverse {
+        for id in op.referenced_ids() {
+            if !restored.contains(id) && page.block(id).is_none() && !changed.iter().any(|c| c == id) {
+                changed.push(id.into());
+            }
+        }
+        if let Operation::InsertAfter { block, .. } | Operation::InsertBefore { block, .. } = op
+            && let Some(id) = &block.block_id
+        {
+            restored.insert(id);
+        }
+    }
+    changed
+}

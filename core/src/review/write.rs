@@ -1,0 +1,77 @@
+//! How review sessions ask the executor for a dry-run or a write. Every write a session makes is an
+//! `mnote.doc.apply_block_ops` call through [`crate::executor::execute`], so scope, revision, editability,
+//! idempotency and policy are checked there and nowhere else.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::Stamp;
+use super::session::BlockStampV1;
+use crate::error::{Error, Result};
+use crate::executor::{Call, Effect, Env, Origin, Outcome, execute};
+use crate::manifest::args::ApplyBlockOpsArgs;
+use crate::ops::Operation;
+use crate::page::Page;
+use crate::wire::{self, ToolResultV1};
+
+/// The tool every session write goes through: it takes any batch of operations.
+pub(crate) const APPLY_TOOL: &str = "mnote.doc.apply_block_ops";
+
+/// One batch to run.
+pub(crate) struct Batch<'s> {
+    pub operations: &'s [Operation],
+    pub allowed: Option<&'s [String]>,
+    pub dry_run: bool,
+    pub idempotency_key: &'s str,
+    pub origin: Origin,
+    pub tool_call_id: &'s str,
+}
+
+/// Runs `batch` against the page as it is now (its revision is the base) and returns the tool result.
+pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &mut Env<'_>) -> Result<ToolResultV1> {
+    let args = ApplyBlockOpsArgs {
+        context_id: None,
+        document_id: page.document_id.clone(),
+        base_revision: page.revision,
+        operations: batch.operations.to_vec(),
+        dry_run: batch.dry_run,
+        idempotency_key: batch.idempotency_key.to_string(),
+        allowed_target_block_ids: batch.allowed.map(<[String]>::to_vec),
+    };
+    let args = serde_json::to_value(&args).map_err(|e| Error::invalid("", e.to_string()))?;
+    let call = Call {
+        tool_name: APPLY_TOOL,
+        args: &args,
+        origin: batch.origin,
+        actor: stamp.actor,
+        at: stamp.at,
+        tool_call_id: batch.tool_call_id,
+        new_context_id: "",
+    };
+    result_of(execute(page, &call, env)?)
+}
+
+/// The tool result inside a write's outcome; a replay's stored JSON is parsed back.
+pub(crate) fn result_of(outcome: Outcome) -> Result<ToolResultV1> {
+    match outcome.effect {
+        Effect::Previewed(result) | Effect::Applied(result) => Ok(result),
+        Effect::Replayed => wire::from_json(&outcome.json),
+        Effect::Read { .. } => Err(Error::invalid("/toolName", "a review session holds writes; this tool only reads")),
+    }
+}
+
+/// The blocks `result` touched, as they are on `page` right after it was applied.
+pub(crate) fn stamps(page: &Page, result: &ToolResultV1) -> Vec<BlockStampV1> {
+    result
+        .changed_blocks
+        .iter()
+        .map(|changed| {
+            let block = page.block(&changed.block_id);
+            BlockStampV1 {
+                block_id: changed.block_id.clone(),
+                revision_ref: block.map(|b| page.revision_ref(b)),
+                content_hash: block.map(|b| b.content_hash8()),
+            }
+        })
+        .collect()
+}
