@@ -41,6 +41,14 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
     })
 }
 
+/// Deserializes `T` from a borrowed JSON value, without copying it first.
+pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let pointer = pointer_of(e.path());
+        serde_error(&pointer, e.inner())
+    })
+}
+
 /// Maps a serde_json error at `pointer` to [`Error::InvalidArguments`].
 pub fn serde_error(pointer: &str, e: &serde_json::Error) -> Error {
     // serde_json appends " at line L column C"; the pointer already says where.

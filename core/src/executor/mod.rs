@@ -79,21 +79,28 @@ impl FrozenContext {
 /// Looks up frozen contexts by id (the Worker's Durable Object, with a TTL; a map in the browser).
 pub trait ContextLookup {
     /// The context, or `None` when unknown or expired.
-    fn frozen(&self, context_id: &str) -> Option<FrozenContext>;
+    fn frozen(&self, context_id: &str) -> Option<&FrozenContext>;
 }
 
 /// No contexts at all.
 pub struct NoContexts;
 
+/// Exactly one context: what the router and a single-context caller need, without copying it into a map.
+impl ContextLookup for FrozenContext {
+    fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {
+        (self.context_id == context_id).then_some(self)
+    }
+}
+
 impl ContextLookup for NoContexts {
-    fn frozen(&self, _: &str) -> Option<FrozenContext> {
+    fn frozen(&self, _: &str) -> Option<&FrozenContext> {
         None
     }
 }
 
 impl ContextLookup for alloc::collections::BTreeMap<String, FrozenContext> {
-    fn frozen(&self, context_id: &str) -> Option<FrozenContext> {
-        self.get(context_id).cloned()
+    fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {
+        self.get(context_id)
     }
 }
 
@@ -225,7 +232,7 @@ fn read(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<O
     };
     match tool {
         Tool::DocFetch => {
-            let a: args::DocFetchArgs = wire::from_value(call.args.clone())?;
+            let a: args::DocFetchArgs = wire::from_value_ref(call.args)?;
             check_document(page, a.document_id.as_deref())?;
             policy(tool, page, env)?;
             let mut request = ContextRequest::new(a.scope);
@@ -235,7 +242,7 @@ fn read(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<O
             context(request)
         }
         Tool::BlockFetch => {
-            let a: args::BlockFetchArgs = wire::from_value(call.args.clone())?;
+            let a: args::BlockFetchArgs = wire::from_value_ref(call.args)?;
             check_document(page, a.document_id.as_deref())?;
             policy(tool, page, env)?;
             let mut request = ContextRequest::new(Scope::Selection { block_ids: a.block_ids });
@@ -243,7 +250,7 @@ fn read(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<O
             context(request)
         }
         _ => {
-            let a: args::DocSearchArgs = wire::from_value(call.args.clone())?;
+            let a: args::DocSearchArgs = wire::from_value_ref(call.args)?;
             check_document(page, a.document_id.as_deref())?;
             policy(tool, page, env)?;
             let limit = a.limit.map_or(20, |l| l as usize);
@@ -278,15 +285,14 @@ fn parse_write(tool: Tool, page: &Page, args: &Value) -> Result<WriteRequest> {
             }
         };
     }
-    let args = args.clone();
     Ok(match tool {
         Tool::DocApplyBlockOps => {
-            let a: args::ApplyBlockOpsArgs = wire::from_value(args)?;
+            let a: args::ApplyBlockOpsArgs = wire::from_value_ref(args)?;
             let ops = a.operations.clone();
             block_write!(a, ops)
         }
         Tool::DocPlanUpdate => {
-            let a: args::PlanUpdateArgs = wire::from_value(args)?;
+            let a: args::PlanUpdateArgs = wire::from_value_ref(args)?;
             WriteRequest {
                 context_id: a.context_id,
                 document_id: a.document_id,
@@ -298,7 +304,7 @@ fn parse_write(tool: Tool, page: &Page, args: &Value) -> Result<WriteRequest> {
             }
         }
         Tool::BlockInsert => {
-            let a: args::BlockInsertArgs = wire::from_value(args)?;
+            let a: args::BlockInsertArgs = wire::from_value_ref(args)?;
             let op = match (a.after_block_id.clone(), a.before_block_id.clone()) {
                 (Some(after_block_id), None) => Operation::InsertAfter { after_block_id, block: a.block.clone() },
                 (None, Some(before_block_id)) => Operation::InsertBefore { before_block_id, block: a.block.clone() },
@@ -309,7 +315,7 @@ fn parse_write(tool: Tool, page: &Page, args: &Value) -> Result<WriteRequest> {
             block_write!(a, alloc::vec![op])
         }
         Tool::BlockUpdate => {
-            let a: args::BlockUpdateArgs = wire::from_value(args)?;
+            let a: args::BlockUpdateArgs = wire::from_value_ref(args)?;
             let op = Operation::Update {
                 block_id: a.block_id.clone(),
                 text: a.text.clone(),
@@ -319,17 +325,17 @@ fn parse_write(tool: Tool, page: &Page, args: &Value) -> Result<WriteRequest> {
             block_write!(a, alloc::vec![op])
         }
         Tool::BlockDelete => {
-            let a: args::BlockDeleteArgs = wire::from_value(args)?;
+            let a: args::BlockDeleteArgs = wire::from_value_ref(args)?;
             let op = Operation::Delete { block_id: a.block_id.clone() };
             block_write!(a, alloc::vec![op])
         }
         Tool::BlockMove => {
-            let a: args::BlockMoveArgs = wire::from_value(args)?;
+            let a: args::BlockMoveArgs = wire::from_value_ref(args)?;
             let op = Operation::Move { block_id: a.block_id.clone(), after_block_id: a.after_block_id.clone() };
             block_write!(a, alloc::vec![op])
         }
         _ => {
-            let a: args::PageSaveArgs = wire::from_value(args)?;
+            let a: args::PageSaveArgs = wire::from_value_ref(args)?;
             let ops = page_save::operations_for(page, &a.blocks)?;
             WriteRequest {
                 context_id: a.context_id,
@@ -352,7 +358,8 @@ fn write(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<
     }
     check_document(page, Some(&request.document_id))?;
 
-    let fingerprint = fingerprint(spec.name, call.args);
+    // Dry-runs are never recorded, so only an apply pays for the canonical fingerprint.
+    let fingerprint = if request.dry_run { String::new() } else { fingerprint(spec.name, call.args) };
     if !request.dry_run
         && let Some(record) = env.idempotency.lookup(&page.document_id, &request.idempotency_key)
     {
@@ -370,7 +377,7 @@ fn write(tool: Tool, page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<
         if frozen.document_id != page.document_id {
             return Err(Error::invalid("/contextId", "the context belongs to another document"));
         }
-        scope = TargetScope::only(frozen.allowed_target_block_ids);
+        scope = TargetScope::only(frozen.allowed_target_block_ids.iter().map(String::as_str));
     }
     let scope = scope.narrowed_by(request.allowed.as_deref());
 

@@ -165,7 +165,8 @@ fn structural_ops_and_their_inverse() {
 
 #[test]
 fn scope_can_be_narrowed_never_widened() {
-    let scope = TargetScope::only(["p_1", "p_2"]).narrowed_by(Some(&["p_2".to_string(), "p_4".to_string()]));
+    let asked = ["p_2".to_string(), "p_4".to_string()];
+    let scope = TargetScope::only(["p_1", "p_2"]).narrowed_by(Some(&asked));
     assert!(scope.allows("p_2"));
     assert!(!scope.allows("p_1"));
     assert!(!scope.allows("p_4"));

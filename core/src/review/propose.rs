@@ -131,7 +131,7 @@ fn base_scope(args: &Value, env: &Env<'_>) -> Option<Vec<String>> {
     let listed: Option<Vec<String>> =
         args.get("allowedTargetBlockIds").and_then(|v| serde_json::from_value(v.clone()).ok());
     let scope = match frozen {
-        Some(f) => TargetScope::only(f.allowed_target_block_ids),
+        Some(f) => TargetScope::only(f.allowed_target_block_ids.iter().map(String::as_str)),
         None => TargetScope::unrestricted(),
     };
     scope.narrowed_by(listed.as_deref()).ids()

@@ -28,7 +28,6 @@ mod plan;
 mod prompt;
 mod target;
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -356,21 +355,15 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
         "idempotencyKey": input.idempotency_key,
         "allowedTargetBlockIds": allowed,
     });
-    let contexts: BTreeMap<String, FrozenContext> =
-        [(input.context.context_id.clone(), input.context.clone())].into_iter().collect();
+    let contexts = input.context;
     let mut store = MemoryIdempotencyStore::new();
     let mut n = 0u32;
     let mut mint = || {
         n += 1;
         format!("b_route{n:05}")
     };
-    let mut env = Env {
-        profile: input.profile,
-        grants: input.grants,
-        contexts: &contexts,
-        idempotency: &mut store,
-        mint: &mut mint,
-    };
+    let mut env =
+        Env { profile: input.profile, grants: input.grants, contexts, idempotency: &mut store, mint: &mut mint };
     let call = Call {
         tool_name: Tool::DocApplyBlockOps.spec().name,
         args: &args,
