@@ -502,7 +502,9 @@ impl Error {
                 "the operator must set HERMES_API_KEY to Hermes' API_SERVER_KEY".into()
             }
             Error::HermesUpstreamRateLimited { retry_after } => match retry_after {
-                Some(after) => format!("retry after {after} seconds"),
+                // Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+                Some(after) if after.bytes().all(|b| b.is_ascii_digit()) => format!("retry after {after} seconds"),
+                Some(after) => format!("retry after {after}"),
                 None => "retry in a moment".into(),
             },
             Error::HermesUpstreamUnavailable { .. } => {
