@@ -421,6 +421,16 @@ describe('runs and events', () => {
     assertCodedError(await get('events/run%20x?sessionId=mnote_welcome_x'), 400, 'hermes_client_bad_request');
     const gone = assertCodedError(await get(`events/${first.runId}?sessionId=${sessionId}`), 400, 'hermes_client_bad_request');
     assert.match(gone.message, /run_not_found/, 'one reader per run');
+    const unknown = assertCodedError(await get(`events/run_0abc?sessionId=${sessionId}`), 400, 'hermes_client_bad_request');
+    assert.match(unknown.message, /404 run_not_found/);
+    // The session_id stamped on events is Hermes' fact: a run of another session is refused.
+    const other = await newSession('welcome');
+    const run = await startRun({ sessionId: other, message: 'hi' });
+    const wrong = assertCodedError(await get(`events/${run.runId}?sessionId=${sessionId}`), 400, 'hermes_client_bad_request');
+    assert.equal(wrong.details.pointer, '/sessionId');
+    const abort = await post(`runs/${run.runId}/abort`, { documentId: 'welcome', sessionId });
+    assert.equal(assertCodedError(abort, 400, 'hermes_client_bad_request').details.pointer, '/sessionId');
+    await events(run.runId, other);
   });
 
   test('Hermes run.failed is passed through and ends the stream', async () => {
@@ -510,8 +520,13 @@ describe('upstream failures map to the contract codes', () => {
     double.inject('GET /api/sessions', { status: 500 });
     const error = assertCodedError(await get('sessions?documentId=welcome'), 502, 'hermes_client_upstream_unavailable');
     assert.equal(error.details.upstreamStatus, 500);
+    const sessionId = await newSession('welcome');
+    const run = await startRun({ sessionId, message: 'hi' });
     double.inject('GET /v1/runs/{id}/events', { status: 503 });
-    assertCodedError(await get('events/run_0abc?sessionId=mnote_welcome_x'), 502, 'hermes_client_upstream_unavailable');
+    assertCodedError(await get(`events/${run.runId}?sessionId=${sessionId}`), 502, 'hermes_client_upstream_unavailable');
+    double.inject('GET /v1/runs/{id}', { status: 502 });
+    assertCodedError(await get(`events/${run.runId}?sessionId=${sessionId}`), 502, 'hermes_client_upstream_unavailable');
+    await events(run.runId, sessionId);
   });
 
   test('a slow answer → 504 hermes_client_upstream_unavailable after HERMES_TIMEOUT_MS', async () => {

@@ -6,6 +6,7 @@
 // - POST /v1/runs answers 202 {run_id, status:"started"}; it does not load a session's history itself.
 // - GET /v1/runs/{id}/events is SSE: `data: {json}` events, `: keepalive` comments, `: stream closed`
 //   after the terminal event; one reader per run (the stream is gone once read).
+// - GET /v1/runs/{id} → the pollable status {object:"hermes.run", run_id, status, session_id, …}.
 // - POST /v1/runs/{id}/stop → {run_id, status:"stopping"}, then run.cancelled on the stream.
 // - /api/sessions (list with limit/offset/has_more, create {id, title} with unique titles),
 //   /api/sessions/{id}, /api/sessions/{id}/messages, GET /v1/models.
@@ -121,7 +122,7 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
 
   function newRun(body) {
     const id = `run_${randomUUID().replaceAll('-', '')}`;
-    const run = { id, body, events: [], waiters: [], done: false, stopped: false, claimed: false, closed: false };
+    const run = { id, body, created: now(), events: [], waiters: [], done: false, stopped: false, claimed: false, closed: false };
     runs.set(id, run);
     double.sent.set(id, []);
     queueMicrotask(() => script(run));
@@ -322,6 +323,12 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
       }
       const run = newRun(body);
       return send(res, 202, { run_id: run.id, status: 'started' });
+    }
+    if ((m = path.match(/^\/v1\/runs\/([^/]+)$/)) && req.method === 'GET') {
+      const run = runs.get(m[1]);
+      if (!run) return send(res, 404, hermesError(`Run not found: ${m[1]}`, 'run_not_found'));
+      const status = run.done ? run.events.at(-1).event.replace('run.', '') : run.stopped ? 'stopping' : 'running';
+      return send(res, 200, { object: 'hermes.run', run_id: run.id, status, session_id: run.body.session_id, model: 'hermes-agent', created_at: run.created, updated_at: now() });
     }
     if ((m = path.match(/^\/v1\/runs\/([^/]+)\/events$/)) && req.method === 'GET') {
       const run = runs.get(m[1]);

@@ -21,9 +21,9 @@ use crate::services::hermes::instructions::{RunBrief, instructions};
 use crate::services::hermes::sse::SseRelay;
 use crate::services::hermes::wire::{
     AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HERMES_TOOL_V1, HermesMessages,
-    HermesModels, HermesRunStarted, HermesSessionEnvelope, HermesSessionList, MAX_MESSAGE_CHARS, Models, RunRequest,
-    RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools, check_run_id, check_session_id, history,
-    session_document, session_prefix,
+    HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, MAX_MESSAGE_CHARS,
+    Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools, check_run_id,
+    check_session_id, history, session_document, session_prefix,
 };
 use crate::services::hermes::{Hermes, encode_component, relay_events};
 
@@ -201,6 +201,7 @@ pub async fn events(req: Request, run_id: String, ctx: &RequestContext) -> Resul
     let session_id = query.required("sessionId")?;
     check_session_id("/sessionId", &session_id, None)?;
     let hermes = Hermes::new(ctx)?;
+    check_run_session(&hermes, &run_id, &session_id).await?;
     let upstream = hermes.open_stream(&format!("/v1/runs/{}/events", encode_component(&run_id))).await?;
     let relay = SseRelay::new(&run_id, &session_id, &ctx.trace_id);
     let stream = relay_events(upstream, relay, ctx.config.hermes_stream_idle_ms, ctx.trace_id.clone());
@@ -231,6 +232,9 @@ pub async fn abort_run(mut req: Request, run_id: String, ctx: &RequestContext) -
         check_session_id("/sessionId", session_id, body.document_id.as_deref())?;
     }
     let hermes = Hermes::new(ctx)?;
+    if let Some(session_id) = &body.session_id {
+        check_run_session(&hermes, &run_id, session_id).await?;
+    }
     let path = format!("/v1/runs/{}/stop", encode_component(&run_id));
     let _: serde_json::Value = hermes.send(Method::Post, &path, Some(&json!({}))).await?.json(&hermes)?;
     let answer = Aborted {
@@ -268,6 +272,16 @@ pub fn tools(ctx: &RequestContext) -> Result<Response, Failure> {
         .map(|t| ToolEntry { name: t.name, scope: t.capability_scope, schema_version: HERMES_TOOL_V1 })
         .collect();
     Ok(json_response(&Tools { ok: true, trace_id: ctx.trace_id.clone(), tools }, &ctx.trace_id)?)
+}
+
+/// Refuses a run that Hermes started in another session, so the `session_id` the relay stamps on each
+/// event is Hermes' fact, not only the client's claim. An unknown run is a bad request (Hermes' 404).
+async fn check_run_session(hermes: &Hermes, run_id: &str, session_id: &str) -> Result<(), Error> {
+    let status: HermesRunStatus = hermes.get_json(&format!("/v1/runs/{}", encode_component(run_id))).await?;
+    match status.session_id.as_deref() == Some(session_id) {
+        true => Ok(()),
+        false => Err(bad("/sessionId", format!("run {run_id} does not belong to session {session_id}"))),
+    }
 }
 
 /// The query string of a request.

@@ -475,6 +475,14 @@ pub struct HermesRunStarted {
     pub run_id: String,
 }
 
+/// `GET /v1/runs/{id}` answer: the pollable run status (Hermes keeps it a while after the run ends).
+#[derive(Debug, Deserialize)]
+pub struct HermesRunStatus {
+    /// The session the run was started in.
+    #[serde(default)]
+    pub session_id: Option<String>,
+}
+
 /// `POST /api/sessions` body.
 #[derive(Debug, Serialize)]
 pub struct CreateSessionRequest<'a> {
