@@ -3,7 +3,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 CARGO ?= cargo
 
-.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e
+.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e test-hermes
+
+# The Hermes proxy suites run in test-hermes; every other end-to-end file runs in test-e2e.
+E2E_HERMES := $(wildcard tests/e2e/hermes_*.test.mjs)
+E2E_OTHER := $(filter-out $(E2E_HERMES),$(wildcard tests/e2e/*.test.mjs))
 
 help:
 	@echo "make dev    build everything, serve the Worker + web demo on http://127.0.0.1:8787"
@@ -39,9 +43,15 @@ test-wasm: wasm
 	node --test wasm/tests/
 
 test-e2e: wasm
-	node --test --test-concurrency=1 tests/e2e/
+	node --test --test-concurrency=1 $(E2E_OTHER)
 
-test: setup lint test-rust test-nostd test-wasm test-e2e
+# The Hermes client proxy under wrangler dev: against the scripted double that follows SPEC §10
+# (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes.
+test-hermes: setup
+	node --test --test-concurrency=1 $(E2E_HERMES)
+
+test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes
 
 bench: setup-dev
 	$(CARGO) bench -p pageai-core
+	node benches/sse_relay.mjs

@@ -36,7 +36,7 @@ before(
     pageai = createRequire(import.meta.url)(join(ROOT, "wasm", "pkg", "node", "pageai.js"));
     mkdirSync(ARTIFACTS, { recursive: true });
 
-    worker = await startWorker();
+    worker = await startWorker({ vars: { MNOTE_DEV_AUTO_LOGIN: "true" } }); // the demo signs itself in
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
     const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1 });
     page = await context.newPage();
@@ -45,7 +45,7 @@ before(
     page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
 
-    const res = await fetch(`${worker.url}/api/documents/welcome`);
+    const res = await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth });
     assert.equal(res.status, 200);
     welcome = await res.json();
   },

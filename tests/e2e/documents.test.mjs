@@ -9,7 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { ROOT, assertCodedError, fetchJson, sendJson, startWorker } from './lib/wrangler.mjs';
+import {
+  ROOT,
+  TEST_CLIENT_TOKEN,
+  assertCodedError,
+  fetchJson as rawFetchJson,
+  sendJson as rawSendJson,
+  startWorker,
+} from './lib/wrangler.mjs';
+
+// Every document route needs a credential (SPEC §10); these helpers send the test Worker's client token.
+const AUTH = { authorization: `Bearer ${TEST_CLIENT_TOKEN}` };
+const fetchJson = (url, init = {}) => rawFetchJson(url, { ...init, headers: { ...AUTH, ...init.headers } });
+const sendJson = (url, method, value, headers = {}) => rawSendJson(url, method, value, { ...AUTH, ...headers });
 
 const MINTED_ID = /^b_[a-z2-7]{10}$/;
 const LIMIT = 5 * 1024 * 1024;
@@ -73,6 +85,19 @@ describe('health and routing', () => {
     assertCodedError(await fetchJson(`${worker.url}/api/documents/a/b`), 404, 'mnote_route_not_found');
     assertCodedError(await fetchJson(doc('welcome'), { method: 'DELETE' }), 405, 'mnote_method_not_allowed');
     assertCodedError(await fetchJson(`${worker.url}/health`, { method: 'POST' }), 405, 'mnote_method_not_allowed');
+  });
+
+  test('the document routes need a credential, and writes need an allowed origin', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { cookie: 'mnote_session=v1.9999999999.n.00' }]) {
+      assertCodedError(await rawFetchJson(doc('welcome'), { headers }), 401, 'mnote_unauthorized');
+      const put = await rawSendJson(doc('e2e_auth'), 'PUT', { blocks: [] }, headers);
+      assertCodedError(put, 401, 'mnote_unauthorized');
+    }
+    const foreign = await sendJson(doc('e2e_auth'), 'PUT', { blocks: [] }, { origin: 'https://evil.example' });
+    assert.equal(assertCodedError(foreign, 403, 'mnote_forbidden_origin').details.origin, 'https://evil.example');
+    assertCodedError(await fetchJson(doc('e2e_auth')), 404, 'mnote_document_not_found');
+    // The health route stays open.
+    assert.equal((await rawFetchJson(`${worker.url}/health`)).status, 200);
   });
 
   test('a malformed document id is refused before any storage', async () => {

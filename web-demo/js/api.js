@@ -11,7 +11,14 @@ export class ApiError extends Error {
   }
 }
 
+// Every API route needs a session. Under `make dev` (MNOTE_DEV_AUTO_LOGIN=true) the Worker signs this
+// same-origin page in without a token; elsewhere sign in with POST /api/auth/login {token} first.
+let signedIn = null;
+const signIn = () =>
+  (signedIn ??= fetch("/api/auth/dev-login", { method: "POST", credentials: "same-origin" }).catch(() => null));
+
 async function request(path, init = {}) {
+  await signIn();
   let response;
   try {
     response = await fetch(path, {

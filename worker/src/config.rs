@@ -1,9 +1,13 @@
 //! What the Worker reads from its environment, in one place.
 //!
 //! Binding names and limits live here so routes never spell a binding name or a magic number. Secrets
-//! (`HERMES_API_KEY`, `MNOTE_TOOL_TOKEN`, `MNOTE_SESSION_SECRET`) are deliberately not held in [`Config`]:
-//! the code that needs one reads it at the point of use, so it cannot leak through a `Debug` print.
+//! (`HERMES_API_KEY`, `MNOTE_CLIENT_TOKEN`, `MNOTE_SESSION_SECRET`, `MNOTE_TOOL_TOKEN`) are deliberately
+//! not held in [`Config`]: the code that needs one reads it with [`secret`] at the point of use, as a
+//! [`Secret`] whose `Debug` prints nothing, so it cannot leak through a log line.
 
+use std::fmt;
+
+use pageai_core::profile::Profile;
 use worker::Env;
 
 /// The Durable Object namespace that holds one object per document.
@@ -15,6 +19,23 @@ pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
 /// Workspace of documents created without one (local-first single-user default).
 pub const DEFAULT_WORKSPACE_ID: &str = "ws_local";
 
+/// Secret names.
+pub mod secrets {
+    /// The Bearer token the Worker presents to Hermes.
+    pub const HERMES_API_KEY: &str = "HERMES_API_KEY";
+    /// The token a browser (or script) presents to sign in, or as `Authorization: Bearer`.
+    pub const MNOTE_CLIENT_TOKEN: &str = "MNOTE_CLIENT_TOKEN";
+    /// The HMAC key that signs session cookies.
+    pub const MNOTE_SESSION_SECRET: &str = "MNOTE_SESSION_SECRET";
+}
+
+const DEFAULT_HERMES_TIMEOUT_MS: u64 = 15_000;
+/// Hermes sends `: keepalive` every 30 s, so three missed keepalives mean the stream is dead.
+const DEFAULT_STREAM_IDLE_MS: u64 = 90_000;
+const DEFAULT_CONTEXT_TTL_SECONDS: u64 = 60 * 60;
+const DEFAULT_CONTEXT_MAX_CHARS: usize = 24_000;
+const DEFAULT_SESSION_TTL_SECONDS: u64 = 12 * 60 * 60;
+
 /// Settings taken from `wrangler.toml` vars and `.dev.vars`.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -22,17 +43,141 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// Base URL of the Hermes Agent API server; `None` leaves the Hermes routes unconfigured (SPEC §10).
     pub hermes_upstream_url: Option<String>,
+    /// How long one upstream call may take until its answer (for the event stream: until its headers).
+    pub hermes_timeout_ms: u64,
+    /// How long an event stream may stay silent (not even a keepalive) before it counts as dropped.
+    pub hermes_stream_idle_ms: u64,
+    /// Origins allowed to send state-changing requests, besides the request's own origin.
+    pub allowed_origins: Vec<String>,
+    /// The profile used until the profile route exists: `MNOTE_DEFAULT_PROFILE` (JSON), else review mode.
+    pub default_profile: Profile,
+    /// How long a run's frozen context stays valid.
+    pub context_ttl_seconds: u64,
+    /// The character budget of the page view injected into a Hermes run.
+    pub context_max_chars: usize,
+    /// How long a signed-in session cookie is valid.
+    pub session_ttl_seconds: u64,
+    /// Local development only: `POST /api/auth/dev-login` signs in a same-origin page without a token.
+    pub dev_auto_login: bool,
 }
 
 impl Config {
-    /// Reads the configuration. Missing or empty vars fall back to defaults; nothing here can fail.
+    /// Reads the configuration. Missing or empty vars fall back to defaults; nothing here can fail. A var
+    /// that is set but unreadable is logged and replaced by its default.
     pub fn from_env(env: &Env) -> Self {
-        Config { max_body_bytes: MAX_BODY_BYTES, hermes_upstream_url: non_empty_var(env, "HERMES_UPSTREAM_URL") }
+        Config {
+            max_body_bytes: MAX_BODY_BYTES,
+            hermes_upstream_url: non_empty_var(env, "HERMES_UPSTREAM_URL"),
+            hermes_timeout_ms: number_var(env, "HERMES_TIMEOUT_MS", DEFAULT_HERMES_TIMEOUT_MS),
+            hermes_stream_idle_ms: number_var(env, "HERMES_STREAM_IDLE_MS", DEFAULT_STREAM_IDLE_MS),
+            allowed_origins: non_empty_var(env, "MNOTE_ALLOWED_ORIGINS").map(|v| parse_origins(&v)).unwrap_or_default(),
+            default_profile: non_empty_var(env, "MNOTE_DEFAULT_PROFILE")
+                .map(|json| {
+                    parse_profile(&json).unwrap_or_else(|e| {
+                        worker::console_error!("MNOTE_DEFAULT_PROFILE is not a valid profile ({e}); using review mode");
+                        Profile::default()
+                    })
+                })
+                .unwrap_or_default(),
+            context_ttl_seconds: number_var(env, "MNOTE_CONTEXT_TTL_SECONDS", DEFAULT_CONTEXT_TTL_SECONDS),
+            context_max_chars: number_var(env, "MNOTE_CONTEXT_MAX_CHARS", DEFAULT_CONTEXT_MAX_CHARS as u64)
+                .try_into()
+                .unwrap_or(DEFAULT_CONTEXT_MAX_CHARS),
+            session_ttl_seconds: number_var(env, "MNOTE_SESSION_TTL_SECONDS", DEFAULT_SESSION_TTL_SECONDS),
+            dev_auto_login: non_empty_var(env, "MNOTE_DEV_AUTO_LOGIN").is_some_and(|v| v == "true"),
+        }
     }
+}
+
+/// A secret value. `Debug` and `Display` are deliberately absent or redacted: read it with
+/// [`Secret::expose`] only where it is used.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a value (tests and callers that already hold one).
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    /// The value itself. Never log or return it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(…)")
+    }
+}
+
+/// The secret `name`, or `None` when it is unset or empty.
+pub fn secret(env: &Env, name: &str) -> Option<Secret> {
+    non_empty_var(env, name).map(Secret)
+}
+
+/// `MNOTE_ALLOWED_ORIGINS`: comma-separated origins, without trailing slashes.
+pub fn parse_origins(list: &str) -> Vec<String> {
+    list.split(',').map(|o| o.trim().trim_end_matches('/').to_string()).filter(|o| !o.is_empty()).collect()
+}
+
+/// A profile from its JSON text.
+pub fn parse_profile(json: &str) -> Result<Profile, pageai_core::Error> {
+    pageai_core::wire::from_json(json)
 }
 
 fn non_empty_var(env: &Env, name: &str) -> Option<String> {
     let value = env.var(name).ok()?.to_string();
     let value = value.trim();
     (!value.is_empty()).then(|| value.to_string())
+}
+
+fn number_var(env: &Env, name: &str, default: u64) -> u64 {
+    match non_empty_var(env, name) {
+        None => default,
+        Some(text) => match text.parse::<u64>() {
+            Ok(value) if value > 0 => value,
+            _ => {
+                worker::console_error!("{name}={text:?} is not a positive whole number; using {default}");
+                default
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    reason = "a failed expectation is the test's report"
+)]
+mod tests {
+    use super::*;
+    use pageai_core::profile::ReviewMode;
+
+    #[test]
+    fn origins_are_trimmed_and_split() {
+        assert_eq!(
+            parse_origins(" https://a.example/, http://127.0.0.1:8787 ,,"),
+            ["https://a.example", "http://127.0.0.1:8787"]
+        );
+        assert!(parse_origins("").is_empty());
+    }
+
+    #[test]
+    fn profiles_parse_from_json() {
+        let profile = parse_profile(r#"{"reviewMode":"yolo","tools":{"disabled":["mnote.page.save"]}}"#);
+        let profile = profile.ok().unwrap_or_default();
+        assert_eq!(profile.review_mode, ReviewMode::Yolo);
+        assert!(profile.disables("mnote.page.save"));
+        assert!(parse_profile(r#"{"reviewMode":"maybe"}"#).is_err());
+        assert_eq!(Profile::default().review_mode, ReviewMode::Review);
+    }
+
+    #[test]
+    fn secrets_do_not_print() {
+        assert_eq!(format!("{:?}", Secret::new("hunter2-hunter2")), "Secret(…)");
+    }
 }

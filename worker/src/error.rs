@@ -50,6 +50,11 @@ pub fn status_of(code: ErrorCode) -> u16 {
         C::MethodNotAllowed => 405,
         C::Unauthorized => 401,
         C::ForbiddenOrigin | C::ScopeDenied | C::ToolDisabled | C::DocumentReadOnly => 403,
+        C::HermesUnauthorized => 401,
+        C::HermesUpstreamRateLimited => 429,
+        // The upstream failed, not the caller: never a 4xx (STYLE.md). Timeouts get 504 in `status_for`.
+        C::HermesUpstreamUnauthorized | C::HermesUpstreamUnavailable => 502,
+        C::HermesUnconfigured => 503,
         C::RevisionConflict
         | C::ContextStale
         | C::IdempotencyConflict
@@ -64,6 +69,22 @@ pub fn status_of(code: ErrorCode) -> u16 {
     }
 }
 
+/// The HTTP status for one error: its code's status, except that an upstream timeout is a 504.
+pub fn status_for(error: &Error) -> u16 {
+    match error {
+        Error::HermesUpstreamUnavailable { timed_out: true, .. } => 504,
+        other => status_of(other.code()),
+    }
+}
+
+/// Headers an error adds besides the body: Hermes' `Retry-After`, passed through.
+pub fn extra_headers(error: &Error) -> Vec<(&'static str, String)> {
+    match error {
+        Error::HermesUpstreamRateLimited { retry_after: Some(after) } => vec![("retry-after", after.clone())],
+        _ => Vec::new(),
+    }
+}
+
 /// The coded JSON response for `error`, tagged with `trace_id` in the body and the header.
 pub fn error_response(error: &Error, trace_id: &str) -> worker::Result<Response> {
     let body = ErrorBody::new(error, trace_id);
@@ -71,7 +92,10 @@ pub fn error_response(error: &Error, trace_id: &str) -> worker::Result<Response>
     headers.set("content-type", "application/json; charset=utf-8")?;
     headers.set("cache-control", "no-store")?;
     headers.set(TRACE_HEADER, trace_id)?;
-    Ok(Response::from_json(&body)?.with_status(status_of(error.code())).with_headers(headers))
+    for (name, value) in extra_headers(error) {
+        headers.set(name, &value)?;
+    }
+    Ok(Response::from_json(&body)?.with_status(status_for(error)).with_headers(headers))
 }
 
 /// Logs an internal failure with its detail and returns the generic error a client may see.
@@ -103,7 +127,10 @@ mod tests {
     fn every_code_has_a_deliberate_status() {
         for &code in ErrorCode::ALL {
             let status = status_of(code);
-            assert!(matches!(status, 400 | 401 | 403 | 404 | 405 | 409 | 413 | 500), "{code}: {status}");
+            assert!(
+                matches!(status, 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 502 | 503),
+                "{code}: {status}"
+            );
         }
         assert_eq!(status_of(ErrorCode::DocumentNotFound), 404);
         assert_eq!(status_of(ErrorCode::RouteNotFound), 404);
@@ -115,5 +142,32 @@ mod tests {
         assert_eq!(status_of(ErrorCode::StorageFailed), 500);
         assert_eq!(status_of(ErrorCode::ReviewSessionNotFound), 404);
         assert_eq!(status_of(ErrorCode::RevertConflict), 409);
+    }
+
+    #[test]
+    fn hermes_codes_map_as_the_contract_says() {
+        let unavailable = |timed_out| Error::HermesUpstreamUnavailable { reason: "x".into(), status: None, timed_out };
+        let cases = [
+            (Error::HermesUnauthorized, 401),
+            (Error::Unauthorized, 401),
+            (Error::HermesUnconfigured, 503),
+            (Error::HermesBadRequest { pointer: "/message".into(), reason: "empty".into() }, 400),
+            (Error::HermesUpstreamUnauthorized { status: 403 }, 502),
+            (Error::HermesUpstreamRateLimited { retry_after: None }, 429),
+            (unavailable(false), 502),
+            (unavailable(true), 504),
+            (Error::ForbiddenOrigin { origin: "https://evil.example".into() }, 403),
+        ];
+        for (error, status) in cases {
+            assert_eq!(status_for(&error), status, "{error}");
+        }
+    }
+
+    #[test]
+    fn retry_after_is_passed_through() {
+        let limited = Error::HermesUpstreamRateLimited { retry_after: Some("7".into()) };
+        assert_eq!(extra_headers(&limited), [("retry-after", "7".to_string())]);
+        assert!(extra_headers(&Error::HermesUpstreamRateLimited { retry_after: None }).is_empty());
+        assert!(extra_headers(&Error::HermesUnconfigured).is_empty());
     }
 }

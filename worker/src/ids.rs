@@ -1,4 +1,5 @@
-//! Fresh ids: block ids for imported Markdown and trace ids for requests.
+//! Fresh ids: block ids for imported Markdown, trace ids for requests, and the other ids the Worker
+//! mints (contexts, sessions).
 //!
 //! Core has no randomness of its own (it must stay deterministic), so the Worker mints every id from
 //! `getrandom`, which on workerd reads `crypto.getRandomValues`.
@@ -65,6 +66,18 @@ impl BlockIdMinter {
     }
 }
 
+/// A fresh id: `prefix` followed by `n` random base32 characters (context ids, session-id suffixes,
+/// session nonces). A failing RNG is an internal error, never a weak id.
+pub fn mint(prefix: &str, n: usize) -> Result<String, Error> {
+    match random_base32(n) {
+        Some(random) => Ok(format!("{prefix}{random}")),
+        None => {
+            worker::console_error!("getrandom failed while minting a {prefix}… id");
+            Err(Error::StorageFailed)
+        }
+    }
+}
+
 /// The caller's `x-trace-id` when it is a sane token, else a fresh `tr_…` id.
 ///
 /// The id is echoed in a response header and in logs, so anything that could smuggle header syntax or
@@ -110,5 +123,13 @@ mod tests {
             assert!(minted.starts_with("tr_") && minted.len() == 19, "{hostile:?} -> {minted}");
         }
         assert!(trace_id(None).starts_with("tr_"));
+    }
+
+    #[test]
+    fn minted_ids_have_the_prefix_and_length() {
+        let id = mint("ctx_", 16).unwrap_or_default();
+        assert_eq!(id.len(), 20, "{id}");
+        assert!(id.starts_with("ctx_") && id.bytes().skip(4).all(|b| ALPHABET.contains(&b)));
+        assert_ne!(mint("ctx_", 16).unwrap_or_default(), id);
     }
 }

@@ -8,9 +8,10 @@
 //!
 //! - [`router`]: resolves a request to a [`routes::Route`] and runs its handler; the `fetch` event only
 //!   calls it.
-//! - [`routes`]: one file per route group (`health`, `documents`).
+//! - [`routes`]: one file per route group (`health`, `documents`, `auth`, `hermes_proxy`).
+//! - [`auth`]: who may call a route (session cookie or Bearer client token) and from which origin.
 //! - [`durable`]: one file per Durable Object class (`DocumentObject`).
-//! - [`services`]: storage and document logic behind the routes.
+//! - [`services`]: storage and document logic behind the routes, and the Hermes upstream client.
 //! - [`error`]: the one place a core error becomes an HTTP response.
 //! - [`config`]: binding names, limits and vars.
 //! - [`ids`]: block ids and trace ids, minted from `getrandom`.
@@ -19,6 +20,7 @@
 //! (`run_worker_first` in `wrangler.toml`); a path that matches no asset reaches [`router`] and gets a
 //! coded 404.
 
+pub mod auth;
 pub mod config;
 pub mod durable;
 pub mod error;
@@ -30,7 +32,7 @@ use worker::{Context, Env, Request, Response, event};
 
 use crate::config::Config;
 use crate::error::{Failure, TRACE_HEADER, failure_response};
-use crate::routes::{RequestContext, Route, documents, health};
+use crate::routes::{RequestContext, Route, auth as auth_routes, documents, health, hermes_proxy};
 
 #[event(start)]
 fn start() {
@@ -43,13 +45,17 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
     router(req, env).await
 }
 
-/// Answers one request: resolves its route, runs the handler, and turns any failure into the coded
-/// error response. Every answer carries the request's trace id.
+/// Answers one request: resolves its route, checks who is asking ([`auth::authorize`]), runs the
+/// handler, and turns any failure into the coded error response. Every answer carries the request's
+/// trace id.
 pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
     let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
     let ctx = RequestContext { config: Config::from_env(&env), env, trace_id };
     let outcome = match Route::resolve(&req.method(), &req.path()) {
-        Ok(route) => dispatch(route, req, &ctx).await,
+        Ok(route) => match auth::authorize(&req, &route, &ctx) {
+            Ok(()) => dispatch(route, req, &ctx).await,
+            Err(error) => Err(Failure::Core(error)),
+        },
         Err(error) => Err(Failure::Core(error)),
     };
     match outcome {
@@ -63,5 +69,16 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::Health => Ok(health::get(ctx)?),
         Route::GetDocument { document_id } => documents::get(req, document_id, ctx).await,
         Route::PutDocument { document_id } => documents::put(req, document_id, ctx).await,
+        Route::Login => auth_routes::login(req, ctx).await,
+        Route::DevLogin => auth_routes::dev_login(&req, ctx),
+        Route::Logout => auth_routes::logout(&req, ctx),
+        Route::HermesListSessions => hermes_proxy::list_sessions(req, ctx).await,
+        Route::HermesCreateSession => hermes_proxy::create_session(req, ctx).await,
+        Route::HermesGetSession { session_id } => hermes_proxy::get_session(req, session_id, ctx).await,
+        Route::HermesStartRun => hermes_proxy::start_run(req, ctx).await,
+        Route::HermesEvents { run_id } => hermes_proxy::events(req, run_id, ctx).await,
+        Route::HermesAbortRun { run_id } => hermes_proxy::abort_run(req, run_id, ctx).await,
+        Route::HermesModels => hermes_proxy::models(ctx).await,
+        Route::HermesTools => hermes_proxy::tools(ctx),
     }
 }

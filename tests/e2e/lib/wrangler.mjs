@@ -28,6 +28,13 @@ const READY_TIMEOUT_MS = 240_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LOG_TAIL_CHARS = 4_000;
 
+/**
+ * The client token every test Worker accepts (`MNOTE_CLIENT_TOKEN`) unless a test passes its own, and
+ * the session secret it signs cookies with. Test values only; never used outside a test Worker.
+ */
+export const TEST_CLIENT_TOKEN = 'e2e-client-token-0123456789abcdef';
+export const TEST_SESSION_SECRET = 'e2e-session-secret-0123456789abcdef';
+
 /** Workers still running, so a crashed test run does not leave wrangler and workerd behind. */
 const running = new Set();
 process.on('exit', () => {
@@ -55,10 +62,13 @@ export async function freePort() {
  *   Pass the same folder to two successive workers to test that state survives a restart.
  * @param {number} [options.port] HTTP port; default a free one.
  * @param {Record<string,string>} [options.vars] Worker vars and secrets, passed as `--var NAME:VALUE`.
+ *   `MNOTE_CLIENT_TOKEN` and `MNOTE_SESSION_SECRET` default to the test values above; pass `null` to
+ *   leave one unset.
  * @returns {Promise<{url: string, port: number, persistTo: string, pid: number, logs: () => string,
- *   stop: () => Promise<void>}>}
+ *   auth: Record<string,string>, stop: () => Promise<void>}>} `auth` holds the Bearer header.
  */
 export async function startWorker({ persistTo, port, vars = {} } = {}) {
+  vars = { MNOTE_CLIENT_TOKEN: TEST_CLIENT_TOKEN, MNOTE_SESSION_SECRET: TEST_SESSION_SECRET, ...vars };
   const ownState = persistTo === undefined;
   const stateDir = ownState ? await mkdtemp(join(tmpdir(), 'mnote-worker-')) : persistTo;
   const httpPort = port ?? (await freePort());
@@ -71,7 +81,7 @@ export async function startWorker({ persistTo, port, vars = {} } = {}) {
     '--show-interactive-dev-session=false',
     '--persist-to', stateDir,
   ];
-  for (const [name, value] of Object.entries(vars)) args.push('--var', `${name}:${value}`);
+  for (const [name, value] of Object.entries(vars)) if (value !== null) args.push('--var', `${name}:${value}`);
 
   const child = spawn(process.execPath, args, {
     cwd: WORKER_DIR,
@@ -119,7 +129,8 @@ export async function startWorker({ persistTo, port, vars = {} } = {}) {
     await stop();
     throw error;
   }
-  return { url, port: httpPort, persistTo: stateDir, pid: child.pid, logs: () => log, stop };
+  const auth = vars.MNOTE_CLIENT_TOKEN ? { authorization: `Bearer ${vars.MNOTE_CLIENT_TOKEN}` } : {};
+  return { url, port: httpPort, persistTo: stateDir, pid: child.pid, logs: () => log, auth, stop };
 }
 
 function killGroup(child, signal) {

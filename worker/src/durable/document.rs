@@ -2,14 +2,20 @@
 //!
 //! Every read and write of a document goes through its object, so writes are serialized and none is
 //! lost (SPEC §10). The front Worker talks to it with a [`DocumentCommand`], a small typed enum sent as
-//! the JSON body of one internal `POST`; the object answers `200` with the page, or a coded error
-//! response built by [`crate::error`], which the front relays unchanged.
+//! the JSON body of one internal `POST`; the object answers `200` with the command's [`Answer`], or a
+//! coded error response built by [`crate::error`], which the front relays unchanged.
 //!
 //! Storage calls are synchronous and the object handles one request at a time, so a command's read of
 //! the stored page and its write of the next one happen in a single turn with no other request between.
 
-use pageai_core::page::Page;
+use pageai_core::context::{ContextRequest, build_context};
+use pageai_core::executor::FrozenContext;
+use pageai_core::page::{Page, Permission};
+use pageai_core::profile::Profile;
+use pageai_core::route::{RouteInput, RouteV1, route};
+use pageai_core::wire::PageAiContextV1;
 use pageai_core::{Error, wire};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use worker::{DurableObject, Env, Headers, Method, Request, RequestInit, Response, State, durable_object};
 
@@ -17,6 +23,7 @@ use crate::config::DOCUMENTS_BINDING;
 use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
 use crate::ids;
 use crate::routes::json_response;
+use crate::services::context_store::ContextStore;
 use crate::services::documents::{PageDraft, seed};
 use crate::services::page_store::{EncodedPage, PageStore};
 
@@ -36,6 +43,48 @@ pub enum DocumentCommand {
         /// The new content.
         draft: PageDraft,
     },
+    /// Freeze the page into a context for a Hermes run, store it with an expiry, and route the message
+    /// against it. All in one turn, so the context, the route and the stored row see the same revision.
+    FreezeRun {
+        /// The document the object serves.
+        document_id: String,
+        /// The id to give the context (minted by the caller).
+        context_id: String,
+        /// Scope, views and budget of the context.
+        request: ContextRequest,
+        /// How long the context stays valid, in seconds.
+        ttl_seconds: u64,
+        /// The user's message, for the router.
+        message: String,
+        /// The user's selection, for the router.
+        selection: Vec<String>,
+        /// Disabled tools and review mode.
+        profile: Profile,
+        /// The key the router puts in a recommended call.
+        idempotency_key: String,
+    },
+}
+
+/// What a command answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// `Get` and `Put`: the page.
+    Page(Page),
+    /// `FreezeRun`: the frozen context and the route.
+    FrozenRun(Box<FrozenRun>),
+}
+
+/// The answer of [`DocumentCommand::FreezeRun`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FrozenRun {
+    /// The frozen context (with the views the request asked for).
+    pub context: PageAiContextV1,
+    /// The page's permission, for the manifest.
+    pub permission: Permission,
+    /// The router's answer for the message.
+    pub route: RouteV1,
 }
 
 /// The Durable Object class bound as `DOCUMENTS`. Private: only the runtime constructs it, through the
@@ -56,7 +105,7 @@ impl DurableObject for DocumentObject {
             Ok(body) => wire::from_json::<DocumentCommand>(&body).and_then(|command| self.run(command, &trace_id)),
             Err(e) => Err(internal("read document command", e, &trace_id)),
         };
-        match outcome.and_then(|page| json_response(&page, &trace_id)) {
+        match outcome.and_then(|answer| json_response(&answer, &trace_id)) {
             Ok(response) => Ok(response),
             Err(error) => error_response(&error, &trace_id),
         }
@@ -64,27 +113,60 @@ impl DurableObject for DocumentObject {
 }
 
 impl DocumentObject {
-    fn run(&self, command: DocumentCommand, trace_id: &str) -> Result<Page, Error> {
+    fn run(&self, command: DocumentCommand, trace_id: &str) -> Result<Answer, Error> {
         let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
         match command {
-            DocumentCommand::Get { document_id } => {
-                if let Some(page) = store.load().or_internal("load page", trace_id)? {
-                    return Ok(page);
-                }
-                let Some(page) = seed(&document_id)? else {
-                    return Err(Error::DocumentNotFound { document_id });
-                };
-                store.save(EncodedPage::encode(&page)?).or_internal("seed page", trace_id)?;
-                Ok(page)
-            }
+            DocumentCommand::Get { document_id } => Ok(Answer::Page(load_or_seed(&store, document_id, trace_id)?)),
             DocumentCommand::Put { document_id, draft } => {
                 let stored = store.load().or_internal("load page", trace_id)?;
                 let page = draft.resolve(&document_id, stored.as_ref())?;
                 store.save(EncodedPage::encode(&page)?).or_internal("save page", trace_id)?;
-                Ok(page)
+                Ok(Answer::Page(page))
+            }
+            DocumentCommand::FreezeRun {
+                document_id,
+                context_id,
+                request,
+                ttl_seconds,
+                message,
+                selection,
+                profile,
+                idempotency_key,
+            } => {
+                let page = load_or_seed(&store, document_id, trace_id)?;
+                let context = build_context(&page, &request, &context_id)?;
+                let frozen = FrozenContext::of(&context);
+                let now_ms = js_sys::Date::now() as i64;
+                let ttl_ms = i64::try_from(ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
+                let contexts = ContextStore::open(&self.state.storage()).or_internal("open context store", trace_id)?;
+                contexts
+                    .freeze(&frozen, &request.scope, now_ms, now_ms.saturating_add(ttl_ms))
+                    .or_internal("freeze run context", trace_id)?;
+                let input = RouteInput {
+                    page: &page,
+                    context: &frozen,
+                    selection: &selection,
+                    profile: &profile,
+                    grants: None,
+                    idempotency_key: &idempotency_key,
+                };
+                let route = route(&message, &input);
+                Ok(Answer::FrozenRun(Box::new(FrozenRun { context, permission: page.permission, route })))
             }
         }
     }
+}
+
+/// The stored page, seeding it first when it is a known sample and the store is empty.
+fn load_or_seed(store: &PageStore, document_id: String, trace_id: &str) -> Result<Page, Error> {
+    if let Some(page) = store.load().or_internal("load page", trace_id)? {
+        return Ok(page);
+    }
+    let Some(page) = seed(&document_id)? else {
+        return Err(Error::DocumentNotFound { document_id });
+    };
+    store.save(EncodedPage::encode(&page)?).or_internal("seed page", trace_id)?;
+    Ok(page)
 }
 
 /// The front Worker's handle on one document's object.
@@ -102,9 +184,10 @@ impl DocumentClient {
         Ok(DocumentClient { stub })
     }
 
-    /// Sends `command` and returns the page the object answers with. A coded error from the object comes
-    /// back as [`Failure::Relayed`], ready to return to the client.
-    pub async fn send(&self, command: &DocumentCommand, trace_id: &str) -> Result<Page, Failure> {
+    /// Sends `command` and decodes the object's answer as `T` (a [`Page`] for `Get` and `Put`, a
+    /// [`FrozenRun`] for `FreezeRun`). A coded error from the object comes back as [`Failure::Relayed`],
+    /// ready to return to the client.
+    pub async fn send<T: DeserializeOwned>(&self, command: &DocumentCommand, trace_id: &str) -> Result<T, Failure> {
         let body = serde_json::to_string(command).or_internal("encode document command", trace_id)?;
         let headers = Headers::new();
         headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
@@ -119,7 +202,7 @@ impl DocumentClient {
             return Err(Failure::Relayed(response));
         }
         let text = response.text().await.or_internal("read document object answer", trace_id)?;
-        let page = serde_json::from_str(&text).or_internal("decode document object answer", trace_id)?;
-        Ok(page)
+        let answer = serde_json::from_str(&text).or_internal("decode document object answer", trace_id)?;
+        Ok(answer)
     }
 }

@@ -59,7 +59,7 @@ pub async fn get(req: Request, document_id: String, ctx: &RequestContext) -> Res
     check_document_id(&document_id)?;
     let format = Format::of(&req, &ctx.trace_id)?;
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
-    let page = client.send(&DocumentCommand::Get { document_id }, &ctx.trace_id).await?;
+    let page: pageai_core::Page = client.send(&DocumentCommand::Get { document_id }, &ctx.trace_id).await?;
     Ok(respond(&page, format, &ctx.trace_id)?)
 }
 
@@ -79,7 +79,7 @@ pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) ->
         BodyKind::Markdown => PageDraft::from_markdown(&bytes)?,
     };
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
-    let page = client.send(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
+    let page: pageai_core::Page = client.send(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
     Ok(respond(&page, format, &ctx.trace_id)?)
 }
 

@@ -4,8 +4,10 @@
 //! [`Route::resolve`] is a pure function of method and path, so the whole route table is unit-tested
 //! without a runtime. Handlers live in one file per route group.
 
+pub mod auth;
 pub mod documents;
 pub mod health;
+pub mod hermes_proxy;
 
 use futures_util::StreamExt;
 use pageai_core::Error;
@@ -41,6 +43,50 @@ pub enum Route {
         /// The path's document id, not yet validated.
         document_id: String,
     },
+    /// `POST /api/auth/login`: a client token in, a session cookie out.
+    Login,
+    /// `POST /api/auth/dev-login`: a session cookie for a same-origin page, only with `MNOTE_DEV_AUTO_LOGIN`.
+    DevLogin,
+    /// `POST /api/auth/logout`: clears the session cookie.
+    Logout,
+    /// `GET /api/hermes/client/sessions`
+    HermesListSessions,
+    /// `POST /api/hermes/client/sessions`
+    HermesCreateSession,
+    /// `GET /api/hermes/client/sessions/{id}`
+    HermesGetSession {
+        /// The path's session id, not yet validated.
+        session_id: String,
+    },
+    /// `POST /api/hermes/client/runs`
+    HermesStartRun,
+    /// `GET /api/hermes/client/events/{runId}` (SSE)
+    HermesEvents {
+        /// The path's run id, not yet validated.
+        run_id: String,
+    },
+    /// `POST /api/hermes/client/runs/{runId}/abort`
+    HermesAbortRun {
+        /// The path's run id, not yet validated.
+        run_id: String,
+    },
+    /// `GET /api/hermes/client/models`
+    HermesModels,
+    /// `GET /api/hermes/client/tools`
+    HermesTools,
+}
+
+/// Who may call a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone: `/health` only.
+    Open,
+    /// Anyone, but a state-changing request still needs an allowed origin: the sign-in routes.
+    SignIn,
+    /// Signed in; refusals use the Hermes client codes.
+    Hermes,
+    /// Signed in; refusals use core's `mnote_*` codes.
+    Mnote,
 }
 
 impl Route {
@@ -62,7 +108,62 @@ impl Route {
                     _ => Err(wrong_method()),
                 }
             }
+            ["api", "auth", action] => {
+                let route = match *action {
+                    "login" => Route::Login,
+                    "dev-login" => Route::DevLogin,
+                    "logout" => Route::Logout,
+                    _ => return Err(Error::RouteNotFound { path: path.to_string() }),
+                };
+                match method {
+                    Method::Post => Ok(route),
+                    _ => Err(wrong_method()),
+                }
+            }
+            ["api", "hermes", "client", rest @ ..] => Self::resolve_hermes(method, rest)
+                .unwrap_or_else(|| Err(Error::RouteNotFound { path: path.to_string() })),
             _ => Err(Error::RouteNotFound { path: path.to_string() }),
+        }
+    }
+
+    /// The Hermes client routes, below `/api/hermes/client/`; `None` for an unknown path.
+    fn resolve_hermes(method: &Method, rest: &[&str]) -> Option<Result<Route, Error>> {
+        let (get, post) = (*method == Method::Get, *method == Method::Post);
+        let pick = |ok: bool, route: Route| match ok {
+            true => Ok(route),
+            false => Err(Error::MethodNotAllowed { method: method.to_string() }),
+        };
+        let id = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        Some(match rest {
+            ["sessions"] => match method {
+                Method::Get => Ok(Route::HermesListSessions),
+                Method::Post => Ok(Route::HermesCreateSession),
+                _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
+            },
+            ["sessions", session_id] => pick(get, Route::HermesGetSession { session_id: id(session_id)? }),
+            ["runs"] => pick(post, Route::HermesStartRun),
+            ["events", run_id] => pick(get, Route::HermesEvents { run_id: id(run_id)? }),
+            ["runs", run_id, "abort"] => pick(post, Route::HermesAbortRun { run_id: id(run_id)? }),
+            ["models"] => pick(get, Route::HermesModels),
+            ["tools"] => pick(get, Route::HermesTools),
+            _ => return None,
+        })
+    }
+
+    /// Who may call this route.
+    pub fn access(&self) -> Access {
+        match self {
+            Route::Health => Access::Open,
+            Route::Login | Route::DevLogin | Route::Logout => Access::SignIn,
+            Route::GetDocument { .. } | Route::PutDocument { .. } => Access::Mnote,
+            Route::HermesListSessions
+            | Route::HermesCreateSession
+            | Route::HermesGetSession { .. }
+            | Route::HermesStartRun
+            | Route::HermesEvents { .. }
+            | Route::HermesAbortRun { .. }
+            | Route::HermesModels
+            | Route::HermesTools => Access::Hermes,
         }
     }
 }
@@ -176,5 +277,36 @@ mod tests {
         assert_eq!(code(Route::resolve(&Method::Get, "/health/")), "mnote_route_not_found");
         assert_eq!(code(Route::resolve(&Method::Delete, "/api/documents/a")), "mnote_method_not_allowed");
         assert_eq!(code(Route::resolve(&Method::Post, "/health")), "mnote_method_not_allowed");
+        assert_eq!(code(Route::resolve(&Method::Get, "/api/auth/login")), "mnote_method_not_allowed");
+        assert_eq!(code(Route::resolve(&Method::Post, "/api/auth/nope")), "mnote_route_not_found");
+        assert_eq!(code(Route::resolve(&Method::Get, "/api/hermes/client/runs")), "mnote_method_not_allowed");
+        assert_eq!(code(Route::resolve(&Method::Get, "/api/hermes/client/events/")), "mnote_route_not_found");
+        assert_eq!(code(Route::resolve(&Method::Get, "/api/hermes/client/nope")), "mnote_route_not_found");
+        assert_eq!(code(Route::resolve(&Method::Delete, "/api/hermes/client/sessions")), "mnote_method_not_allowed");
+    }
+
+    #[test]
+    fn resolves_hermes_client_routes() {
+        let hermes = |m: Method, p: &str| Route::resolve(&m, &format!("/api/hermes/client/{p}"));
+        assert_eq!(hermes(Method::Get, "sessions"), Ok(Route::HermesListSessions));
+        assert_eq!(hermes(Method::Post, "sessions"), Ok(Route::HermesCreateSession));
+        assert_eq!(
+            hermes(Method::Get, "sessions/mnote_doc_1_x"),
+            Ok(Route::HermesGetSession { session_id: "mnote_doc_1_x".into() })
+        );
+        assert_eq!(hermes(Method::Post, "runs"), Ok(Route::HermesStartRun));
+        assert_eq!(hermes(Method::Get, "events/run_1"), Ok(Route::HermesEvents { run_id: "run_1".into() }));
+        assert_eq!(hermes(Method::Post, "runs/run_1/abort"), Ok(Route::HermesAbortRun { run_id: "run_1".into() }));
+        assert_eq!(hermes(Method::Get, "models"), Ok(Route::HermesModels));
+        assert_eq!(hermes(Method::Get, "tools"), Ok(Route::HermesTools));
+    }
+
+    #[test]
+    fn only_health_is_open() {
+        assert_eq!(Route::Health.access(), Access::Open);
+        assert_eq!(Route::Login.access(), Access::SignIn);
+        assert_eq!(Route::GetDocument { document_id: "d".into() }.access(), Access::Mnote);
+        assert_eq!(Route::HermesTools.access(), Access::Hermes);
+        assert_eq!(Route::HermesEvents { run_id: "r".into() }.access(), Access::Hermes);
     }
 }

@@ -1,0 +1,332 @@
+//! The Hermes client proxy routes, `/api/hermes/client/*` (seed 7-5, SPEC §10).
+//!
+//! The browser talks only to these; the Hermes credential stays in the Worker ([`Hermes`]). Handlers
+//! extract and check input, call Hermes (and the document's Durable Object to freeze a run's context),
+//! and shape the 7-5 answers. mnote keeps no chat history: sessions, messages and usage are Hermes'.
+
+use pageai_core::context::{ContextRequest, Format, Scope};
+use pageai_core::manifest::manifest;
+use pageai_core::page::{Permission, validate_block_id};
+use pageai_core::{Error, wire as core_wire};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+use worker::{Headers, Method, Request, Response};
+
+use super::{RequestContext, json_response, read_body};
+use crate::durable::document::{DocumentClient, DocumentCommand, FrozenRun};
+use crate::error::{Failure, OrInternal, TRACE_HEADER};
+use crate::ids;
+use crate::services::documents::check_document_id;
+use crate::services::hermes::instructions::{RunBrief, instructions};
+use crate::services::hermes::sse::SseRelay;
+use crate::services::hermes::wire::{
+    AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HERMES_TOOL_V1, HermesMessages,
+    HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, MAX_MESSAGE_CHARS,
+    Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools, check_run_id,
+    check_session_id, history, session_document, session_prefix,
+};
+use crate::services::hermes::{Hermes, encode_component, relay_events};
+
+/// Largest body a Hermes client route reads (a message is at most 32 000 characters).
+const MAX_CLIENT_BODY_BYTES: usize = 256 * 1024;
+
+/// Sessions listed per request by default, and at most.
+const DEFAULT_LIST_LIMIT: usize = 20;
+const MAX_LIST_LIMIT: usize = 100;
+
+/// Hermes pages through its sessions 200 at a time; the proxy reads at most this many pages per list.
+const HERMES_PAGE_SIZE: usize = 200;
+const MAX_HERMES_PAGES: usize = 10;
+
+/// Random characters in a minted session-id suffix and context id.
+const SESSION_SUFFIX_CHARS: usize = 12;
+const CONTEXT_ID_CHARS: usize = 16;
+
+/// `GET /api/hermes/client/sessions?documentId=…&limit=…`: the document's sessions, newest first.
+pub async fn list_sessions(req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    let query = Query::of(&req, ctx)?;
+    let document_id = query.required("documentId")?;
+    check_document(&document_id)?;
+    let limit = match query.get("limit") {
+        None => DEFAULT_LIST_LIMIT,
+        Some(text) => text
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=MAX_LIST_LIMIT).contains(n))
+            .ok_or_else(|| bad("/limit", format!("limit is a whole number from 1 to {MAX_LIST_LIMIT}")))?,
+    };
+    let hermes = Hermes::new(ctx)?;
+    let prefix = session_prefix(&document_id);
+    let mut sessions = Vec::new();
+    for page in 0..MAX_HERMES_PAGES {
+        let path = format!("/api/sessions?limit={HERMES_PAGE_SIZE}&offset={}", page * HERMES_PAGE_SIZE);
+        let list: HermesSessionList = hermes.get_json(&path).await?;
+        sessions.extend(
+            list.data
+                .iter()
+                .filter(|s| s.id.starts_with(&prefix) && session_document(&s.id) == Some(document_id.as_str()))
+                .map(|s| s.to_summary()),
+        );
+        if sessions.len() >= limit || !list.has_more {
+            break;
+        }
+    }
+    sessions.truncate(limit);
+    Ok(json_response(&SessionList { ok: true, trace_id: ctx.trace_id.clone(), sessions }, &ctx.trace_id)?)
+}
+
+/// `POST /api/hermes/client/sessions`: creates `mnote_{documentId}_{suffix}` in Hermes.
+pub async fn create_session(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    let body: CreateSessionBody = parse_body(&mut req, ctx).await?;
+    check_document(&body.document_id)?;
+    let hermes = Hermes::new(ctx)?;
+    let suffix = ids::mint("", SESSION_SUFFIX_CHARS)?;
+    let session_id = format!("{}{suffix}", session_prefix(&body.document_id));
+    let title = body.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let created =
+        hermes.send(Method::Post, "/api/sessions", Some(&CreateSessionRequest { id: &session_id, title })).await?;
+    // Hermes titles are unique; a second "当前页问答" gets the session's suffix rather than failing.
+    let created = match (created.status, created.upstream_code().as_deref(), title) {
+        (400, Some("invalid_title"), Some(title)) => {
+            let unique = format!("{title} ({suffix})");
+            let retry = CreateSessionRequest { id: &session_id, title: Some(&unique) };
+            hermes.send(Method::Post, "/api/sessions", Some(&retry)).await?
+        }
+        _ => created,
+    };
+    let _: serde_json::Value = created.json(&hermes)?;
+    let answer = CreatedSession { ok: true, session_id, trace_id: ctx.trace_id.clone(), persistence: "hermes" };
+    Ok(json_response(&answer, &ctx.trace_id)?)
+}
+
+/// `GET /api/hermes/client/sessions/{id}`: Hermes' messages and token usage of one session.
+pub async fn get_session(req: Request, session_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    let query = Query::of(&req, ctx)?;
+    let document_id = query.get("documentId");
+    if let Some(document_id) = &document_id {
+        check_document(document_id)?;
+    }
+    check_session_id("/sessionId", &session_id, document_id.as_deref())?;
+    let hermes = Hermes::new(ctx)?;
+    let id = encode_component(&session_id);
+    let envelope: HermesSessionEnvelope = hermes.get_json(&format!("/api/sessions/{id}")).await?;
+    let messages: HermesMessages = hermes.get_json(&format!("/api/sessions/{id}/messages")).await?;
+    let answer = SessionDetail {
+        ok: true,
+        session_id,
+        trace_id: ctx.trace_id.clone(),
+        messages: messages.data.iter().map(|m| m.to_client()).collect(),
+        usage: envelope.session.usage(),
+    };
+    Ok(json_response(&answer, &ctx.trace_id)?)
+}
+
+/// `POST /api/hermes/client/runs`: freezes the page, builds the instructions, and starts a Hermes run.
+pub async fn start_run(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    let body: StartRunBody = parse_body(&mut req, ctx).await?;
+    check_document(&body.document_id)?;
+    check_session_id("/sessionId", &body.session_id, Some(&body.document_id))?;
+    let message = body.message.trim();
+    if message.is_empty() || message.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(bad("/message", format!("the message has 1 to {MAX_MESSAGE_CHARS} characters")).into());
+    }
+    if let Some(block_id) = &body.selected_block_id {
+        validate_block_id(block_id).map_err(|reason| bad("/selectedBlockId", reason))?;
+    }
+    let hermes = Hermes::new(ctx)?;
+
+    let selection: Vec<String> = body.selected_block_id.iter().cloned().collect();
+    let scope = match &body.selected_block_id {
+        Some(_) => Scope::Selection { block_ids: selection.clone() },
+        None => Scope::Full,
+    };
+    let context_id = ids::mint("ctx_", CONTEXT_ID_CHARS)?;
+    let command = DocumentCommand::FreezeRun {
+        document_id: body.document_id.clone(),
+        context_id,
+        request: ContextRequest::new(scope).with_formats(&[Format::PageXml]).with_budget(ctx.config.context_max_chars),
+        ttl_seconds: ctx.config.context_ttl_seconds,
+        message: message.to_string(),
+        selection,
+        profile: ctx.config.default_profile.clone(),
+        idempotency_key: ids::mint("idem_", CONTEXT_ID_CHARS)?,
+    };
+    let client = DocumentClient::new(&ctx.env, &body.document_id, &ctx.trace_id)?;
+    let frozen: FrozenRun = client.send(&command, &ctx.trace_id).await?;
+
+    // Hermes 0.19 does not load a session's earlier turns for /v1/runs; the proxy passes them. A session
+    // Hermes does not know yet (404) simply has no history: the run creates it.
+    let id = encode_component(&body.session_id);
+    let stored = hermes.send(Method::Get, &format!("/api/sessions/{id}/messages"), None::<&()>).await?;
+    let conversation_history = match stored.status {
+        404 if stored.upstream_code().as_deref() == Some("session_not_found") => Vec::new(),
+        _ => history(&stored.json::<HermesMessages>(&hermes)?.data),
+    };
+
+    let manifest = manifest(&ctx.config.default_profile, None, frozen.permission);
+    let text = instructions(&RunBrief {
+        context: &frozen.context,
+        route: &frozen.route,
+        manifest: &manifest,
+        selected_text: body.selected_text.as_deref(),
+    });
+    let run = RunRequest {
+        input: message,
+        instructions: &text,
+        session_id: &body.session_id,
+        conversation_history: &conversation_history,
+        model: body.model.as_deref().filter(|m| !m.trim().is_empty()),
+    };
+    let started: HermesRunStarted = hermes.post_json("/v1/runs", &run).await?;
+    check_run_id(&started.run_id).map_err(|_| Error::HermesUpstreamUnavailable {
+        reason: "Hermes answered a run id that is not a plain token".into(),
+        status: None,
+        timed_out: false,
+    })?;
+    let answer = RunStarted {
+        ok: true,
+        session_id: body.session_id,
+        run_id: started.run_id,
+        message_id: None,
+        events: Vec::new(),
+        trace_id: ctx.trace_id.clone(),
+    };
+    Ok(json_response(&answer, &ctx.trace_id)?)
+}
+
+/// `GET /api/hermes/client/events/{runId}?sessionId=…`: the run's events, relayed as they arrive.
+pub async fn events(req: Request, run_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_run_id(&run_id)?;
+    let query = Query::of(&req, ctx)?;
+    let session_id = query.required("sessionId")?;
+    check_session_id("/sessionId", &session_id, None)?;
+    let hermes = Hermes::new(ctx)?;
+    check_run_session(&hermes, &run_id, &session_id).await?;
+    let upstream = hermes.open_stream(&format!("/v1/runs/{}/events", encode_component(&run_id))).await?;
+    let relay = SseRelay::new(&run_id, &session_id, &ctx.trace_id);
+    let stream = relay_events(upstream, relay, ctx.config.hermes_stream_idle_ms, ctx.trace_id.clone());
+    let response = Response::from_stream(stream).or_internal("build event stream", &ctx.trace_id)?;
+    let headers = Headers::new();
+    let set = |name: &str, value: &str| headers.set(name, value).or_internal("set response header", &ctx.trace_id);
+    set("content-type", "text/event-stream; charset=utf-8")?;
+    set("cache-control", "no-cache, no-transform")?;
+    // Tells buffering proxies (nginx and the like) to pass each event on at once.
+    set("x-accel-buffering", "no")?;
+    set(TRACE_HEADER, &ctx.trace_id)?;
+    Ok(response.with_headers(headers))
+}
+
+/// `POST /api/hermes/client/runs/{runId}/abort`: asks Hermes to stop the run; `run.cancelled` follows
+/// on the event stream.
+pub async fn abort_run(mut req: Request, run_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_run_id(&run_id)?;
+    let bytes = read_body(&mut req, MAX_CLIENT_BODY_BYTES, &ctx.trace_id).await?;
+    let body: AbortBody = match bytes.iter().all(u8::is_ascii_whitespace) {
+        true => AbortBody::default(),
+        false => parse_bytes(&bytes)?,
+    };
+    if let Some(document_id) = &body.document_id {
+        check_document(document_id)?;
+    }
+    if let Some(session_id) = &body.session_id {
+        check_session_id("/sessionId", session_id, body.document_id.as_deref())?;
+    }
+    let hermes = Hermes::new(ctx)?;
+    if let Some(session_id) = &body.session_id {
+        check_run_session(&hermes, &run_id, session_id).await?;
+    }
+    let path = format!("/v1/runs/{}/stop", encode_component(&run_id));
+    let _: serde_json::Value = hermes.send(Method::Post, &path, Some(&json!({}))).await?.json(&hermes)?;
+    let answer = Aborted {
+        ok: true,
+        events: vec![json!({ "event": "abort.started", "run_id": run_id })],
+        run_id,
+        session_id: body.session_id,
+        trace_id: ctx.trace_id.clone(),
+    };
+    Ok(json_response(&answer, &ctx.trace_id)?)
+}
+
+/// `GET /api/hermes/client/models`: Hermes' models and route aliases.
+pub async fn models(ctx: &RequestContext) -> Result<Response, Failure> {
+    let hermes = Hermes::new(ctx)?;
+    let listed: HermesModels = hermes.get_json("/v1/models").await?;
+    let models: Vec<_> = listed.data.iter().map(|m| m.to_entry()).collect();
+    let answer = Models {
+        ok: true,
+        trace_id: ctx.trace_id.clone(),
+        default_model: models.first().map(|m| m.id.clone()),
+        models,
+    };
+    Ok(json_response(&answer, &ctx.trace_id)?)
+}
+
+/// `GET /api/hermes/client/tools`: the mnote tools the profile enables, from core's one catalog. It needs
+/// no upstream, so it answers even when Hermes is unconfigured.
+pub fn tools(ctx: &RequestContext) -> Result<Response, Failure> {
+    let catalog = manifest(&ctx.config.default_profile, None, Permission::Edit);
+    let tools = catalog
+        .tools
+        .into_iter()
+        .filter(|t| t.availability.enabled)
+        .map(|t| ToolEntry { name: t.name, scope: t.capability_scope, schema_version: HERMES_TOOL_V1 })
+        .collect();
+    Ok(json_response(&Tools { ok: true, trace_id: ctx.trace_id.clone(), tools }, &ctx.trace_id)?)
+}
+
+/// Refuses a run that Hermes started in another session, so the `session_id` the relay stamps on each
+/// event is Hermes' fact, not only the client's claim. An unknown run is a bad request (Hermes' 404).
+async fn check_run_session(hermes: &Hermes, run_id: &str, session_id: &str) -> Result<(), Error> {
+    let status: HermesRunStatus = hermes.get_json(&format!("/v1/runs/{}", encode_component(run_id))).await?;
+    match status.session_id.as_deref() == Some(session_id) {
+        true => Ok(()),
+        false => Err(bad("/sessionId", format!("run {run_id} does not belong to session {session_id}"))),
+    }
+}
+
+/// The query string of a request.
+struct Query(Vec<(String, String)>);
+
+impl Query {
+    fn of(req: &Request, ctx: &RequestContext) -> Result<Query, Error> {
+        let url = req.url().or_internal("parse request URL", &ctx.trace_id)?;
+        Ok(Query(url.query_pairs().map(|(k, v)| (k.into_owned(), v.into_owned())).collect()))
+    }
+
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string()).filter(|v| !v.is_empty())
+    }
+
+    fn required(&self, name: &str) -> Result<String, Error> {
+        self.get(name).ok_or_else(|| bad(&format!("/{name}"), format!("the query parameter {name} is required")))
+    }
+}
+
+fn bad(pointer: &str, reason: impl Into<String>) -> Error {
+    Error::HermesBadRequest { pointer: pointer.to_string(), reason: reason.into() }
+}
+
+/// A document id from a Hermes client request; a bad one is a `hermes_client_bad_request`.
+fn check_document(document_id: &str) -> Result<(), Error> {
+    check_document_id(document_id).map_err(as_bad_request)
+}
+
+/// Core's argument errors, re-coded for the Hermes client routes.
+fn as_bad_request(error: Error) -> Error {
+    match error {
+        Error::InvalidArguments { pointer, reason } => Error::HermesBadRequest { pointer, reason },
+        Error::InvalidBody { reason } => Error::HermesBadRequest { pointer: String::new(), reason },
+        other => other,
+    }
+}
+
+async fn parse_body<T: DeserializeOwned>(req: &mut Request, ctx: &RequestContext) -> Result<T, Error> {
+    let bytes = read_body(req, MAX_CLIENT_BODY_BYTES, &ctx.trace_id).await?;
+    parse_bytes(&bytes)
+}
+
+fn parse_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| bad("", format!("the body is not UTF-8: invalid byte at offset {}", e.valid_up_to())))?;
+    core_wire::from_json(text).map_err(as_bad_request)
+}
