@@ -39,6 +39,7 @@ test-rust:
 test-nostd:
 	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none
 
+# The parity test also runs `cargo run -p pageai-wasm --example route_corpus` for the native answers.
 test-wasm: wasm
 	node --test wasm/tests/
 
@@ -52,6 +53,7 @@ test-hermes: setup
 
 test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes
 
-bench: setup-dev
+bench: setup-dev wasm
 	$(CARGO) bench -p pageai-core
+	node benches/wasm.mjs
 	node benches/sse_relay.mjs

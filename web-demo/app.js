@@ -1,11 +1,12 @@
-// The mnote Page AI demo: loads the WASM engine and the `welcome` document, draws the page, and lets the
-// user freeze it into model contexts. Each panel lives in its own module under js/; this file only wires
-// them together.
+// The mnote Page AI demo: loads the WASM engine and the `welcome` document, draws the page, and wires the
+// command box (route + preview per keystroke, in WASM) and the context panel (contexts, in WASM). Each
+// panel lives in its own module under js/; this file only wires them together and owns the session.
 
-import { ApiError, fetchDocument } from "./js/api.js";
+import { ApiError, fetchDocument, putDocument } from "./js/api.js";
+import { createCommandPanel } from "./js/command-panel.js";
+import { createContextPanel } from "./js/context-panel.js";
 import { count, h, replace } from "./js/dom.js";
 import { loadEngine } from "./js/engine.js";
-import { createContextPanel } from "./js/context-panel.js";
 import { createPageView } from "./js/page-view.js";
 
 const documentId = new URLSearchParams(location.search).get("doc") || "welcome";
@@ -13,33 +14,67 @@ const $ = (selector) => document.querySelector(selector);
 
 async function main() {
   const [engine, page] = await Promise.all([loadEngine(), fetchDocument(documentId)]);
-  // Loaded into WASM once; every context below passes only its request across the boundary.
-  const session = new engine.PageSession(page);
+  // Loaded into WASM once: every keystroke and every context passes only its request across the boundary.
+  let session = new engine.PageSession(page);
 
   document.title = `${page.title || page.documentId} · mnote`;
   $("#doc-title").textContent = page.title || page.documentId;
-  replace(
-    $("#doc-meta"),
-    pill(`Revision ${page.revision}`),
-    pill(`${count(page.blocks.length)} blocks`),
-    page.permission === "read" ? pill("Read-only", "pill-warn") : null,
-    pill(
-      engine.wasmBytes ? `WASM ${Math.round(engine.wasmBytes / 1024)} KB · ${Math.round(engine.loadMs)} ms` : "WASM ready",
-      "pill-ok",
-    ),
-  );
+  const showMeta = (p) =>
+    replace(
+      $("#doc-meta"),
+      pill(`Revision ${p.revision}`, "", "doc-revision"),
+      pill(`${count(p.blocks.length)} blocks`),
+      p.permission === "read" ? pill("Read-only", "pill-warn") : null,
+      pill(
+        engine.wasmBytes ? `WASM ${Math.round(engine.wasmBytes / 1024)} KB · ${Math.round(engine.loadMs)} ms` : "WASM ready",
+        "pill-ok",
+      ),
+    );
+  showMeta(page);
 
-  let panel;
-  const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => panel.pick(blockId) });
+  let contextPanel;
+  let commandPanel;
+  const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => contextPanel.pick(blockId) });
   pageView.render(page);
   $("#page-blocks").removeAttribute("aria-busy");
-  panel = createContextPanel($("#context-panel"), { session, isPageAiError: engine.isPageAiError, pageView });
-  panel.refresh();
+
+  /**
+   * Applies a previewed command. The server's command route (`POST /api/page-ai/command`) does not exist
+   * yet, so the browser applies the write to a copy of its page in WASM, saves that page with
+   * `PUT /api/documents/{id}`, and follows its own write with `applyLocal`, as it will follow the server's.
+   */
+  async function apply(call) {
+    const before = session.revision;
+    // The person clicking Apply is the one accepting the change, so it is not held for review.
+    const result = { ...session.preview(call, { origin: "user" }), dryRun: false, newRevision: before + 1 };
+    const draft = new engine.PageSession(session.page());
+    draft.applyLocal(result);
+    const next = draft.page();
+    draft.free();
+    const stored = await putDocument(documentId, next);
+    if (stored.revision === before + 1 && JSON.stringify(stored.blocks) === JSON.stringify(next.blocks)) {
+      session.applyLocal(result);
+    } else {
+      // Someone else wrote in between: take the server's page as it is.
+      session.free();
+      session = new engine.PageSession(stored);
+    }
+    pageView.render(stored);
+    showMeta(stored);
+    contextPanel.refresh();
+    return stored;
+  }
+
+  const deps = { session: () => session, isPageAiError: engine.isPageAiError, pageView };
+  contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
+  commandPanel = createCommandPanel($("#command-panel"), { ...deps, selection: () => contextPanel.picked(), apply });
+  contextPanel.refresh();
+  commandPanel.refresh();
   document.body.dataset.state = "ready";
 }
 
-function pill(text, kind = "") {
-  return h("span", { class: `pill ${kind}` }, text);
+function pill(text, kind = "", id = undefined) {
+  return h("span", { class: `pill ${kind}`, id }, text);
 }
 
 main().catch((error) => {

@@ -1,6 +1,7 @@
 // The web demo in headless Chromium, served by the Worker under `wrangler dev`: the seeded `welcome` page
-// renders as addressable blocks, and contexts are computed by the WASM package in the browser, byte for
-// byte what the Node build of the same package computes. Screenshots go to tests/artifacts/.
+// renders as addressable blocks; contexts, command routes and dry-run previews are computed by the WASM
+// package in the browser, byte for byte what the Node build of the same package computes, and typing a
+// command sends no request. Screenshots go to tests/artifacts/.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -110,6 +111,30 @@ describe("web demo", () => {
       { doc: welcome, requests },
     );
     assert.deepEqual(inBrowser, requests.map((r) => JSON.stringify(reference(r))));
+
+    // Routes and previews too, for direct and Hermes prompts in both languages.
+    const prompts = ["把「第一版草稿」改成「初稿」", 'replace "numbers check" with "finance review"', "删除最后一段", "把「第一版」改成「第二版」", "summarize this page"];
+    const run = (pageai, doc, prompts) =>
+      prompts.map((prompt) => {
+        const session = new pageai.PageSession(doc);
+        session.context({ scope: { type: "full" } }, "ctx_ref");
+        const options = { profile: { reviewMode: "review" }, contextId: "ctx_ref", idempotencyKey: "idem_ref" };
+        const route = session.route(prompt, options);
+        const preview = route.recommendedToolCall
+          ? session.preview(route.recommendedToolCall, { at: "2026-01-01T00:00:00Z", toolCallId: "call_ref", blockIds: ["b_ref"] })
+          : null;
+        session.free();
+        return JSON.stringify({ route, preview });
+      });
+    const browserRoutes = await page.evaluate(
+      async ({ doc, prompts, source }) => {
+        const pageai = await import("/pkg/pageai.js");
+        return new Function("pageai", "doc", "prompts", `return (${source})(pageai, doc, prompts);`)(pageai, doc, prompts);
+      },
+      { doc: welcome, prompts, source: run.toString() },
+    );
+    assert.deepEqual(browserRoutes, run(pageai, welcome, prompts));
+    assert.ok(browserRoutes.filter((r) => r.includes('"recommendedToolCall":{')).length >= 3, "most prompts are direct");
   });
 
   test("the full scope is shown on load, computed in the browser", async () => {
@@ -198,6 +223,115 @@ describe("web demo", () => {
       .evaluateAll((els) => els.map((e) => e.dataset.blockId));
     assert.deepEqual(painted, neighbours);
     await shoot("demo-selection.png");
+  });
+
+  test("typing a command shows the decision, the diff and the risk while typing, with no request", async () => {
+    // A fresh tab state: no scope picks, so the command has no selection.
+    await page.goto(`${worker.url}/`);
+    await page.waitForSelector("body[data-state=ready]", { timeout: 30_000 });
+    const panel = page.locator("#command-panel");
+    assert.equal(await panel.getAttribute("data-status"), "empty");
+
+    const requests = [];
+    const record = (r) => requests.push(`${r.method()} ${r.url()}`);
+    page.on("request", record);
+    const prompt = "把「第一版草稿」改成「初稿」";
+    await page.click("#command-input");
+    // Half-way through the command (no closing quote yet) the router cannot act on it.
+    const half = prompt.slice(0, 6);
+    await page.keyboard.type(half, { delay: 20 });
+    await page.waitForFunction((text) => document.querySelector("#command-input").value === text, half);
+    assert.notEqual(await panel.getAttribute("data-status"), "direct", "an unfinished command is not a direct write");
+    await page.keyboard.type(prompt.slice(half.length), { delay: 20 });
+    await page.waitForSelector("#command-panel[data-status=direct]");
+
+    // The Node build's answer for the same page, prompt and profile.
+    const profile = { reviewMode: "yolo" };
+    const session = new pageai.PageSession(welcome);
+    const route = session.route(prompt, { profile });
+    const preview = session.preview(route.recommendedToolCall, { profile });
+    session.free();
+    assert.equal(route.intent, "direct_replace");
+    assert.equal(await panel.getAttribute("data-intent"), route.intent);
+    assert.equal(await panel.getAttribute("data-risk"), route.risk);
+    assert.match(await page.locator("#decision-risk").innerText(), new RegExp(route.risk, "i"));
+    assert.match(await page.locator("#decision-reason").innerText(), /self dry-run succeeded/);
+    const [changed] = preview.changedBlocks;
+    assert.deepEqual(
+      await page.locator("#command-diff .diff-block").evaluateAll((els) => els.map((e) => e.dataset.blockId)),
+      preview.diff.map((d) => d.blockId),
+    );
+    // The page itself shows the character diff in place: the same insertions and deletions, per character.
+    const spans = preview.diff[0].inline.filter((s) => s.tag !== "equal").map((s) => [s.tag, s.text]);
+    const inPage = page.locator(`#page-blocks [data-block-id="${changed.blockId}"] .inline-diff`);
+    assert.deepEqual(
+      await inPage.locator("ins, del").evaluateAll((els) => els.map((e) => [e.tagName === "INS" ? "insert" : "delete", e.textContent])),
+      spans,
+    );
+    const text = (skip) => inPage.evaluate((el, skip) => [...el.childNodes].filter((n) => n.nodeName !== skip).map((n) => n.textContent).join(""), skip);
+    assert.equal(await text("DEL"), changed.after);
+    assert.equal(await text("INS"), changed.before);
+    assert.ok(await page.locator("#command-apply").isEnabled());
+    assert.deepEqual(requests, [], "typing sent no request");
+    page.off("request", record);
+    await shoot("demo-command.png");
+  });
+
+  test("an ambiguous command goes to Hermes, and the review mode decides whether a write waits", async () => {
+    const requests = [];
+    const record = (r) => requests.push(`${r.method()} ${r.url()}`);
+    page.on("request", record);
+    await page.click("#command-examples >> text=Ambiguous");
+    await page.waitForSelector("#command-panel[data-status=hermes]");
+    assert.match(await page.locator("#command-decision").innerText(), /match ambiguous/);
+    assert.equal(await page.locator("#command-apply").count(), 0, "no Apply for a Hermes route");
+    assert.equal(await page.locator("#page-blocks .is-previewed").count(), 0, "nothing is previewed");
+    await shoot("demo-command-hermes.png");
+
+    await page.click("#command-examples >> text=English replace");
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    assert.match(await page.locator("#command-decision").innerText(), /applies directly/);
+    await page.click("#review-mode [data-mode=review]");
+    assert.match(await page.locator("#command-decision").innerText(), /needs your review/);
+    assert.match(await page.locator("#command-diff").innerText(), /held for review/);
+    assert.equal(await page.locator("#command-apply").innerText(), "Accept and apply");
+    await shoot("demo-command-review.png");
+    await page.click("#review-mode [data-mode=yolo]");
+    assert.deepEqual(requests, [], "switching commands and modes sent no request");
+    page.off("request", record);
+  });
+
+  test("Apply writes the previewed change, and the page follows it", async () => {
+    const prompt = "把「第一版草稿」改成「初稿」";
+    await page.fill("#command-input", prompt);
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    const session = new pageai.PageSession(welcome);
+    const preview = session.preview(session.route(prompt).recommendedToolCall);
+    session.free();
+    const [changed] = preview.changedBlocks;
+
+    const [put] = await Promise.all([
+      page.waitForRequest((r) => r.method() === "PUT" && r.url().endsWith("/api/documents/welcome")),
+      page.click("#command-apply"),
+    ]);
+    assert.ok(put);
+    await page.waitForSelector("#command-status.status-ok");
+    assert.equal(await page.locator("#command-status").innerText(), `Applied · revision ${welcome.revision + 1}`);
+    assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${welcome.revision + 1}`);
+
+    const stored = await (await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth })).json();
+    assert.equal(stored.revision, welcome.revision + 1);
+    assert.equal(stored.blocks.find((b) => b.blockId === changed.blockId).text, changed.after);
+    assert.equal(
+      await page.locator(`#page-blocks [data-block-id="${changed.blockId}"] .block-body`).innerText(),
+      changed.after,
+      "the page shows the applied text",
+    );
+    // The browser's session follows: the old text is gone, so the same command no longer applies.
+    await page.fill("#command-input", prompt);
+    await page.waitForSelector("#command-panel[data-status=hermes]");
+    assert.match(await page.locator("#command-decision").innerText(), /match not found/);
+    await page.fill("#command-input", "");
   });
 
   test("nothing went wrong in the browser", () => {

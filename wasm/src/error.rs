@@ -20,6 +20,11 @@ pub(crate) fn to_js(error: &Error) -> JsValue {
     js.into()
 }
 
+/// `result` with its error converted for throwing.
+pub(crate) fn throw<T>(result: Result<T, Error>) -> Result<T, JsValue> {
+    result.map_err(|e| to_js(&e))
+}
+
 /// True for an `Error` whose `.code` is one of core's codes.
 pub(crate) fn is_page_ai_error(value: &JsValue) -> bool {
     let Some(error) = value.dyn_ref::<js_sys::Error>() else {

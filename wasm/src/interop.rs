@@ -7,16 +7,23 @@
 //! Outputs are serialized by `serde_json` (core's canonical form) and handed to JS with `JSON.parse`. The
 //! result is a plain object whose `JSON.stringify` is byte-identical to what the Worker sends for the same
 //! input: serde_json and `JSON.stringify` escape strings the same way, and every shape here is made of
-//! strings, booleans, arrays, objects with non-numeric keys and integers below 2^53.
+//! strings, booleans, arrays, objects with non-numeric keys, integers below 2^53 and the router's few
+//! short decimals (`0.95`), which both sides print shortest-round-trip.
+//!
+//! The option bags of the binding (`RouteOptions`, `PreviewOptions`, …) are binding-only shapes, so they
+//! live here too; the wire shapes they fill in are core's.
 
 use pageai_core::error::Error;
-use pageai_core::page::Page;
+use pageai_core::executor::Origin;
+use pageai_core::page::{Page, Permission};
+use pageai_core::profile::Profile;
 use pageai_core::wire;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 use wasm_bindgen::JsValue;
 
-/// The options of `markdownToPage`: who the page belongs to. A binding-only shape.
+/// The options of `markdownToPage`: who the page belongs to.
 #[derive(Debug, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct MarkdownPageOptions {
@@ -29,6 +36,147 @@ pub(crate) struct MarkdownPageOptions {
     pub title: String,
 }
 
+/// A tool call as the router recommends it and as Hermes sends it: `{toolName, args}`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct ToolCall {
+    /// Dotted or MCP name.
+    pub tool_name: String,
+    /// The arguments, checked by the executor against the tool's schema.
+    pub args: Value,
+}
+
+/// The options of `PageSession.route`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct RouteOptions {
+    /// The user's selected block ids.
+    #[serde(default)]
+    pub selection: Vec<String>,
+    /// Disabled tools and review mode; core's default profile when omitted.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Granted capability scopes; all when omitted or null.
+    #[serde(default)]
+    pub grants: Option<Vec<String>>,
+    /// The key to put in the recommendation; minted when omitted.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+    /// A context the session remembers; the session's own full-page context when omitted.
+    #[serde(default)]
+    pub context_id: Option<String>,
+}
+
+/// Who runs a dry-run, and with which ids: what the caller of core's executor supplies.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct PreviewOptions {
+    /// Who is asking; `shortcut` when omitted.
+    #[serde(default)]
+    pub origin: Option<Origin>,
+    /// The audit's actor; `shortcut` when omitted.
+    #[serde(default)]
+    pub actor: Option<String>,
+    /// The audit's time (RFC 3339); the JS clock when omitted.
+    #[serde(default)]
+    pub at: Option<String>,
+    /// The audit's tool call id; minted when omitted.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// Disabled tools and review mode.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Granted capability scopes; all when omitted or null.
+    #[serde(default)]
+    pub grants: Option<Vec<String>>,
+    /// Ids for inserted blocks that carry none, used in order before fresh ones are minted.
+    #[serde(default)]
+    pub block_ids: Vec<String>,
+}
+
+/// The options of `validateOps`: the write's binding fields, and who runs it.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct ValidateOptions {
+    /// The revision the operations were written against; the page's when omitted.
+    #[serde(default)]
+    pub base_revision: Option<u64>,
+    /// Narrows the blocks the operations may target.
+    #[serde(default)]
+    pub allowed_target_block_ids: Option<Vec<String>>,
+    /// The key the audit records; `validate` when omitted (a dry-run is never recorded).
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+    /// Who is asking; `shortcut` when omitted.
+    #[serde(default)]
+    pub origin: Option<Origin>,
+    /// The audit's actor.
+    #[serde(default)]
+    pub actor: Option<String>,
+    /// The audit's time.
+    #[serde(default)]
+    pub at: Option<String>,
+    /// The audit's tool call id.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// Disabled tools and review mode.
+    #[serde(default)]
+    pub profile: Profile,
+    /// Granted capability scopes.
+    #[serde(default)]
+    pub grants: Option<Vec<String>>,
+    /// Ids for inserted blocks that carry none.
+    #[serde(default)]
+    pub block_ids: Vec<String>,
+}
+
+impl ValidateOptions {
+    /// The caller-side part, as `preview` takes it.
+    pub fn preview_options(&mut self) -> PreviewOptions {
+        PreviewOptions {
+            origin: self.origin,
+            actor: self.actor.take(),
+            at: self.at.take(),
+            tool_call_id: self.tool_call_id.take(),
+            profile: core::mem::take(&mut self.profile),
+            grants: self.grants.take(),
+            block_ids: core::mem::take(&mut self.block_ids),
+        }
+    }
+}
+
+/// The arguments of `manifest`, `mcpToolsList` and `openaiFunctions`, all optional.
+pub(crate) struct CatalogInput {
+    /// Disabled tools and review mode.
+    pub profile: Profile,
+    /// Granted capability scopes; `None` grants all.
+    pub grants: Option<Vec<String>>,
+    /// The document's permission.
+    pub permission: Permission,
+}
+
+impl CatalogInput {
+    /// Reads the three optional catalog arguments.
+    pub fn from_js(
+        profile: Option<&JsValue>,
+        grants: Option<&JsValue>,
+        permission: Option<&JsValue>,
+    ) -> Result<Self, Error> {
+        Ok(CatalogInput {
+            profile: optional(profile, "/profile")?,
+            grants: optional(grants, "/grants")?,
+            // A string here is the permission itself, not JSON text.
+            permission: match optional_string(permission, "/permission")? {
+                Some(name) => wire::from_value(Value::String(name)).map_err(|e| match e {
+                    Error::InvalidArguments { reason, .. } => Error::invalid("/permission", reason),
+                    other => other,
+                })?,
+                None => Permission::default(),
+            },
+        })
+    }
+}
+
 /// A page, from JSON text or a plain object, validated by core.
 pub(crate) fn page(value: &JsValue) -> Result<Page, Error> {
     Page::from_json(&json_text(value, "")?)
@@ -37,7 +185,22 @@ pub(crate) fn page(value: &JsValue) -> Result<Page, Error> {
 /// Any wire shape, from JSON text or a plain object, parsed by core (errors carry a JSON pointer).
 /// `pointer` names the argument when it is missing altogether.
 pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, pointer: &str) -> Result<T, Error> {
-    wire::from_json(&json_text(value, pointer)?)
+    let pointed = |e: Error| match e {
+        // Name the argument, so `route(p, {selection: 1})` reports `/options/selection`, not `/selection`.
+        Error::InvalidArguments { pointer: inner, reason } if !pointer.is_empty() => {
+            Error::invalid(format!("{pointer}{inner}"), reason)
+        }
+        other => other,
+    };
+    wire::from_json(&json_text(value, pointer)?).map_err(pointed)
+}
+
+/// Like [`from_js`], for an optional argument: omitted, `undefined` and `null` give the default.
+pub(crate) fn optional<T: DeserializeOwned + Default>(value: Option<&JsValue>, pointer: &str) -> Result<T, Error> {
+    match value {
+        Some(value) if !value.is_undefined() && !value.is_null() => from_js(value, pointer),
+        _ => Ok(T::default()),
+    }
 }
 
 /// A string argument. Anything else is an invalid argument at `pointer`, not a wasm-bindgen type error.
@@ -45,12 +208,25 @@ pub(crate) fn string(value: &JsValue, pointer: &str) -> Result<String, Error> {
     value.as_string().ok_or_else(|| Error::invalid(pointer, "must be a string"))
 }
 
+/// An optional string argument: omitted, `undefined` and `null` give `None`.
+pub(crate) fn optional_string(value: Option<&JsValue>, pointer: &str) -> Result<Option<String>, Error> {
+    match value {
+        Some(value) if !value.is_undefined() && !value.is_null() => string(value, pointer).map(Some),
+        _ => Ok(None),
+    }
+}
+
 /// A Rust value as a plain JS object, through core's canonical JSON.
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Error> {
-    // Neither step can fail for core's shapes (string keys only, no custom serializers); the mapping
+    // Serialization cannot fail for core's shapes (string keys only, no custom serializers); the mapping
     // exists so that a future shape that could fail reports a coded error instead of trapping.
     let json = serde_json::to_string(value).map_err(|e| wire::serde_error("", &e))?;
-    js_sys::JSON::parse(&json).map_err(|_| Error::invalid("", "the result is not representable in JS"))
+    parse(&json)
+}
+
+/// JSON text that core already produced (the executor's answers, replayed byte for byte) as a JS value.
+pub(crate) fn parse(json: &str) -> Result<JsValue, Error> {
+    js_sys::JSON::parse(json).map_err(|_| Error::invalid("", "the result is not representable in JS"))
 }
 
 /// The JSON text of an argument: a string is taken as JSON already, anything else is stringified.

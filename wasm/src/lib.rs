@@ -1,32 +1,42 @@
 //! # pageai-wasm: the npm package `@mnote/pageai`
 //!
 //! WASM bindings of [`pageai_core`], so a browser (or any JS runtime) computes exactly what the Worker
-//! computes: the same context, byte for byte, with no request.
+//! computes, byte for byte, with no request: contexts, routes, dry-run previews, manifests.
 //!
-//! The crate is a thin shell. Every rule lives in core; this crate only converts values at the boundary:
+//! The crate is a thin shell. Every rule lives in core; this crate converts values at the boundary and
+//! plays core's caller (it owns the clock and mints ids and keys):
 //!
-//! - [`interop`] owns all JS↔Rust conversion (inputs as JSON text or plain objects; outputs as plain
-//!   objects whose `JSON.stringify` equals core's `serde_json` output);
-//! - [`error`] turns core's [`pageai_core::Error`] into a thrown JS `Error` with `.code`, `.hint` and
+//! - [`session`] holds [`PageSession`], a page loaded once, so a keystroke crosses the boundary with its
+//!   prompt only: `route`, `preview`, `context`, and `applyLocal` to follow the server's writes;
+//! - `catalog`, `operations` and `markdown` are the stateless helpers: `manifest`, `mcpToolsList`,
+//!   `openaiFunctions`, `validateOps`, `diffChars`, `markdownToPage` and `pageToMarkdown` (plus
+//!   `buildContext` here);
+//! - `preview` runs core's executor as a dry-run for both `PageSession.preview` and `validateOps`;
+//! - `interop` owns all JS↔Rust conversion (inputs as JSON text or plain objects; outputs as plain
+//!   objects whose `JSON.stringify` equals core's `serde_json` output) and the binding's option bags;
+//! - `error` turns core's [`pageai_core::Error`] into a thrown JS `Error` with `.code`, `.hint` and
 //!   `.details`;
-//! - [`session`] holds [`PageSession`], a page loaded once so a keystroke crosses the boundary with its
-//!   request only, never the page;
-//! - [`ids`] mints block ids for Markdown imports.
+//! - `ids` mints block ids, context ids, tool call ids and idempotency keys from `crypto.getRandomValues`.
 //!
 //! The TypeScript surface is the generated `.d.ts` refined by `src/types.d.ts` (a
 //! `typescript_custom_section`), never edited by hand.
 
+mod catalog;
 mod error;
 mod ids;
 mod interop;
+mod markdown;
+mod operations;
+mod preview;
 mod session;
 
 use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::error::ErrorCode;
-use pageai_core::markdown;
-use pageai_core::page::Page;
 use wasm_bindgen::prelude::*;
 
+pub use catalog::{manifest_js, mcp_tools_list, openai_functions};
+pub use markdown::{markdown_to_page, page_to_markdown};
+pub use operations::{diff_chars, validate_ops};
 pub use session::PageSession;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -54,38 +64,7 @@ pub fn build_context_js(
         let context_id = interop::string(&context_id, "/contextId")?;
         interop::to_js(&build_context(&page, &request, &context_id)?)
     };
-    run().map_err(|e| error::to_js(&e))
-}
-
-/// Imports Markdown (CommonMark + GFM) as a page at revision 0. Blocks keep the ids of their
-/// `<!-- mnote:block id=… -->` markers; the others get fresh `b_…` ids.
-///
-/// @throws {PageAiError} `mnote_invalid_arguments` (options), `mnote_invalid_markdown`, `mnote_invalid_page`.
-#[wasm_bindgen(js_name = markdownToPage, unchecked_return_type = "Page")]
-pub fn markdown_to_page(
-    #[wasm_bindgen(unchecked_param_type = "string")] markdown: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "MarkdownPageOptions | string")] options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let run = || {
-        let text = interop::string(&markdown, "/markdown")?;
-        let options: interop::MarkdownPageOptions = interop::from_js(&options, "")?;
-        let blocks = markdown::import(&text, &mut ids::mint_block_id)?;
-        let page = Page::new(options.workspace_id, options.document_id, options.title, blocks)?;
-        interop::to_js(&page)
-    };
-    run().map_err(|e| error::to_js(&e))
-}
-
-/// Exports a page as Markdown, with a `<!-- mnote:block id=… -->` marker on every block so ids survive
-/// the round trip through `markdownToPage`.
-///
-/// @throws {PageAiError} `mnote_invalid_page`, `mnote_invalid_arguments`.
-#[wasm_bindgen(js_name = pageToMarkdown)]
-pub fn page_to_markdown(
-    #[wasm_bindgen(unchecked_param_type = "PageInput | string")] page: JsValue,
-) -> Result<String, JsValue> {
-    let page = interop::page(&page).map_err(|e| error::to_js(&e))?;
-    Ok(markdown::export(&page))
+    error::throw(run())
 }
 
 /// Every error code this build can throw, in the order they were added.

@@ -1,19 +1,34 @@
-//! `PageSession`: one page loaded into WASM once.
+//! `PageSession`: one page loaded into WASM once, with the frozen contexts built from it.
 //!
-//! Building a context from a session passes only the request across the boundary, so per-keystroke work
-//! does not pay for copying and re-validating the whole page. Later slices add `route`, `preview` and
-//! `applyLocal` here (SPEC §9).
+//! A keystroke crosses the boundary with its prompt (and a few small options) only, never the page:
+//! `route` parses and self-checks the prompt against the page held here, and `preview` dry-runs the call
+//! it recommends. `applyLocal` follows a write the server applied, so the session stays at the server's
+//! revision without loading the page again.
 
-use pageai_core::context::{ContextRequest, build_context};
+use std::collections::VecDeque;
+
+use pageai_core::context::{ContextRequest, Scope, allowed_targets, build_context};
+use pageai_core::error::Error;
+use pageai_core::executor::{ContextLookup, FrozenContext};
+use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
+use pageai_core::route::{RouteInput, route};
+use pageai_core::wire::{self, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1};
 use wasm_bindgen::prelude::*;
 
-use crate::{error, interop};
+use crate::interop::{self, PreviewOptions, RouteOptions, ToolCall};
+use crate::{error, ids, preview};
+
+/// How many contexts built by `context()` or given to `rememberContext()` a session keeps; the oldest go
+/// first. Each costs about its allowed ids.
+const REMEMBERED_CONTEXTS: usize = 64;
 
 /// A page held in WASM memory. Call `free()` when done (or use `using` where supported).
 #[wasm_bindgen]
 pub struct PageSession {
     page: Page,
+    contexts: Contexts,
+    freed: bool,
 }
 
 #[wasm_bindgen]
@@ -25,44 +40,278 @@ impl PageSession {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "PageInput | string")] page: JsValue,
     ) -> Result<PageSession, JsValue> {
-        let page = interop::page(&page).map_err(|e| error::to_js(&e))?;
-        Ok(PageSession { page })
+        let page = error::throw(interop::page(&page))?;
+        Ok(PageSession { page, contexts: Contexts::default(), freed: false })
     }
 
-    /// The loaded page's revision.
+    /// Releases the page and every remembered context. Any later call throws a coded error
+    /// (`mnote_invalid_arguments` at `/this`). `[Symbol.dispose]` is this method too.
+    //
+    // Named `free` on purpose: wasm-bindgen emits its own `free()` (which deallocates and zeroes the
+    // pointer, so a later call would throw an uncoded "null pointer passed to rust") first in the class,
+    // and this later definition replaces it. The few bytes of the emptied struct are reclaimed when the
+    // object is garbage-collected, through wasm-bindgen's FinalizationRegistry. A test pins this.
+    #[wasm_bindgen(js_name = free)]
+    pub fn release(&mut self) {
+        self.freed = true;
+        self.page.blocks = Vec::new();
+        self.contexts = Contexts::default();
+    }
+
+    /// The loaded page's revision: the server's, as long as every server write is followed with
+    /// `applyLocal`.
     #[wasm_bindgen(getter)]
-    pub fn revision(&self) -> f64 {
+    pub fn revision(&self) -> Result<f64, JsValue> {
         // Revisions grow by one per write; they stay far below 2^53, where f64 is exact.
-        self.page.revision as f64
+        error::throw(self.live().map(|s| s.page.revision as f64))
     }
 
     /// The loaded page's document id.
     #[wasm_bindgen(getter, js_name = documentId)]
-    pub fn document_id(&self) -> String {
-        self.page.document_id.clone()
+    pub fn document_id(&self) -> Result<String, JsValue> {
+        error::throw(self.live().map(|s| s.page.document_id.clone()))
     }
 
     /// The loaded page, as a plain object.
     #[wasm_bindgen(unchecked_return_type = "Page")]
     pub fn page(&self) -> Result<JsValue, JsValue> {
-        interop::to_js(&self.page).map_err(|e| error::to_js(&e))
+        error::throw(self.live().and_then(|s| interop::to_js(&s.page)))
     }
 
-    /// Freezes the loaded page into a `mnote.page_ai_context.v1` context; the same answer as
-    /// `buildContext(page, request, contextId)`.
+    /// Freezes the loaded page into a `mnote.page_ai_context.v1` context (the same answer as
+    /// `buildContext(page, request, contextId)`) and remembers it, so that `route` and `preview` can bind
+    /// to its `contextId`. A fresh `ctx_…` id is minted when `contextId` is omitted.
     ///
     /// @throws {PageAiError} `mnote_invalid_arguments`, `mnote_block_not_found`, `mnote_context_stale`.
     #[wasm_bindgen(unchecked_return_type = "PageAiContextV1")]
     pub fn context(
-        &self,
+        &mut self,
         #[wasm_bindgen(unchecked_param_type = "ContextRequest | string")] request: JsValue,
-        #[wasm_bindgen(js_name = contextId, unchecked_param_type = "string")] context_id: JsValue,
+        #[wasm_bindgen(js_name = contextId, unchecked_optional_param_type = "string")] context_id: Option<JsValue>,
     ) -> Result<JsValue, JsValue> {
-        let run = || {
-            let request: ContextRequest = interop::from_js(&request, "")?;
-            let context_id = interop::string(&context_id, "/contextId")?;
-            interop::to_js(&build_context(&self.page, &request, &context_id)?)
+        error::throw(self.freeze(&request, context_id.as_ref()))
+    }
+
+    /// Remembers a context frozen elsewhere (the server's, from `mnote.doc.fetch`), so that `route` and
+    /// `preview` can bind to its `contextId`.
+    ///
+    /// @throws {PageAiError} `mnote_invalid_arguments` (not a context, or of another document),
+    /// `mnote_unsupported_schema`.
+    #[wasm_bindgen(js_name = rememberContext)]
+    pub fn remember_context(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "PageAiContextV1 | string")] context: JsValue,
+    ) -> Result<(), JsValue> {
+        error::throw(self.remember(&context))
+    }
+
+    /// Routes a prompt (`mnote.page_ai_command_route.v1`): a direct command gets a recommended
+    /// `mnote.doc.apply_block_ops` call that the router has already dry-run on this page; anything else
+    /// goes to Hermes with a reason and a hint. Only the prompt and the options cross the boundary.
+    ///
+    /// The recommendation binds to `options.contextId` (a context this session remembers), or else to the
+    /// session's own full-page context. Its `idempotencyKey` is `options.idempotencyKey`, or a fresh one.
+    ///
+    /// @throws {PageAiError} `mnote_invalid_arguments` (options), `mnote_context_not_found`,
+    /// `mnote_context_stale` (the context was frozen at an older revision).
+    #[wasm_bindgen(unchecked_return_type = "RouteV1")]
+    pub fn route(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RouteOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        error::throw(self.route_prompt(&prompt, options.as_ref()))
+    }
+
+    /// Dry-runs a write tool call against the loaded page, as the server's executor would, and answers its
+    /// `mnote.tool_result.v1` (`dryRun: true`, with the diff and the risk). `contextId`s bind to the
+    /// contexts this session remembers. Nothing changes.
+    ///
+    /// @throws {PageAiError} every executor error: `mnote_invalid_arguments`, `mnote_revision_conflict`,
+    /// `mnote_block_not_found`, `mnote_block_target_out_of_scope`, `mnote_block_not_editable`,
+    /// `mnote_match_not_found`, `mnote_match_ambiguous`, `mnote_tool_disabled`, `mnote_scope_denied`,
+    /// `mnote_context_not_found`, `mnote_unknown_tool`.
+    #[wasm_bindgen(unchecked_return_type = "ToolResultV1")]
+    pub fn preview(
+        &self,
+        #[wasm_bindgen(js_name = toolCall, unchecked_param_type = "ToolCall | string")] tool_call: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "PreviewOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        error::throw(self.dry_run(&tool_call, options.as_ref()))
+    }
+
+    /// Follows a write the server applied: replays the result's `operations` on the loaded page, which
+    /// must be at the result's `baseRevision`, and answers the new revision (`newRevision`). On any error
+    /// the page is left untouched.
+    ///
+    /// @throws {PageAiError} `mnote_revision_conflict` (the session is not at `baseRevision`),
+    /// `mnote_invalid_arguments` (a dry-run, another document, a `newRevision` that is not
+    /// `baseRevision + 1`, or changes that differ from what the local page gives: load the page again),
+    /// `mnote_unsupported_schema`, and the operation errors of `preview`.
+    #[wasm_bindgen(js_name = applyLocal)]
+    pub fn apply_local(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "ToolResultV1 | string")] result: JsValue,
+    ) -> Result<f64, JsValue> {
+        error::throw(self.follow(&result)).map(|revision| revision as f64)
+    }
+}
+
+impl PageSession {
+    /// The session, unless `free()` released it.
+    fn live(&self) -> Result<&Self, Error> {
+        if self.freed {
+            return Err(Error::invalid(
+                "/this",
+                "this PageSession was freed; load the page again with new PageSession(page)",
+            ));
+        }
+        Ok(self)
+    }
+
+    fn freeze(&mut self, request: &JsValue, context_id: Option<&JsValue>) -> Result<JsValue, Error> {
+        self.live()?;
+        let request: ContextRequest = interop::from_js(request, "")?;
+        let context_id = interop::optional_string(context_id, "/contextId")?.unwrap_or_else(ids::mint_context_id);
+        let context = build_context(&self.page, &request, &context_id)?;
+        self.contexts.remember(FrozenContext::of(&context));
+        interop::to_js(&context)
+    }
+
+    fn remember(&mut self, context: &JsValue) -> Result<(), Error> {
+        self.live()?;
+        let context: PageAiContextV1 = interop::from_js(context, "")?;
+        wire::check_schema(&context.schema, wire::PAGE_AI_CONTEXT_V1)?;
+        if context.document_id != self.page.document_id {
+            let reason = format!("this session holds document {:?}", self.page.document_id);
+            return Err(Error::invalid("/documentId", reason));
+        }
+        self.contexts.remember(FrozenContext::of(&context));
+        Ok(())
+    }
+
+    fn route_prompt(&mut self, prompt: &JsValue, options: Option<&JsValue>) -> Result<JsValue, Error> {
+        self.live()?;
+        let prompt = interop::string(prompt, "/prompt")?;
+        let options: RouteOptions = interop::optional(options, "/options")?;
+        let key = options.idempotency_key.unwrap_or_else(ids::mint_idempotency_key);
+        let context = match &options.context_id {
+            Some(id) => self.contexts.remembered(id, &self.page)?,
+            None => self.contexts.routing(&self.page)?,
         };
-        run().map_err(|e| error::to_js(&e))
+        let input = RouteInput {
+            page: &self.page,
+            context,
+            selection: &options.selection,
+            profile: &options.profile,
+            grants: options.grants.as_deref(),
+            idempotency_key: &key,
+        };
+        interop::to_js(&route(&prompt, &input))
+    }
+
+    fn dry_run(&self, tool_call: &JsValue, options: Option<&JsValue>) -> Result<JsValue, Error> {
+        self.live()?;
+        let call: ToolCall = interop::from_js(tool_call, "/toolCall")?;
+        let options: PreviewOptions = interop::optional(options, "/options")?;
+        preview::run(&self.page, &call, options, &self.contexts)
+    }
+
+    fn follow(&mut self, result: &JsValue) -> Result<u64, Error> {
+        self.live()?;
+        let result: ToolResultV1 = interop::from_js(result, "")?;
+        wire::check_schema(&result.schema, TOOL_RESULT_V1)?;
+        let page = &self.page;
+        if result.dry_run {
+            return Err(Error::invalid("/dryRun", "a dry-run wrote nothing on the server; there is nothing to follow"));
+        }
+        if result.document_id != page.document_id {
+            return Err(Error::invalid("/documentId", format!("this session holds document {:?}", page.document_id)));
+        }
+        if result.base_revision != page.revision {
+            return Err(Error::RevisionConflict { expected: result.base_revision, actual: page.revision });
+        }
+        let next = page.revision + 1;
+        if result.new_revision != Some(next) {
+            return Err(Error::invalid(
+                "/newRevision",
+                format!("a write applied on revision {} makes {next}", page.revision),
+            ));
+        }
+        for (i, op) in result.operations.iter().enumerate() {
+            if let Operation::InsertAfter { block, .. } | Operation::InsertBefore { block, .. } = op
+                && block.block_id.is_none()
+            {
+                let reason = "an applied result names the id of every block it inserted";
+                return Err(Error::invalid(format!("/operations/{i}/block/blockId"), reason));
+            }
+        }
+        // Every inserted block names its id (checked above), so nothing is minted.
+        let plan = ops::plan(page, &result.operations, &TargetScope::unrestricted(), &mut String::new)?;
+        // The same operations on the same page give the same changes; different ones mean the local page is
+        // not the page the server wrote to, and following would fork it.
+        let differs = (0..plan.changed.len().max(result.changed_blocks.len()))
+            .find(|&i| plan.changed.get(i) != result.changed_blocks.get(i));
+        if let Some(i) = differs {
+            let reason = "the local page differs from the page the server changed; load the page again";
+            return Err(Error::invalid(format!("/changedBlocks/{i}"), reason));
+        }
+        plan.commit(&mut self.page);
+        // The routing context names the allowed blocks of the old revision.
+        self.contexts.routing = None;
+        Ok(self.page.revision)
+    }
+}
+
+/// The contexts a session binds writes to: its own full-page routing context, frozen on first use at each
+/// revision, and the most recent contexts it built or was given.
+#[derive(Default)]
+struct Contexts {
+    routing: Option<FrozenContext>,
+    recent: VecDeque<FrozenContext>,
+}
+
+impl Contexts {
+    fn remember(&mut self, context: FrozenContext) {
+        self.recent.retain(|c| c.context_id != context.context_id);
+        if self.recent.len() == REMEMBERED_CONTEXTS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(context);
+    }
+
+    fn find(&self, context_id: &str) -> Option<&FrozenContext> {
+        let routing = self.routing.as_ref().filter(|c| c.context_id == context_id);
+        routing.or_else(|| self.recent.iter().rev().find(|c| c.context_id == context_id))
+    }
+
+    /// A remembered context, which must be of the page's current revision.
+    fn remembered(&self, context_id: &str, page: &Page) -> Result<&FrozenContext, Error> {
+        let context = self.find(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.into() })?;
+        if context.revision != page.revision {
+            return Err(Error::ContextStale { token_revision: context.revision, current_revision: page.revision });
+        }
+        Ok(context)
+    }
+
+    /// The session's own full-page context at the page's revision.
+    fn routing(&mut self, page: &Page) -> Result<&FrozenContext, Error> {
+        let routing = match self.routing.take() {
+            Some(context) if context.revision == page.revision => context,
+            _ => FrozenContext {
+                context_id: ids::mint_context_id(),
+                document_id: page.document_id.clone(),
+                revision: page.revision,
+                scope: Scope::Full.name().into(),
+                allowed_target_block_ids: allowed_targets(page, &Scope::Full)?,
+            },
+        };
+        Ok(self.routing.insert(routing))
+    }
+}
+
+impl ContextLookup for Contexts {
+    fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {
+        self.find(context_id)
     }
 }

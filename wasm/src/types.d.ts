@@ -167,6 +167,348 @@ export interface PageAiContextV1 {
   continuation: string | null;
 }
 
+/** One run of a character-level diff: what a preview paints, and what `diffChars` answers. */
+export interface InlineSpanV1 {
+  tag: "equal" | "insert" | "delete";
+  /** The characters of this run. */
+  text: string;
+}
+
+/** The diff of one block in a tool result. */
+export interface BlockDiffV1 {
+  blockId: string;
+  /** A unified line diff with `a/{blockId}` and `b/{blockId}` headers; empty when no line changed. */
+  unified: string;
+  /** The character-level diff, as runs. CJK text diffs per character. */
+  inline: InlineSpanV1[];
+}
+
+/** What happened to one block. */
+export interface ChangedBlockV1 {
+  blockId: string;
+  /** The strongest thing that happened to the block. */
+  op: "replace" | "insert" | "update" | "delete" | "move";
+  /** Its text before; null for an inserted block. */
+  before: string | null;
+  /** Its text after; null for a deleted block. */
+  after: string | null;
+  /** `pageRev:{base}:block:{id}:{h8}` of the block the change was computed against. */
+  revisionRef: string;
+}
+
+/** How risky a write is. */
+export type Risk = "low" | "medium" | "high";
+
+/** A block to insert. Its id is minted when absent. */
+export interface NewBlock {
+  blockId?: string;
+  type: BlockType;
+  text?: string;
+  attrs?: BlockAttrs;
+}
+
+/** One block operation; `op` names it. A batch applies all or nothing. */
+export type Operation =
+  /** Replace `matchText` (exact; unique unless `occurrence: "all"`) in `blockId`, or anywhere allowed. */
+  | { op: "replace"; blockId?: string; matchText: string; content: string; occurrence?: "unique" | "all" }
+  | { op: "insert_after"; afterBlockId: string; block: NewBlock }
+  | { op: "insert_before"; beforeBlockId: string; block: NewBlock }
+  /** Change text, type or attrs; a type change keeps only the attrs that fit the new type. */
+  | { op: "update"; blockId: string; text?: string; type?: BlockType; attrs?: BlockAttrs }
+  | { op: "delete"; blockId: string }
+  /** Move after another block, or to the top with `afterBlockId: null`. */
+  | { op: "move"; blockId: string; afterBlockId: string | null };
+
+/** A warning that does not stop the request. */
+export interface WarningV1 {
+  code: "context_truncated" | "block_partial" | "proposal_only" | (string & {});
+  message: string;
+}
+
+/** Who made a write, and when. */
+export interface AuditV1 {
+  toolCallId: string;
+  idempotencyKey: string;
+  /** A user id, `hermes`, `shortcut`, … */
+  actor: string;
+  /** RFC 3339. */
+  at: string;
+}
+
+/** `mnote.tool_result.v1`: the answer of every write tool, dry-run or applied. */
+export interface ToolResultV1 {
+  schema: "mnote.tool_result.v1";
+  ok: true;
+  /** `true` when nothing was written (every preview). */
+  dryRun: boolean;
+  /** The dotted name of the tool that ran. */
+  toolName: ToolName;
+  documentId: string;
+  /** The revision the batch was computed against. */
+  baseRevision: number;
+  /** The revision after the write; absent for a dry-run. */
+  newRevision?: number;
+  changedBlocks: ChangedBlockV1[];
+  diff: BlockDiffV1[];
+  warnings: WarningV1[];
+  risk: Risk;
+  /** The batch is valid but this caller may not apply it directly: it needs review. */
+  blocked: boolean;
+  blockedReason?: string;
+  /** The batch as validated, with minted block ids filled in. */
+  operations: Operation[];
+  /** For an applied batch: the operations that undo it, in order. */
+  inverse?: Operation[];
+  audit: AuditV1;
+}
+
+/** Every tool of the catalog, by its dotted name. */
+export type ToolName =
+  | "mnote.doc.fetch"
+  | "mnote.block.fetch"
+  | "mnote.doc.search"
+  | "mnote.doc.apply_block_ops"
+  | "mnote.doc.plan_update"
+  | "mnote.block.insert"
+  | "mnote.block.update"
+  | "mnote.block.delete"
+  | "mnote.block.move"
+  | "mnote.page.save";
+
+/** Every tool of the catalog, by its MCP and function-calling name. */
+export type McpToolName =
+  | "doc_fetch"
+  | "block_fetch"
+  | "doc_search"
+  | "doc_apply_block_ops"
+  | "doc_plan_update"
+  | "block_insert"
+  | "block_update"
+  | "block_delete"
+  | "block_move"
+  | "page_save";
+
+/** The arguments of `mnote.doc.apply_block_ops`. `dryRun` and `idempotencyKey` are required. */
+export interface ApplyBlockOpsArgs {
+  /** Binds the write to a frozen context: its allowed blocks bound the write. */
+  contextId?: string;
+  documentId: string;
+  baseRevision: number;
+  operations: Operation[];
+  dryRun: boolean;
+  idempotencyKey: string;
+  /** Narrows (never widens) the context's allowed blocks. */
+  allowedTargetBlockIds?: string[];
+}
+
+/** A tool call: what the router recommends and what `preview` dry-runs. */
+export interface ToolCall {
+  toolName: ToolName | McpToolName;
+  /** The tool's arguments; the manifest's `inputSchema` describes them. */
+  args: object;
+}
+
+/** The router's recommendation: always `mnote.doc.apply_block_ops`, with `dryRun: true`. */
+export interface RecommendedCallV1 extends ToolCall {
+  toolName: "mnote.doc.apply_block_ops";
+  args: ApplyBlockOpsArgs & { contextId: string; allowedTargetBlockIds: string[] };
+}
+
+/** A call to start a Hermes run with. */
+export interface StartCallV1 {
+  toolName: "mnote.doc.fetch";
+  args: { documentId: string; scope: ContextScope; formats: ContextFormat[]; budget: ContextBudget };
+}
+
+/** Where a Hermes run should start. */
+export interface ToolHintV1 {
+  /** The enabled read tools. */
+  readTools: ToolName[];
+  /** The first call to make, when `mnote.doc.fetch` is enabled. */
+  startWith: StartCallV1 | null;
+  /** The write tool to propose changes with, if any is enabled. */
+  writeTool: ToolName | null;
+  /** Blocks the prompt seems to be about. */
+  candidateBlockIds: string[];
+  /** The quoted text of the prompt, if any. */
+  matchText: string | null;
+  reviewMode: ReviewMode;
+}
+
+/** What the router understood. */
+export type RouteIntent =
+  | "direct_replace"
+  | "direct_delete"
+  | "direct_insert"
+  | "direct_type_change"
+  | "read_only_question"
+  | "complex_rewrite"
+  | "unsupported";
+
+/** Why a prompt goes to Hermes. */
+export type RouteReasonCode =
+  | "match_not_found"
+  | "match_ambiguous"
+  | "target_not_found"
+  | "out_of_selection"
+  | "not_editable"
+  | "tool_disabled"
+  | "read_only_document"
+  | "question"
+  | "complex"
+  | "unsupported";
+
+/** `mnote.page_ai_command_route.v1`: the deterministic router's decision for one prompt. */
+export interface RouteV1 {
+  schema: "mnote.page_ai_command_route.v1";
+  intent: RouteIntent;
+  /** How sure the router is of its reading: 0.95 and 0.9 direct, 0.7 understood but blocked, … */
+  confidence: number;
+  /** For direct routes: the call to preview and apply, already dry-run by the router. */
+  recommendedToolCall: RecommendedCallV1 | null;
+  risk: Risk;
+  /** The prompt goes to Hermes. */
+  requiresHermesRun: boolean;
+  /** A person must accept the write before it lands. */
+  requiresReview: boolean;
+  /** Why, in words. */
+  reason: string;
+  /** Why, as a stable code; only for Hermes routes. */
+  reasonCode?: RouteReasonCode;
+  /** Where a Hermes run should start; only for Hermes routes. */
+  toolHint?: ToolHintV1;
+}
+
+/** How much a person must see before an AI write lands. */
+export type ReviewMode = "yolo" | "review" | "required";
+
+/** A page-AI profile: switched-off tools and the review policy. Every field has a default. */
+export interface Profile {
+  tools?: { disabled?: ToolName[] };
+  /** `review` when omitted. */
+  reviewMode?: ReviewMode;
+}
+
+/** A document's permission. */
+export type Permission = "edit" | "read";
+
+/** A capability scope a tool needs; a write scope covers the read scope of the same prefix. */
+export type CapabilityScope = "doc.read" | "doc.write" | "block.read" | "block.write" | "page.write";
+
+/** A JSON Schema (draft 2020-12), as core's catalog generates it. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Approval facts of a tool under a profile. */
+export interface ToolAnnotationsV1 {
+  readonly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  requiresApproval: boolean;
+  /** `none` for reads; the profile's review mode for writes. */
+  approvalMode: "none" | ReviewMode;
+  selectionEffect: "require" | "preserve" | "destroy" | "none";
+  risk: "read" | "write" | "high-risk-write";
+  runtimeOwner: "mnote-web";
+  writeOwner: "rust-runtime-kernel";
+}
+
+/** One tool of the manifest. */
+export interface ToolDescriptorV1 {
+  name: ToolName;
+  mcpName: McpToolName;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: ToolAnnotationsV1;
+  capabilityScope: CapabilityScope;
+  availability: {
+    enabled: boolean;
+    /** Why not; empty when enabled. */
+    unsupportedReason: string;
+  };
+}
+
+/** `mnote.ai_tool_manifest.v1`: the one catalog, filtered for a profile, grants and a document. */
+export interface ManifestV1 {
+  schema: "mnote.ai_tool_manifest.v1";
+  reviewMode: ReviewMode;
+  /** Every tool, enabled or not, in catalog order. */
+  tools: ToolDescriptorV1[];
+}
+
+/** One tool of an MCP `tools/list` answer. */
+export interface McpToolV1 {
+  _meta: {
+    "mnote/annotations": ToolAnnotationsV1;
+    "mnote/capabilityScope": CapabilityScope;
+    "mnote/name": ToolName;
+  };
+  annotations: {
+    destructiveHint: boolean;
+    idempotentHint: boolean;
+    openWorldHint: false;
+    readOnlyHint: boolean;
+    title: ToolName;
+  };
+  description: string;
+  inputSchema: JsonSchema;
+  name: McpToolName;
+  outputSchema: JsonSchema;
+  title: ToolName;
+}
+
+/** One tool of an OpenAI function-calling request. */
+export interface OpenAiFunctionV1 {
+  function: { description: string; name: McpToolName; parameters: JsonSchema };
+  type: "function";
+}
+
+/** The options of `PageSession.route`. Everything is optional. */
+export interface RouteOptions {
+  /** The user's selected block ids; selection-relative prompts ("the selected blocks") act on them. */
+  selection?: string[];
+  /** Disabled tools and review mode; `{}` (review mode `review`) when omitted. */
+  profile?: Profile;
+  /** Granted capability scopes; all when omitted or null. */
+  grants?: CapabilityScope[] | null;
+  /** The key to put in the recommended call; a fresh `idem_…` key when omitted. */
+  idempotencyKey?: string;
+  /** A context this session remembers (from `context()` or `rememberContext()`); the session's own
+   * full-page context when omitted. */
+  contextId?: string;
+}
+
+/** Who asks for a write: AI callers are held to the review mode, people are not. */
+export type Origin = "hermes" | "shortcut" | "user" | "review_accept";
+
+/** The options of `PageSession.preview`: the caller's side of the executor. Everything is optional. */
+export interface PreviewOptions {
+  /** `shortcut` when omitted. */
+  origin?: Origin;
+  /** The audit's actor; `shortcut` when omitted. */
+  actor?: string;
+  /** The audit's time (RFC 3339); the JS clock when omitted. */
+  at?: string;
+  /** The audit's tool call id; a fresh `call_…` id when omitted. */
+  toolCallId?: string;
+  /** Disabled tools and review mode. */
+  profile?: Profile;
+  /** Granted capability scopes; all when omitted or null. */
+  grants?: CapabilityScope[] | null;
+  /** Ids for inserted blocks that carry none, used in order; fresh `b_…` ids after them. */
+  blockIds?: string[];
+}
+
+/** The options of `validateOps`: the write's binding fields and the caller's side. */
+export interface ValidateOptions extends PreviewOptions {
+  /** The revision the operations were written against; the page's when omitted. */
+  baseRevision?: number;
+  /** Only these blocks may be targeted. */
+  allowedTargetBlockIds?: string[];
+  /** The key the audit shows; `validate` when omitted. */
+  idempotencyKey?: string;
+}
+
 // `PageAiErrorCode`, the union of every stable code, is generated from core by wasm/build.rs.
 /**
  * What every function of this package throws: a real `Error` (`instanceof Error` holds) carrying the

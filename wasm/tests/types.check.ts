@@ -5,11 +5,37 @@
 import {
   PageSession,
   buildContext,
+  diffChars,
   errorCodes,
   isPageAiError,
+  manifest,
   markdownToPage,
+  mcpToolsList,
+  openaiFunctions,
   pageToMarkdown,
+  validateOps,
+  type ApplyBlockOpsArgs,
   type Block,
+  type BlockDiffV1,
+  type ChangedBlockV1,
+  type InlineSpanV1,
+  type ManifestV1,
+  type McpToolV1,
+  type OpenAiFunctionV1,
+  type Operation,
+  type PreviewOptions,
+  type Profile,
+  type RecommendedCallV1,
+  type Risk,
+  type RouteIntent,
+  type RouteOptions,
+  type RouteV1,
+  type ToolCall,
+  type ToolDescriptorV1,
+  type ToolHintV1,
+  type ToolName,
+  type ToolResultV1,
+  type ValidateOptions,
   type BlockType,
   type ContextBlockV1,
   type ContextRequest,
@@ -68,7 +94,64 @@ const kind: BlockType | undefined = block?.type;
 const permission: "edit" | "read" = page.permission;
 const outline: PageAiContextV1 = session.context({ scope: { type: "outline" } }, "ctx_3");
 for (const scope of scopes) session.context({ scope }, "ctx_4");
+const minted: string = session.context({ scope: { type: "full" } }).contextId;
+session.rememberContext(outline);
+
+// Routing: only the prompt (and small options) per keystroke.
+const profile: Profile = { tools: { disabled: ["mnote.page.save"] }, reviewMode: "yolo" };
+const routeOptions: RouteOptions = { selection: ["p_1"], profile, grants: ["doc.write"], idempotencyKey: "k", contextId: minted };
+const route: RouteV1 = session.route("把「Ship」替换为「Launch」", routeOptions);
+session.route("x");
+const intent: RouteIntent = route.intent;
+const confidence: number = route.confidence;
+const routeRisk: Risk = route.risk;
+const hint: ToolHintV1 | undefined = route.toolHint;
+const startTool: "mnote.doc.fetch" | undefined = hint?.startWith?.toolName;
+const recommended: RecommendedCallV1 | null = route.recommendedToolCall;
+if (recommended) {
+  const args: ApplyBlockOpsArgs = recommended.args;
+  const key: string = recommended.args.idempotencyKey;
+  const contextId: string = recommended.args.contextId;
+  const ops: Operation[] = args.operations;
+  const previewOptions: PreviewOptions = { origin: "hermes", actor: "a", at: "t", toolCallId: "c", profile, grants: null, blockIds: ["b_1"] };
+  const result: ToolResultV1 = session.preview(recommended, previewOptions);
+  session.preview(recommended);
+  const dry: boolean = result.dryRun;
+  const changed: ChangedBlockV1 | undefined = result.changedBlocks[0];
+  const after: string | null | undefined = changed?.after;
+  const diff: BlockDiffV1 | undefined = result.diff[0];
+  const span: InlineSpanV1 | undefined = diff?.inline[0];
+  const tag: "equal" | "insert" | "delete" | undefined = span?.tag;
+  const toolName: ToolName = result.toolName;
+  const newRevision: number | undefined = result.newRevision;
+  const next: number = session.applyLocal({ ...result, dryRun: false, newRevision: result.baseRevision + 1 });
+  void [key, contextId, ops, dry, after, tag, toolName, newRevision, next];
+}
+const generic: ToolCall = { toolName: "block_delete", args: { documentId: "doc_1", blockId: "p_1" } };
+session.preview(generic, { origin: "user" });
 session.free();
+
+// Stateless helpers.
+const operations: Operation[] = [
+  { op: "replace", matchText: "Ship", content: "Launch", occurrence: "all" },
+  { op: "insert_after", afterBlockId: "p_1", block: { type: "todo", text: "x", attrs: { checked: false } } },
+  { op: "insert_before", beforeBlockId: "p_1", block: { type: "divider" } },
+  { op: "update", blockId: "p_1", type: "quote" },
+  { op: "move", blockId: "p_1", afterBlockId: null },
+  { op: "delete", blockId: "h_1" },
+];
+const validateOptions: ValidateOptions = { baseRevision: 0, allowedTargetBlockIds: ["p_1"], idempotencyKey: "k", origin: "user" };
+const validated: ToolResultV1 = validateOps(input, operations, validateOptions);
+validateOps(JSON.stringify(input), JSON.stringify(operations));
+const spans: InlineSpanV1[] = diffChars("第一版", "第二版");
+const catalog: ManifestV1 = manifest(profile, ["doc.read"], "read");
+const tool: ToolDescriptorV1 | undefined = manifest().tools[0];
+const enabled: boolean | undefined = tool?.availability.enabled;
+const approval: string | undefined = tool?.annotations.approvalMode;
+const mcp: McpToolV1[] = mcpToolsList(profile);
+const readOnlyHint: boolean | undefined = mcp[0]?.annotations.readOnlyHint;
+const functions: OpenAiFunctionV1[] = openaiFunctions(null, null, "edit");
+void [validated, spans, catalog, enabled, approval, readOnlyHint, functions, intent, confidence, routeRisk, startTool];
 
 // Markdown.
 const markdown: string = pageToMarkdown(page);
@@ -104,6 +187,23 @@ buildContext(input, request, 42);
 session.revision = 3;
 // @ts-expect-error: markdownToPage needs the ids of the new page
 markdownToPage("# x");
+// @ts-expect-error: no such operation
+const badOp: Operation = { op: "explode", blockId: "p_1" };
+// @ts-expect-error: a replace needs its content
+const badReplace: Operation = { op: "replace", matchText: "a" };
+// @ts-expect-error: no such review mode
+const badProfile: Profile = { reviewMode: "sometimes" };
+// @ts-expect-error: no such route option
+const badRouteOptions: RouteOptions = { page: input };
+// @ts-expect-error: no such origin
+const badOrigin: PreviewOptions = { origin: "robot" };
+// @ts-expect-error: not a tool
+const badTool: ToolName = "mnote.doc.nope";
+// @ts-expect-error: the permission is edit or read
+manifest(null, null, "write");
+// @ts-expect-error: a prompt is a string
+new PageSession(input).route(42);
+void [badOp, badReplace, badProfile, badRouteOptions, badOrigin, badTool];
 
 void [schema, scopeName, revision, allowed, xml, next, truncated, revisionRef, warning, sessionRevision];
 void [documentId, kind, permission, outline, imported, codes, badCode, badScope, badFormat, badBlock];

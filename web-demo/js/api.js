@@ -15,7 +15,10 @@ export class ApiError extends Error {
 // same-origin page in without a token; elsewhere sign in with POST /api/auth/login {token} first.
 let signedIn = null;
 const signIn = () =>
-  (signedIn ??= fetch("/api/auth/dev-login", { method: "POST", credentials: "same-origin" }).catch(() => null));
+  (signedIn ??= fetch("/api/auth/dev-login", { method: "POST", credentials: "same-origin" })
+    // Read the body: an unread one stays open, and leaving the page would abort it mid-load.
+    .then((r) => r.text())
+    .catch(() => null));
 
 async function request(path, init = {}) {
   await signIn();
@@ -36,3 +39,11 @@ async function request(path, init = {}) {
 
 /** The page of a document, as JSON. */
 export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);
+
+/** Replaces the page of a document; answers the stored page (the server assigns the revision). */
+export const putDocument = (documentId, page) =>
+  request(`/api/documents/${encodeURIComponent(documentId)}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(page),
+  });

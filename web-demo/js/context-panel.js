@@ -24,9 +24,10 @@ const KEYWORD_SUGGESTIONS = ["Hermes", "第一版", "review", "ｙｏｌｏ"];
 
 /**
  * @param {HTMLElement} root the panel's container
- * @param {{ session: object, isPageAiError: (e: unknown) => boolean, pageView: object }} deps
+ * @param {{ session: () => object, isPageAiError: (e: unknown) => boolean, pageView: object,
+ *   onPick?: () => void }} deps
  */
-export function createContextPanel(root, { session, isPageAiError, pageView }) {
+export function createContextPanel(root, { session, isPageAiError, pageView, onPick = () => {} }) {
   const state = {
     scope: "full",
     picked: [],
@@ -182,6 +183,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView }) {
     state.scope = scope;
     if (scope === "block") state.picked = state.picked.slice(-1);
     restart();
+    onPick();
     if (scope === "keyword") keywordInput.focus();
   }
 
@@ -213,6 +215,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView }) {
       return;
     }
     restart();
+    onPick();
   }
 
   /** Any change of the request starts a new snapshot at its first chunk. */
@@ -266,7 +269,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView }) {
     let context;
     const started = performance.now();
     try {
-      context = session.context(request, state.contextId);
+      context = session().context(request, state.contextId);
     } catch (error) {
       state.context = null;
       pageView.showContext(null);
@@ -306,7 +309,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView }) {
       pickedRow,
       h("span", { class: "subtle" }, state.scope === "block" ? "Block" : `${state.picked.length} selected`),
       state.picked.map((id) => h("span", { class: "chip chip-picked", "data-block-id": id }, id)),
-      h("button", { type: "button", class: "ghost small", onclick: () => ((state.picked = []), restart()) }, "Clear"),
+      h("button", { type: "button", class: "ghost small", onclick: () => ((state.picked = []), restart(), onPick()) }, "Clear"),
     );
     pageView.setPickMode(state.scope === "block" ? "one" : state.scope === "selection" ? "many" : null);
     pageView.setPicked(picking ? state.picked : []);
@@ -403,7 +406,10 @@ export function createContextPanel(root, { session, isPageAiError, pageView }) {
     await navigator.clipboard?.writeText(text).catch(() => {});
   }
 
-  return { pick, refresh: restart };
+  /** The blocks picked for the `block` and `selection` scopes: the command box's selection. */
+  const picked = () => (state.scope === "block" || state.scope === "selection" ? [...state.picked] : []);
+
+  return { pick, picked, refresh: restart };
 }
 
 function viewText(ctx, view) {

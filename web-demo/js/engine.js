@@ -1,5 +1,5 @@
 // The WASM engine: the web build of @mnote/pageai, served by the Worker at /pkg/. Everything it computes
-// (contexts now; routing and previews later) runs in the browser with no request.
+// (contexts, command routes, dry-run previews) runs in the browser with no request.
 
 import init, * as pageai from "/pkg/pageai.js";
 

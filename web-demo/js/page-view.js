@@ -1,7 +1,9 @@
 // The page as blocks. Each block is an element with `data-block-id` and `data-block-type`; hovering shows
 // its id and type. The view also paints what a context holds (targets, context-only neighbours, blocks
-// left out) and lets the user pick blocks for the `block` and `selection` scopes.
+// left out), lets the user pick blocks for the `block` and `selection` scopes, and shows a command's
+// preview in place: changed blocks display their character diff until the preview is cleared.
 
+import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
 import { inline, lines } from "./inline.js";
 
@@ -24,6 +26,8 @@ const TYPE_LABELS = {
  */
 export function createPageView(root, { onPick }) {
   let elements = new Map(); // blockId → element
+  let blocks = new Map(); // blockId → [block, list number], to restore a block after a preview
+  let previewed = []; // ids of blocks that show a diff now
 
   root.addEventListener("click", (event) => {
     if (!root.dataset.pick) return;
@@ -44,9 +48,37 @@ export function createPageView(root, { onPick }) {
     /** Draws every block of `page`. */
     render(page) {
       const numbering = numberer();
-      const nodes = page.blocks.map((block) => renderBlock(block, numbering(block)));
+      const numbers = page.blocks.map((block) => numbering(block));
+      const nodes = page.blocks.map((block, i) => renderBlock(block, numbers[i]));
       elements = new Map(nodes.map((el) => [el.dataset.blockId, el]));
+      blocks = new Map(page.blocks.map((b, i) => [b.blockId, [b, numbers[i]]]));
+      previewed = [];
       replace(root, nodes);
+    },
+
+    /**
+     * Shows a tool result's diff in place: each changed block displays its inline character diff, deleted
+     * blocks are struck through. `null` restores the page.
+     */
+    showPreview(result) {
+      for (const id of previewed) {
+        const el = elements.get(id);
+        const [block, number] = blocks.get(id) ?? [];
+        if (!el || !block) continue;
+        el.classList.remove("is-previewed", "is-deleting");
+        replace(el.querySelector(".block-body"), body(block, number));
+      }
+      previewed = [];
+      if (!result) return;
+      for (const d of result.diff) {
+        const el = elements.get(d.blockId);
+        if (!el) continue; // an inserted block: the command panel shows it
+        const change = result.changedBlocks.find((c) => c.blockId === d.blockId);
+        el.classList.add(change?.op === "delete" ? "is-deleting" : "is-previewed");
+        replace(el.querySelector(".block-body"), h("p", { class: "inline-diff" }, diffSpans(d.inline)));
+        previewed.push(d.blockId);
+      }
+      if (previewed[0]) elements.get(previewed[0]).scrollIntoView({ block: "center", behavior: "smooth" });
     },
 
     /** `"one"`, `"many"` or `null`: whether clicking a block picks it. */

@@ -1,0 +1,56 @@
+//! Dry-runs through core's executor, shared by `PageSession.preview` and `validateOps`.
+//!
+//! Core takes no hidden inputs, so this is where the package plays the caller: it stamps the audit with the
+//! JS clock and minted ids unless the options name them, and it mints ids for inserted blocks. Nothing is
+//! ever written: `executor::preview` refuses a call that would apply.
+
+use pageai_core::error::Error;
+use pageai_core::executor::idempotency::MemoryIdempotencyStore;
+use pageai_core::executor::{self, Call, ContextLookup, Env, Origin};
+use pageai_core::manifest::Tool;
+use pageai_core::page::Page;
+use wasm_bindgen::JsValue;
+
+use crate::ids;
+use crate::interop::{self, PreviewOptions, ToolCall};
+
+/// Dry-runs `call` against `page`, binding `contextId`s through `contexts`; answers `mnote.tool_result.v1`
+/// exactly as the executor wrote it.
+pub(crate) fn run(
+    page: &Page,
+    call: &ToolCall,
+    options: PreviewOptions,
+    contexts: &dyn ContextLookup,
+) -> Result<JsValue, Error> {
+    if let Some(tool) = Tool::from_name(&call.tool_name).filter(|t| !t.writes()) {
+        let reason =
+            format!("{} only reads: preview dry-runs write tools; freeze contexts with context()", tool.spec().name);
+        return Err(Error::invalid("/toolName", reason));
+    }
+    let PreviewOptions { origin, actor, at, tool_call_id, profile, grants, block_ids } = options;
+    let at = at.unwrap_or_else(now);
+    let tool_call_id = tool_call_id.unwrap_or_else(ids::mint_tool_call_id);
+    let actor = actor.unwrap_or_else(|| "shortcut".to_owned());
+    let mut given = block_ids.into_iter();
+    let mut mint = move || given.next().unwrap_or_else(ids::mint_block_id);
+    // Dry-runs are never recorded, so an empty store answers every lookup.
+    let mut store = MemoryIdempotencyStore::new();
+    let mut env =
+        Env { profile: &profile, grants: grants.as_deref(), contexts, idempotency: &mut store, mint: &mut mint };
+    let call = Call {
+        tool_name: &call.tool_name,
+        args: &call.args,
+        origin: origin.unwrap_or(Origin::Shortcut),
+        actor: &actor,
+        at: &at,
+        tool_call_id: &tool_call_id,
+        new_context_id: "",
+    };
+    let outcome = executor::preview(page, &call, &mut env)?;
+    interop::parse(&outcome.json)
+}
+
+/// The caller's clock, RFC 3339 in UTC.
+fn now() -> String {
+    js_sys::Date::new_0().to_iso_string().into()
+}
