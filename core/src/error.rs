@@ -73,6 +73,12 @@ error_codes! {
     RevertConflict => "mnote_revert_conflict",
     ReviewSessionNotFound => "mnote_review_session_not_found",
     AuditChainBroken => "mnote_audit_chain_broken",
+    HermesUnauthorized => "hermes_client_unauthorized",
+    HermesUnconfigured => "hermes_client_unconfigured",
+    HermesBadRequest => "hermes_client_bad_request",
+    HermesUpstreamUnauthorized => "hermes_client_upstream_unauthorized",
+    HermesUpstreamRateLimited => "hermes_client_upstream_rate_limited",
+    HermesUpstreamUnavailable => "hermes_client_upstream_unavailable",
 }
 
 impl fmt::Display for ErrorCode {
@@ -259,6 +265,36 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A Hermes client route was called without a valid mnote session or client token.
+    HermesUnauthorized,
+    /// The Hermes client proxy has no upstream URL configured.
+    HermesUnconfigured,
+    /// A request to a Hermes client route is malformed, or names something Hermes does not have.
+    HermesBadRequest {
+        /// JSON pointer to the offending field, `""` when it is not one field.
+        pointer: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Hermes refused the proxy's server-held credential.
+    HermesUpstreamUnauthorized {
+        /// The status Hermes answered (401 or 403).
+        status: u16,
+    },
+    /// Hermes is busy (too many runs).
+    HermesUpstreamRateLimited {
+        /// Hermes' `Retry-After`, passed through, when it sent a usable one.
+        retry_after: Option<String>,
+    },
+    /// Hermes could not be reached, failed, timed out, or answered something unreadable.
+    HermesUpstreamUnavailable {
+        /// What went wrong, without any credential.
+        reason: String,
+        /// The upstream status, when it answered one.
+        status: Option<u16>,
+        /// No answer came within the configured timeout.
+        timed_out: bool,
+    },
 }
 
 impl Error {
@@ -306,6 +342,12 @@ impl Error {
             Error::RevertConflict { .. } => C::RevertConflict,
             Error::ReviewSessionNotFound { .. } => C::ReviewSessionNotFound,
             Error::AuditChainBroken { .. } => C::AuditChainBroken,
+            Error::HermesUnauthorized => C::HermesUnauthorized,
+            Error::HermesUnconfigured => C::HermesUnconfigured,
+            Error::HermesBadRequest { .. } => C::HermesBadRequest,
+            Error::HermesUpstreamUnauthorized { .. } => C::HermesUpstreamUnauthorized,
+            Error::HermesUpstreamRateLimited { .. } => C::HermesUpstreamRateLimited,
+            Error::HermesUpstreamUnavailable { .. } => C::HermesUpstreamUnavailable,
         }
     }
 
@@ -381,6 +423,20 @@ impl Error {
             Error::AuditChainBroken { seq, reason } => {
                 format!("audit entry {seq} does not verify: {reason}")
             }
+            Error::HermesUnauthorized => "the Hermes client routes need a signed-in mnote session".to_string(),
+            Error::HermesUnconfigured => "the Hermes client proxy has no upstream configured".to_string(),
+            Error::HermesBadRequest { pointer, reason } => match pointer.is_empty() {
+                true => format!("bad Hermes client request: {reason}"),
+                false => format!("bad Hermes client request at {pointer}: {reason}"),
+            },
+            Error::HermesUpstreamUnauthorized { status } => {
+                format!("Hermes refused the server's credential (HTTP {status})")
+            }
+            Error::HermesUpstreamRateLimited { .. } => "Hermes is busy: too many runs at once".to_string(),
+            Error::HermesUpstreamUnavailable { reason, timed_out: true, .. } => {
+                format!("Hermes did not answer in time: {reason}")
+            }
+            Error::HermesUpstreamUnavailable { reason, .. } => format!("Hermes is unavailable: {reason}"),
         }
     }
 
@@ -439,6 +495,17 @@ impl Error {
             Error::RevertConflict { .. } => "undo those blocks by hand, or revert the later changes first".into(),
             Error::ReviewSessionNotFound { .. } => "list the document's review sessions for valid ids".into(),
             Error::AuditChainBroken { .. } => "the log was altered outside mnote; restore it from a backup".into(),
+            Error::HermesUnauthorized => "sign in with POST /api/auth/login, or send the client Bearer token".into(),
+            Error::HermesUnconfigured => "set HERMES_UPSTREAM_URL (and the HERMES_API_KEY secret) on the Worker".into(),
+            Error::HermesBadRequest { .. } => "fix the request; the README lists each route's fields".into(),
+            Error::HermesUpstreamUnauthorized { .. } => {
+                "the operator must set HERMES_API_KEY to Hermes' API_SERVER_KEY".into()
+            }
+            Error::HermesUpstreamRateLimited { retry_after } => match retry_after {
+                Some(after) => format!("retry after {after} seconds"),
+                None => "retry in a moment".into(),
+            },
+            Error::HermesUpstreamUnavailable { .. } => "retry later; if it persists, check that Hermes is running".into(),
         }
     }
 
@@ -500,6 +567,13 @@ impl Error {
             Error::RevertConflict { changed } => json!({ "changedBlockIds": changed }),
             Error::ReviewSessionNotFound { session_id } => json!({ "sessionId": session_id }),
             Error::AuditChainBroken { seq, reason } => json!({ "seq": seq, "reason": reason }),
+            Error::HermesUnauthorized | Error::HermesUnconfigured => json!({}),
+            Error::HermesBadRequest { pointer, reason } => json!({ "pointer": pointer, "reason": reason }),
+            Error::HermesUpstreamUnauthorized { status } => json!({ "upstreamStatus": status }),
+            Error::HermesUpstreamRateLimited { retry_after } => json!({ "retryAfter": retry_after }),
+            Error::HermesUpstreamUnavailable { reason, status, timed_out } => {
+                json!({ "reason": reason, "upstreamStatus": status, "timedOut": timed_out })
+            }
         }
     }
 }

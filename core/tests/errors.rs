@@ -48,6 +48,16 @@ fn samples() -> Vec<Error> {
         Error::RevertConflict { changed: vec!["p_2".into()] },
         Error::ReviewSessionNotFound { session_id: "rs_x".into() },
         Error::AuditChainBroken { seq: 3, reason: "prevHash does not match entry 2".into() },
+        Error::HermesUnauthorized,
+        Error::HermesUnconfigured,
+        Error::HermesBadRequest { pointer: "/sessionId".into(), reason: "must start with mnote_doc_1_".into() },
+        Error::HermesUpstreamUnauthorized { status: 401 },
+        Error::HermesUpstreamRateLimited { retry_after: Some("3".into()) },
+        Error::HermesUpstreamUnavailable {
+            reason: "no answer within 1500 ms".into(),
+            status: None,
+            timed_out: true,
+        },
     ]
 }
 
