@@ -505,7 +505,9 @@ impl Error {
                 Some(after) => format!("retry after {after} seconds"),
                 None => "retry in a moment".into(),
             },
-            Error::HermesUpstreamUnavailable { .. } => "retry later; if it persists, check that Hermes is running".into(),
+            Error::HermesUpstreamUnavailable { .. } => {
+                "retry later; if it persists, check that Hermes is running".into()
+            }
         }
     }
 

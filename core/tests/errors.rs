@@ -53,11 +53,7 @@ fn samples() -> Vec<Error> {
         Error::HermesBadRequest { pointer: "/sessionId".into(), reason: "must start with mnote_doc_1_".into() },
         Error::HermesUpstreamUnauthorized { status: 401 },
         Error::HermesUpstreamRateLimited { retry_after: Some("3".into()) },
-        Error::HermesUpstreamUnavailable {
-            reason: "no answer within 1500 ms".into(),
-            status: None,
-            timed_out: true,
-        },
+        Error::HermesUpstreamUnavailable { reason: "no answer within 1500 ms".into(), status: None, timed_out: true },
     ]
 }
 
