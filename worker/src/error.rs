@@ -50,6 +50,11 @@ pub fn status_of(code: ErrorCode) -> u16 {
         C::MethodNotAllowed => 405,
         C::Unauthorized => 401,
         C::ForbiddenOrigin | C::ScopeDenied | C::ToolDisabled | C::DocumentReadOnly => 403,
+        C::HermesUnauthorized => 401,
+        C::HermesUpstreamRateLimited => 429,
+        // The upstream failed, not the caller: never a 4xx (STYLE.md).
+        C::HermesUpstreamUnauthorized | C::HermesUpstreamUnavailable => 502,
+        C::HermesUnconfigured => 503,
         C::RevisionConflict
         | C::ContextStale
         | C::IdempotencyConflict
@@ -103,7 +108,10 @@ mod tests {
     fn every_code_has_a_deliberate_status() {
         for &code in ErrorCode::ALL {
             let status = status_of(code);
-            assert!(matches!(status, 400 | 401 | 403 | 404 | 405 | 409 | 413 | 500), "{code}: {status}");
+            assert!(
+                matches!(status, 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 502 | 503),
+                "{code}: {status}"
+            );
         }
         assert_eq!(status_of(ErrorCode::DocumentNotFound), 404);
         assert_eq!(status_of(ErrorCode::RouteNotFound), 404);
