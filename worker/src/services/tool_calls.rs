@@ -185,7 +185,11 @@ fn write(
 ) -> Result<(ToolReply, Outcome), Error> {
     let spec = tool.spec();
     let args = &request.args;
-    // A missing or mistyped dryRun is left for the executor to report; it is never defaulted.
+    // A missing dryRun is left for the executor to report; it is never defaulted. A mistyped one is
+    // reported by the executor right here, because `review::propose` overwrites the field with a bool.
+    if args.get("dryRun").is_some_and(|v| !v.is_boolean()) {
+        return plain(page, call, contexts, desk);
+    }
     let dry_run = spec.always_dry_run || args.get("dryRun").and_then(Value::as_bool).unwrap_or(false);
     let key = args.get("idempotencyKey").and_then(Value::as_str).unwrap_or_default();
     if !dry_run && !key.is_empty() && desk.idempotency.lookup(&page.document_id, key).is_some() {

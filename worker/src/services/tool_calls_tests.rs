@@ -227,3 +227,21 @@ fn the_document_is_named_by_the_arguments() {
         assert_eq!(error.details()["pointer"], pointer, "{args}");
     }
 }
+
+#[test]
+fn a_missing_or_mistyped_dry_run_is_an_error_never_a_default() {
+    for mode in [ReviewMode::Yolo, ReviewMode::Review] {
+        let mut missing = replace("k1", false, json!({}));
+        missing.as_object_mut().expect("object").remove("dryRun");
+        let mistyped = replace("k2", false, json!({"dryRun": "no"}));
+        for (args, pointer) in [(missing, ""), (mistyped, "/dryRun")] {
+            let mut page = page();
+            let mut books = books(mode);
+            let error = call(&mut page, &request("doc_apply_block_ops", args), &mut books.desk()).expect_err("refused");
+            assert_eq!(error.code().as_str(), "mnote_invalid_arguments", "{mode:?}: {error:?}");
+            assert_eq!(error.details()["pointer"], pointer);
+            assert_eq!(page.revision, 0);
+            assert!(books.sessions.by_id.is_empty());
+        }
+    }
+}
