@@ -3,12 +3,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 CARGO ?= cargo
 
-.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e
+.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e test-tools
 
 help:
 	@echo "make dev    build everything, serve the Worker + web demo on http://127.0.0.1:8787"
 	@echo "make test   run every test suite (Rust, no_std, WASM package, Worker e2e, browser, Hermes)"
 	@echo "make bench  run the benchmarks (criterion + node)"
+	@echo "make test-tools  only the mnote tools against the real Hermes Agent"
 
 setup:
 	@scripts/setup
@@ -41,7 +42,12 @@ test-wasm: wasm
 test-e2e: wasm
 	node --test --test-concurrency=1 tests/e2e/
 
-test: setup lint test-rust test-nostd test-wasm test-e2e
+# The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP.
+test-tools: setup
+	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs
+
+test: setup lint test-rust test-nostd test-wasm test-e2e test-tools
 
 bench: setup-dev
 	$(CARGO) bench -p pageai-core
+	node benches/worker_tools.mjs
