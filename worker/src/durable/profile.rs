@@ -48,7 +48,12 @@ struct ProfileObject {
 
 impl DurableObject for ProfileObject {
     fn new(state: State, env: Env) -> Self {
-        ProfileObject { state, default: Config::from_env(&env).default_profile }
+        let configured = Config::from_env(&env).default_profile;
+        let default = profiles::normalize(configured).unwrap_or_else(|e| {
+            worker::console_error!("MNOTE_DEFAULT_PROFILE: {}; using review mode", e.message());
+            Profile::default()
+        });
+        ProfileObject { state, default }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
@@ -76,7 +81,7 @@ impl ProfileObject {
                     .or_internal("read profile", trace_id)?;
                 match rows.into_iter().next() {
                     Some(row) => serde_json::from_str(&row.body).or_internal("decode stored profile", trace_id),
-                    None => profiles::normalize(self.default.clone()),
+                    None => Ok(self.default.clone()),
                 }
             }
             ProfileCommand::Put { profile } => {
