@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 CARGO ?= cargo
 
-.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e test-hermes
+.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e test-hermes test-tools
 
 # The Hermes proxy suites run in test-hermes; every other end-to-end file runs in test-e2e.
 E2E_HERMES := $(wildcard tests/e2e/hermes_*.test.mjs)
@@ -13,6 +13,7 @@ help:
 	@echo "make dev    build everything, serve the Worker + web demo on http://127.0.0.1:8787"
 	@echo "make test   run every test suite (Rust, no_std, WASM package, Worker e2e, browser, Hermes)"
 	@echo "make bench  run the benchmarks (criterion + node)"
+	@echo "make test-tools  only the mnote tools against the real Hermes Agent"
 
 setup:
 	@scripts/setup
@@ -51,9 +52,14 @@ test-e2e: wasm
 test-hermes: setup
 	node --test --test-concurrency=1 $(E2E_HERMES)
 
-test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes
+# The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP.
+test-tools: setup
+	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs
+
+test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
 
 bench: setup-dev wasm
 	$(CARGO) bench -p pageai-core
 	node benches/wasm.mjs
 	node benches/sse_relay.mjs
+	node benches/worker_tools.mjs

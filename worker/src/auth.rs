@@ -145,6 +145,9 @@ pub fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(
     let access = route.access();
     let credential = match access {
         Access::Open => return Ok(()),
+        // `/mcp` and the tool route check the tool token themselves ([`require_tool_token`]); browser
+        // credentials never open them.
+        Access::Tool => return Ok(()),
         Access::SignIn => None,
         Access::Hermes => Some(credential(req, ctx).ok_or(Error::HermesUnauthorized)?),
         Access::Mnote => Some(credential(req, ctx).ok_or(Error::Unauthorized)?),
@@ -167,6 +170,39 @@ fn check_origin(req: &Request, config: &Config, credential: Option<Credential>) 
         // Not a browser: fine for a token holder, or for signing in (which needs the token anyway).
         None if credential != Some(Credential::Cookie) => Ok(()),
         None => Err(Error::ForbiddenOrigin { origin: String::new() }),
+    }
+}
+
+/// The secret Hermes presents to `/mcp` and the tool route, checked by [`require_tool_token`].
+///
+/// It wants `Authorization: Bearer <MNOTE_TOOL_TOKEN>`, compared in constant time, and refuses any request
+/// that carries a cookie: a browser attaches cookies on its own, so a cookie means a browser, and browser
+/// credentials never open the tool routes. An unset or empty secret refuses every caller.
+pub fn require_tool_token(req: &Request, env: &worker::Env) -> Result<(), Error> {
+    let headers = req.headers();
+    if headers.get("cookie").ok().flatten().is_some() {
+        return Err(Error::Unauthorized);
+    }
+    let expected = env.secret(crate::config::TOOL_TOKEN_SECRET).map(|s| s.to_string()).unwrap_or_default();
+    let given = headers.get("authorization").ok().flatten();
+    match (expected.is_empty(), given.as_deref().and_then(bearer)) {
+        (false, Some(token)) if tokens_equal(token, &expected) => Ok(()),
+        _ => Err(Error::Unauthorized),
+    }
+}
+
+/// For `/mcp` (SPEC: validate `Origin` when present): refuses an `Origin` that is not the request's own or
+/// an allowed one.
+pub fn check_tool_origin(req: &Request, ctx: &RequestContext) -> Result<(), Error> {
+    match req.headers().get("origin").ok().flatten() {
+        Some(origin) => {
+            let own = own_origin(req).unwrap_or_default();
+            match origin != "null" && origin_allowed(&origin, &own, &ctx.config.allowed_origins) {
+                true => Ok(()),
+                false => Err(Error::ForbiddenOrigin { origin: truncate(&origin, 200) }),
+            }
+        }
+        None => Ok(()),
     }
 }
 

@@ -13,6 +13,19 @@ use worker::Env;
 /// The Durable Object namespace that holds one object per document.
 pub const DOCUMENTS_BINDING: &str = "DOCUMENTS";
 
+/// The Durable Object namespace of the profile store; it holds one object, [`PROFILE_OBJECT_NAME`].
+pub const PROFILES_BINDING: &str = "PROFILES";
+
+/// The name of the one profile object: every route reads the same profile.
+pub const PROFILE_OBJECT_NAME: &str = "default";
+
+/// The secret Hermes presents (as `Authorization: Bearer`) to `/mcp` and the tool route.
+pub const TOOL_TOKEN_SECRET: &str = "MNOTE_TOOL_TOKEN";
+
+/// How long a frozen context stays valid when `MNOTE_CONTEXT_TTL_SECONDS` is unset: an hour, longer than
+/// any Hermes run.
+pub const DEFAULT_CONTEXT_TTL_SECONDS: u64 = 60 * 60;
+
 /// Largest request body accepted, in bytes (5 MiB).
 pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
 
@@ -32,7 +45,6 @@ pub mod secrets {
 const DEFAULT_HERMES_TIMEOUT_MS: u64 = 15_000;
 /// Hermes sends `: keepalive` every 30 s, so three missed keepalives mean the stream is dead.
 const DEFAULT_STREAM_IDLE_MS: u64 = 90_000;
-const DEFAULT_CONTEXT_TTL_SECONDS: u64 = 60 * 60;
 const DEFAULT_CONTEXT_MAX_CHARS: usize = 24_000;
 const DEFAULT_SESSION_TTL_SECONDS: u64 = 12 * 60 * 60;
 

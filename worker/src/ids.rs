@@ -1,10 +1,15 @@
-//! Fresh ids: block ids for imported Markdown, trace ids for requests, and the other ids the Worker
-//! mints (contexts, sessions).
+//! Fresh ids: block ids, trace ids, and the ids of contexts, review sessions, shortcut runs and tool calls.
 //!
 //! Core has no randomness of its own (it must stay deterministic), so the Worker mints every id from
 //! `getrandom`, which on workerd reads `crypto.getRandomValues`.
+//!
+//! A review session id names its document: `rs.{documentId}.{random}`. Document ids never contain a dot, so
+//! [`session_document`] splits it back unambiguously, and the review routes need no `documentId` besides
+//! the path.
 
 use pageai_core::Error;
+
+use crate::services::desk::Mint;
 
 /// RFC 4648 base32, lowercase, as SPEC §2 asks for block ids.
 const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
@@ -78,6 +83,73 @@ pub fn mint(prefix: &str, n: usize) -> Result<String, Error> {
     }
 }
 
+/// Length of the random part of context, session, run and tool-call ids: 80 bits.
+const OPAQUE_ID_CHARS: usize = 16;
+
+/// Prefix of review session ids.
+const SESSION_PREFIX: &str = "rs.";
+
+/// A fresh `{prefix}_{16 base32 chars}` id (`ctx`, `run`, `call`, …), or `mnote_storage_failed` when the
+/// platform RNG fails: a guessable id is never handed out.
+pub fn opaque(prefix: &str) -> Result<String, Error> {
+    match random_base32(OPAQUE_ID_CHARS) {
+        Some(random) => Ok(format!("{prefix}_{random}")),
+        None => {
+            worker::console_error!("getrandom failed while minting a {prefix} id");
+            Err(Error::StorageFailed)
+        }
+    }
+}
+
+/// A fresh review session id for `document_id`: `rs.{documentId}.{16 base32 chars}`.
+pub fn session_id(document_id: &str) -> Result<String, Error> {
+    let random = opaque("x")?;
+    Ok(format!("{SESSION_PREFIX}{document_id}.{}", random.trim_start_matches("x_")))
+}
+
+/// The document a review session id belongs to, or `mnote_review_session_not_found` when the id is not of
+/// the form [`session_id`] mints.
+pub fn session_document(session_id: &str) -> Result<&str, Error> {
+    let not_found = || Error::ReviewSessionNotFound { session_id: session_id.chars().take(200).collect() };
+    let rest = session_id.strip_prefix(SESSION_PREFIX).ok_or_else(not_found)?;
+    let (document_id, random) = rest.split_once('.').ok_or_else(not_found)?;
+    let plain = |s: &str, max: usize| {
+        (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
+    match plain(document_id, 64) && plain(random, 64) {
+        true => Ok(document_id),
+        false => Err(not_found()),
+    }
+}
+
+/// Every id a document command mints, from the platform RNG. Block-id failures surface in
+/// [`RandomMint::finish`], before anything is committed.
+#[derive(Debug, Default)]
+pub struct RandomMint {
+    blocks: BlockIdMinter,
+}
+
+impl RandomMint {
+    /// `Err` when a block id could not be minted from the RNG.
+    pub fn finish(self) -> Result<(), Error> {
+        self.blocks.finish()
+    }
+}
+
+impl Mint for RandomMint {
+    fn opaque(&mut self, prefix: &str) -> Result<String, Error> {
+        opaque(prefix)
+    }
+
+    fn session_id(&mut self, document_id: &str) -> Result<String, Error> {
+        session_id(document_id)
+    }
+
+    fn block_id(&mut self) -> String {
+        self.blocks.mint()
+    }
+}
+
 /// The caller's `x-trace-id` when it is a sane token, else a fresh `tr_…` id.
 ///
 /// The id is echoed in a response header and in logs, so anything that could smuggle header syntax or
@@ -94,12 +166,14 @@ pub fn trace_id(from_header: Option<&str>) -> String {
     }
 }
 
-fn is_sane_trace_id(id: &str) -> bool {
+/// Whether a client-supplied id (trace id, tool call id, run id) is a plain, bounded token.
+pub fn is_sane_trace_id(id: &str) -> bool {
     (1..=MAX_TRACE_ID_LEN).contains(&id.len())
         && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
 }
 
 #[cfg(test)]
+#[allow(clippy::expect_used, reason = "a failed expectation is the test's report")]
 mod tests {
     use super::*;
 
@@ -113,6 +187,25 @@ mod tests {
         assert!(pageai_core::page::validate_block_id(&id).is_ok());
         assert_ne!(minter.mint(), id);
         assert!(minter.finish().is_ok());
+    }
+
+    #[test]
+    fn session_ids_name_their_document() {
+        let id = session_id("doc_1-A").expect("minted");
+        assert!(id.starts_with("rs.doc_1-A.") && id.len() == "rs.doc_1-A.".len() + 16, "{id}");
+        assert_eq!(session_document(&id), Ok("doc_1-A"));
+        assert_ne!(session_id("doc_1-A").expect("minted"), id);
+        for bad in ["", "rs.", "rs.doc", "rs..abc", "rs.doc.", "rs.a.b.c", "xs.doc.abc", "rs.d%2F.abc"] {
+            let code = session_document(bad).map_err(|e| e.code().as_str());
+            assert_eq!(code, Err("mnote_review_session_not_found"), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn opaque_ids_are_prefixed_and_random() {
+        let a = opaque("ctx").expect("minted");
+        assert!(a.starts_with("ctx_") && a.len() == 20, "{a}");
+        assert_ne!(opaque("ctx").expect("minted"), a);
     }
 
     #[test]

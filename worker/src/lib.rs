@@ -8,19 +8,24 @@
 //!
 //! - [`router`]: resolves a request to a [`routes::Route`] and runs its handler; the `fetch` event only
 //!   calls it.
-//! - [`routes`]: one file per route group (`health`, `documents`, `auth`, `hermes_proxy`).
-//! - [`auth`]: who may call a route (session cookie or Bearer client token) and from which origin.
-//! - [`durable`]: one file per Durable Object class (`DocumentObject`).
-//! - [`services`]: storage and document logic behind the routes, and the Hermes upstream client.
+//! - [`routes`]: one file per route group (`health`, `documents`, `auth`, `hermes_proxy`, `profile`, `page_ai`,
+//!   `tools`, `mcp`).
+//! - [`durable`]: one file per Durable Object class (`DocumentObject`, `ProfileObject`).
+//! - [`services`]: what runs inside a document's object (tool calls, page-AI commands, review actions), its
+//!   SQLite books, the MCP protocol, and the Hermes upstream client.
+//! - [`auth`]: who may call a route (session cookie or Bearer client token, allowed origins), and the tool
+//!   token of `/mcp` and the tool route.
 //! - [`error`]: the one place a core error becomes an HTTP response.
 //! - [`config`]: binding names, limits and vars.
-//! - [`ids`]: block ids and trace ids, minted from `getrandom`.
+//! - [`clock`]: the one clock reading a request passes down.
+//! - [`ids`]: block, trace, context, session and call ids, minted from `getrandom`.
 //!
 //! Static assets are matched before the Worker runs, except for `/api/*`, `/health` and `/mcp`
 //! (`run_worker_first` in `wrangler.toml`); a path that matches no asset reaches [`router`] and gets a
 //! coded 404.
 
 pub mod auth;
+pub mod clock;
 pub mod config;
 pub mod durable;
 pub mod error;
@@ -32,7 +37,9 @@ use worker::{Context, Env, Request, Response, event};
 
 use crate::config::Config;
 use crate::error::{Failure, TRACE_HEADER, failure_response};
-use crate::routes::{RequestContext, Route, auth as auth_routes, documents, health, hermes_proxy};
+use crate::routes::{
+    RequestContext, Route, auth as auth_routes, documents, health, hermes_proxy, mcp, page_ai, profile, tools,
+};
 
 #[event(start)]
 fn start() {
@@ -80,5 +87,16 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesAbortRun { run_id } => hermes_proxy::abort_run(req, run_id, ctx).await,
         Route::HermesModels => hermes_proxy::models(ctx).await,
         Route::HermesTools => hermes_proxy::tools(ctx),
+        Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,
+        Route::VerifyAudit { document_id } => documents::verify_audit(req, document_id, ctx).await,
+        Route::DocumentEvents { document_id } => documents::events(req, document_id, ctx).await,
+        Route::DocumentSessions { document_id } => documents::sessions(req, document_id, ctx).await,
+        Route::GetProfile => profile::get(req, ctx).await,
+        Route::PutProfile => profile::put(req, ctx).await,
+        Route::PageAiCommand => page_ai::command(req, ctx).await,
+        Route::GetReviewSession { session_id } => page_ai::get_session(req, session_id, ctx).await,
+        Route::ReviewAction { session_id, verb } => page_ai::review(req, session_id, verb, ctx).await,
+        Route::ToolCall => tools::call(req, ctx).await,
+        Route::Mcp => mcp::post(req, ctx).await,
     }
 }

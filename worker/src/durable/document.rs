@@ -2,12 +2,17 @@
 //!
 //! Every read and write of a document goes through its object, so writes are serialized and none is
 //! lost (SPEC §10). The front Worker talks to it with a [`DocumentCommand`], a small typed enum sent as
-//! the JSON body of one internal `POST`; the object answers `200` with the command's [`Answer`], or a
-//! coded error response built by [`crate::error`], which the front relays unchanged.
+//! the JSON body of one internal `POST`; the object answers `200` with the command's JSON, or a coded error
+//! response built by [`crate::error`], which the front relays unchanged.
 //!
-//! Storage calls are synchronous and the object handles one request at a time, so a command's read of
-//! the stored page and its write of the next one happen in a single turn with no other request between.
+//! Storage calls are synchronous and the object handles one request at a time, so a command's reads and
+//! writes happen in a single turn with no other request between. A command that writes runs in
+//! [`DocumentObject::transact`]: the services work on the page in memory and on a [`Desk`] over the
+//! [`Ledger`], and everything they recorded (page, idempotency record, review session, frozen context,
+//! audit entries, events) is committed in one SQLite transaction at the end, or nothing but the events
+//! when the command failed.
 
+use pageai_core::audit::{self, AuditDraft};
 use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::executor::FrozenContext;
 use pageai_core::page::{Page, Permission};
@@ -19,13 +24,19 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use worker::{DurableObject, Env, Headers, Method, Request, RequestInit, Response, State, durable_object};
 
-use crate::config::DOCUMENTS_BINDING;
+use crate::clock::Now;
+use crate::config::{Config, DOCUMENTS_BINDING};
 use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
-use crate::ids;
-use crate::routes::json_response;
+use crate::ids::{self, RandomMint};
+use crate::routes::text_response;
+use crate::services::commands::{self, CommandRequest};
 use crate::services::context_store::ContextStore;
+use crate::services::desk::Desk;
 use crate::services::documents::{PageDraft, seed};
+use crate::services::ledger::Ledger;
 use crate::services::page_store::{EncodedPage, PageStore};
+use crate::services::reviews::{self, REVIEWER, ReviewAction};
+use crate::services::tool_calls::{self, ToolCallRequest};
 
 /// What the front Worker asks a document's object to do.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +53,69 @@ pub enum DocumentCommand {
         document_id: String,
         /// The new content.
         draft: PageDraft,
+    },
+    /// Run one AI tool call ([`tool_calls`]); answers a [`tool_calls::ToolReply`].
+    CallTool {
+        /// The document the object serves.
+        document_id: String,
+        /// The profile the guards read.
+        profile: Profile,
+        /// The call.
+        call: ToolCallRequest,
+    },
+    /// Route and act on a page-AI command ([`commands`]); answers a [`commands::CommandAnswer`].
+    Command {
+        /// The document the object serves.
+        document_id: String,
+        /// The profile the router and the guards read.
+        profile: Profile,
+        /// The command.
+        request: CommandRequest,
+        /// Tags the shortcut's events and session.
+        trace_id: String,
+    },
+    /// Act on a review session ([`reviews`]).
+    Review {
+        /// The document the object serves.
+        document_id: String,
+        /// The profile the guards read.
+        profile: Profile,
+        /// The session.
+        session_id: String,
+        /// What to do.
+        action: ReviewAction,
+    },
+    /// The document's review sessions, newest first.
+    ListSessions {
+        /// The document the object serves.
+        document_id: String,
+        /// At most this many.
+        limit: u32,
+    },
+    /// Audit entries after `after`, oldest first.
+    Audit {
+        /// The document the object serves.
+        document_id: String,
+        /// Entries with a larger `seq`.
+        after: u64,
+        /// At most this many.
+        limit: u32,
+    },
+    /// Verify the whole audit chain against its stored head.
+    VerifyAudit {
+        /// The document the object serves.
+        document_id: String,
+    },
+    /// Tool and review events after `after`, oldest first; one run's only when `run_id` is set.
+    Events {
+        /// The document the object serves.
+        document_id: String,
+        /// Only this run's events.
+        run_id: Option<String>,
+        /// Events with a larger `seq`.
+        after: u64,
+        /// At most this many.
+        limit: u32,
     },
     /// Freeze the page into a context for a Hermes run, store it with an expiry, and route the message
     /// against it. All in one turn, so the context, the route and the stored row see the same revision.
@@ -65,16 +139,6 @@ pub enum DocumentCommand {
     },
 }
 
-/// What a command answers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Answer {
-    /// `Get` and `Put`: the page.
-    Page(Page),
-    /// `FreezeRun`: the frozen context and the route.
-    FrozenRun(Box<FrozenRun>),
-}
-
 /// The answer of [`DocumentCommand::FreezeRun`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -92,11 +156,12 @@ pub struct FrozenRun {
 #[durable_object]
 struct DocumentObject {
     state: State,
+    config: Config,
 }
 
 impl DurableObject for DocumentObject {
-    fn new(state: State, _env: Env) -> Self {
-        DocumentObject { state }
+    fn new(state: State, env: Env) -> Self {
+        DocumentObject { state, config: Config::from_env(&env) }
     }
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
@@ -105,23 +170,69 @@ impl DurableObject for DocumentObject {
             Ok(body) => wire::from_json::<DocumentCommand>(&body).and_then(|command| self.run(command, &trace_id)),
             Err(e) => Err(internal("read document command", e, &trace_id)),
         };
-        match outcome.and_then(|answer| json_response(&answer, &trace_id)) {
+        match outcome.and_then(|json| text_response(json, "application/json; charset=utf-8", &trace_id)) {
             Ok(response) => Ok(response),
             Err(error) => error_response(&error, &trace_id),
         }
     }
 }
 
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Listing<'a, T: Serialize> {
+    document_id: &'a str,
+    #[serde(flatten)]
+    items: T,
+}
+
 impl DocumentObject {
-    fn run(&self, command: DocumentCommand, trace_id: &str) -> Result<Answer, Error> {
-        let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+    fn run(&self, command: DocumentCommand, trace_id: &str) -> Result<String, Error> {
         match command {
-            DocumentCommand::Get { document_id } => Ok(Answer::Page(load_or_seed(&store, document_id, trace_id)?)),
-            DocumentCommand::Put { document_id, draft } => {
-                let stored = store.load().or_internal("load page", trace_id)?;
-                let page = draft.resolve(&document_id, stored.as_ref())?;
-                store.save(EncodedPage::encode(&page)?).or_internal("save page", trace_id)?;
-                Ok(Answer::Page(page))
+            DocumentCommand::Get { document_id } => {
+                let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+                json(&load_or_seed(&store, &document_id, trace_id)?)
+            }
+            DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, trace_id),
+            DocumentCommand::CallTool { document_id, profile, call } => {
+                self.transact(&document_id, &profile, trace_id, |page, desk| {
+                    json(&tool_calls::call(page, &call, desk)?)
+                })
+            }
+            DocumentCommand::Command { document_id, profile, request, trace_id: command_trace } => {
+                self.transact(&document_id, &profile, trace_id, |page, desk| {
+                    json(&commands::run(page, &request, &command_trace, desk)?)
+                })
+            }
+            DocumentCommand::Review { document_id, profile, session_id, action } => {
+                self.transact(&document_id, &profile, trace_id, |page, desk| {
+                    reviews::act(page, &session_id, &action, desk)
+                })
+            }
+            DocumentCommand::ListSessions { document_id, limit } => {
+                self.require_page(&document_id, trace_id)?;
+                let ledger = Ledger::open(self.state.storage(), 0)?;
+                json(&Listing { document_id: &document_id, items: Sessions { sessions: ledger.sessions.list(limit)? } })
+            }
+            DocumentCommand::Audit { document_id, after, limit } => {
+                self.require_page(&document_id, trace_id)?;
+                let ledger = Ledger::open(self.state.storage(), 0)?;
+                let entries = ledger.audit.page(after, limit)?;
+                json(&Listing { document_id: &document_id, items: AuditPage { head: ledger.audit.head()?, entries } })
+            }
+            DocumentCommand::VerifyAudit { document_id } => {
+                self.require_page(&document_id, trace_id)?;
+                let ledger = Ledger::open(self.state.storage(), 0)?;
+                let (head, entries) = ledger.audit.verify()?;
+                json(&Listing {
+                    document_id: &document_id,
+                    items: Verified { ok: true, verified: true, entries, head },
+                })
+            }
+            DocumentCommand::Events { document_id, run_id, after, limit } => {
+                self.require_page(&document_id, trace_id)?;
+                let ledger = Ledger::open(self.state.storage(), 0)?;
+                let events = ledger.event_table().list(run_id.as_deref(), after, limit)?;
+                json(&Listing { document_id: &document_id, items: EventsPage { events } })
             }
             DocumentCommand::FreezeRun {
                 document_id,
@@ -133,7 +244,8 @@ impl DocumentObject {
                 profile,
                 idempotency_key,
             } => {
-                let page = load_or_seed(&store, document_id, trace_id)?;
+                let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+                let page = load_or_seed(&store, &document_id, trace_id)?;
                 let context = build_context(&page, &request, &context_id)?;
                 let frozen = FrozenContext::of(&context);
                 let now_ms = js_sys::Date::now() as i64;
@@ -151,19 +263,122 @@ impl DocumentObject {
                     idempotency_key: &idempotency_key,
                 };
                 let route = route(&message, &input);
-                Ok(Answer::FrozenRun(Box::new(FrozenRun { context, permission: page.permission, route })))
+                json(&FrozenRun { context, permission: page.permission, route })
             }
         }
     }
+
+    /// Fails with `mnote_document_not_found` unless the document exists (or is a sample, seeded now).
+    fn require_page(&self, document_id: &str, trace_id: &str) -> Result<(), Error> {
+        let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+        load_or_seed(&store, document_id, trace_id).map(drop)
+    }
+
+    /// Stores a new page (or the first one) with its `document.put` audit entry, in one transaction.
+    fn put(&self, document_id: &str, draft: PageDraft, trace_id: &str) -> Result<String, Error> {
+        let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+        let stored = store.load().or_internal("load page", trace_id)?;
+        let page = draft.resolve(document_id, stored.as_ref())?;
+        let encoded = EncodedPage::encode(&page)?;
+        let now = Now::read();
+        let mut ledger = Ledger::open(self.state.storage(), now.ms)?;
+        let entry = AuditDraft {
+            at: now.at.clone(),
+            actor: REVIEWER.into(),
+            document_id: document_id.into(),
+            action: "document.put".into(),
+            tool_name: None,
+            tool_call_id: None,
+            review_session_id: None,
+            revision: page.revision,
+            summary: format!("stored the page: {} block(s)", page.blocks.len()),
+        };
+        audit::record(&mut ledger.audit, entry)?;
+        if let Some(failure) = ledger.read_failure() {
+            return Err(internal("read document storage", failure, trace_id));
+        }
+        ledger.commit(Some(encoded), true).or_internal("commit page", trace_id)?;
+        json(&page)
+    }
+
+    /// Runs `work` on the page and a desk over the document's books, then commits what it recorded in one
+    /// transaction (see the module docs). A failed `work` keeps only its events.
+    fn transact<T>(
+        &self,
+        document_id: &str,
+        profile: &Profile,
+        trace_id: &str,
+        work: impl FnOnce(&mut Page, &mut Desk<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+        let mut page = load_or_seed(&store, document_id, trace_id)?;
+        let revision = page.revision;
+        let now = Now::read();
+        let mut ledger = Ledger::open(self.state.storage(), now.ms)?;
+        let mut mint = RandomMint::default();
+        let outcome = {
+            let Ledger { idempotency, audit, sessions, contexts, events, .. } = &mut ledger;
+            let mut desk = Desk {
+                profile,
+                now: &now,
+                context_ttl_seconds: self.config.context_ttl_seconds,
+                idempotency,
+                audit,
+                sessions,
+                contexts,
+                events,
+                mint: &mut mint,
+            };
+            work(&mut page, &mut desk)
+        };
+        if let Some(failure) = ledger.read_failure() {
+            return Err(internal("read document storage", failure, trace_id));
+        }
+        mint.finish()?;
+        let page = match (&outcome, page.revision != revision) {
+            (Ok(_), true) => Some(EncodedPage::encode(&page)?),
+            _ => None,
+        };
+        ledger.commit(page, outcome.is_ok()).or_internal("commit document command", trace_id)?;
+        outcome
+    }
+}
+
+#[derive(Serialize)]
+struct Sessions {
+    sessions: Vec<crate::services::desk::SessionSummary>,
+}
+
+#[derive(Serialize)]
+struct AuditPage {
+    head: crate::services::ledger::AuditHead,
+    entries: Vec<pageai_core::audit::AuditEntryV1>,
+}
+
+#[derive(Serialize)]
+struct Verified {
+    ok: bool,
+    verified: bool,
+    entries: usize,
+    head: crate::services::ledger::AuditHead,
+}
+
+#[derive(Serialize)]
+struct EventsPage {
+    events: Vec<crate::services::ledger::StoredEvent>,
+}
+
+fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 /// The stored page, seeding it first when it is a known sample and the store is empty.
-fn load_or_seed(store: &PageStore, document_id: String, trace_id: &str) -> Result<Page, Error> {
+fn load_or_seed(store: &PageStore, document_id: &str, trace_id: &str) -> Result<Page, Error> {
     if let Some(page) = store.load().or_internal("load page", trace_id)? {
         return Ok(page);
     }
-    let Some(page) = seed(&document_id)? else {
-        return Err(Error::DocumentNotFound { document_id });
+    let Some(page) = seed(document_id)? else {
+        return Err(Error::DocumentNotFound { document_id: document_id.into() });
     };
     store.save(EncodedPage::encode(&page)?).or_internal("seed page", trace_id)?;
     Ok(page)
@@ -184,10 +399,9 @@ impl DocumentClient {
         Ok(DocumentClient { stub })
     }
 
-    /// Sends `command` and decodes the object's answer as `T` (a [`Page`] for `Get` and `Put`, a
-    /// [`FrozenRun`] for `FreezeRun`). A coded error from the object comes back as [`Failure::Relayed`],
-    /// ready to return to the client.
-    pub async fn send<T: DeserializeOwned>(&self, command: &DocumentCommand, trace_id: &str) -> Result<T, Failure> {
+    /// Sends `command` and returns the object's JSON answer as text. A coded error from the object comes
+    /// back as [`Failure::Relayed`], ready to return to the client.
+    pub async fn send_raw(&self, command: &DocumentCommand, trace_id: &str) -> Result<String, Failure> {
         let body = serde_json::to_string(command).or_internal("encode document command", trace_id)?;
         let headers = Headers::new();
         headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
@@ -201,8 +415,12 @@ impl DocumentClient {
         if response.status_code() != 200 {
             return Err(Failure::Relayed(response));
         }
-        let text = response.text().await.or_internal("read document object answer", trace_id)?;
-        let answer = serde_json::from_str(&text).or_internal("decode document object answer", trace_id)?;
-        Ok(answer)
+        Ok(response.text().await.or_internal("read document object answer", trace_id)?)
+    }
+
+    /// Sends `command` and decodes the answer as `T`.
+    pub async fn send<T: DeserializeOwned>(&self, command: &DocumentCommand, trace_id: &str) -> Result<T, Failure> {
+        let text = self.send_raw(command, trace_id).await?;
+        Ok(serde_json::from_str(&text).or_internal("decode document object answer", trace_id)?)
     }
 }

@@ -1,3 +1,4 @@
 //! Durable Object classes, one file per class.
 
 pub mod document;
+pub mod profile;

@@ -1,4 +1,6 @@
-//! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown.
+//! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown; and what the
+//! document's object keeps beside the page: `…/audit` (the hash-chained log, `?after=&limit=`),
+//! `…/audit/verify`, `…/events` (tool and review events, `?runId=&after=&limit=`) and `…/review-sessions`.
 //!
 //! Handlers only extract and check input (path id, content type, body size, encoding, JSON shape) and
 //! pick the answer's format; the document's Durable Object does the storage work.
@@ -6,7 +8,7 @@
 use pageai_core::{Error, markdown, wire};
 use worker::{Request, Response};
 
-use super::{RequestContext, json_response, read_body, text_response};
+use super::{RequestContext, json_response, query, query_number, raw_json_response, read_body, text_response};
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::error::{Failure, OrInternal};
 use crate::services::documents::{PageDraft, PutPageBody, check_document_id};
@@ -81,6 +83,58 @@ pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) ->
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
     let page: pageai_core::Page = client.send(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
     Ok(respond(&page, format, &ctx.trace_id)?)
+}
+
+/// Largest page of audit entries, events or sessions one request returns.
+const MAX_LIST: u64 = 5_000;
+
+/// `GET …/audit?after=&limit=`: `{documentId, head, entries}`, oldest first.
+pub async fn audit(req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    let after = query_number(&req, "after", 0, u64::MAX, &ctx.trace_id)?;
+    let limit = list_limit(&req, ctx)?;
+    relay(&document_id, DocumentCommand::Audit { document_id: document_id.clone(), after, limit }, ctx).await
+}
+
+/// `GET …/audit/verify`: `{ok:true, verified:true, entries, head}`, or 500 `mnote_audit_chain_broken`
+/// naming the first entry that does not fit.
+pub async fn verify_audit(_req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    relay(&document_id, DocumentCommand::VerifyAudit { document_id: document_id.clone() }, ctx).await
+}
+
+/// `GET …/events?runId=&after=&limit=`: `{documentId, events:[{seq, event}]}`, oldest first.
+pub async fn events(req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    let run_id = query(&req, "runId", &ctx.trace_id)?;
+    if let Some(run) = &run_id
+        && !crate::ids::is_sane_trace_id(run)
+    {
+        return Err(
+            Error::invalid("/runId", "a run id is 1 to 128 characters from A-Z, a-z, 0-9, '_', '-', '.', ':'").into()
+        );
+    }
+    let after = query_number(&req, "after", 0, u64::MAX, &ctx.trace_id)?;
+    let limit = list_limit(&req, ctx)?;
+    relay(&document_id, DocumentCommand::Events { document_id: document_id.clone(), run_id, after, limit }, ctx).await
+}
+
+/// `GET …/review-sessions?limit=`: `{documentId, sessions:[{sessionId, state, updatedAt}]}`, newest first.
+pub async fn sessions(req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    let limit = list_limit(&req, ctx)?;
+    relay(&document_id, DocumentCommand::ListSessions { document_id: document_id.clone(), limit }, ctx).await
+}
+
+fn list_limit(req: &Request, ctx: &RequestContext) -> Result<u32, Error> {
+    let limit = query_number(req, "limit", 1_000, MAX_LIST, &ctx.trace_id)?;
+    Ok(u32::try_from(limit).unwrap_or(u32::MAX))
+}
+
+async fn relay(document_id: &str, command: DocumentCommand, ctx: &RequestContext) -> Result<Response, Failure> {
+    let client = DocumentClient::new(&ctx.env, document_id, &ctx.trace_id)?;
+    let json = client.send_raw(&command, &ctx.trace_id).await?;
+    Ok(raw_json_response(json, &ctx.trace_id)?)
 }
 
 fn respond(page: &pageai_core::Page, format: Format, trace_id: &str) -> Result<Response, Error> {

@@ -2,12 +2,17 @@
 //! body reading, success responses).
 //!
 //! [`Route::resolve`] is a pure function of method and path, so the whole route table is unit-tested
-//! without a runtime. Handlers live in one file per route group.
+//! without a runtime. Handlers live in one file per route group: `health`, `documents`, `profile`,
+//! `page_ai` (commands and review sessions), `tools` (the plain tool-call route) and `mcp`.
 
 pub mod auth;
 pub mod documents;
 pub mod health;
 pub mod hermes_proxy;
+pub mod mcp;
+pub mod page_ai;
+pub mod profile;
+pub mod tools;
 
 use futures_util::StreamExt;
 use pageai_core::Error;
@@ -74,6 +79,48 @@ pub enum Route {
     HermesModels,
     /// `GET /api/hermes/client/tools`
     HermesTools,
+    /// `GET /api/documents/{id}/audit`
+    DocumentAudit {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
+    /// `GET /api/documents/{id}/audit/verify`
+    VerifyAudit {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
+    /// `GET /api/documents/{id}/events`
+    DocumentEvents {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
+    /// `GET /api/documents/{id}/review-sessions`
+    DocumentSessions {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
+    /// `GET /api/profile`
+    GetProfile,
+    /// `PUT /api/profile`
+    PutProfile,
+    /// `POST /api/page-ai/command`
+    PageAiCommand,
+    /// `GET /api/page-ai/review-sessions/{id}`
+    GetReviewSession {
+        /// The path's session id, not yet validated.
+        session_id: String,
+    },
+    /// `POST /api/page-ai/review-sessions/{id}/{accept|reject|retry|abort|revert}`
+    ReviewAction {
+        /// The path's session id, not yet validated.
+        session_id: String,
+        /// Which action; its body is read by the handler.
+        verb: ReviewVerb,
+    },
+    /// `POST /api/hermes/tools/mnote/call`
+    ToolCall,
+    /// `POST /mcp`
+    Mcp,
 }
 
 /// Who may call a route.
@@ -87,6 +134,36 @@ pub enum Access {
     Hermes,
     /// Signed in; refusals use core's `mnote_*` codes.
     Mnote,
+    /// Hermes' own credential (`MNOTE_TOOL_TOKEN`), checked by the handler: `/mcp` and the tool route.
+    Tool,
+}
+
+/// The review actions a path can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewVerb {
+    /// `accept {idempotencyKey, blockIds?}`
+    Accept,
+    /// `reject` (no body)
+    Reject,
+    /// `retry {toolCallId, operations?}`
+    Retry,
+    /// `abort` (no body)
+    Abort,
+    /// `revert {idempotencyKey}`
+    Revert,
+}
+
+impl ReviewVerb {
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "accept" => ReviewVerb::Accept,
+            "reject" => ReviewVerb::Reject,
+            "retry" => ReviewVerb::Retry,
+            "abort" => ReviewVerb::Abort,
+            "revert" => ReviewVerb::Revert,
+            _ => return None,
+        })
+    }
 }
 
 impl Route {
@@ -94,18 +171,44 @@ impl Route {
     /// method gives `mnote_method_not_allowed`.
     pub fn resolve(method: &Method, path: &str) -> Result<Route, Error> {
         let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
-        let wrong_method = || Error::MethodNotAllowed { method: method.to_string() };
+        let only = |allowed: Method, route: Route| match *method == allowed {
+            true => Ok(route),
+            false => Err(Error::MethodNotAllowed { method: method.to_string() }),
+        };
+        let id = |s: &str| s.to_string();
         match segments.as_slice() {
-            ["health"] => match method {
-                Method::Get => Ok(Route::Health),
-                _ => Err(wrong_method()),
+            ["health"] => only(Method::Get, Route::Health),
+            ["mcp"] => only(Method::Post, Route::Mcp),
+            ["api", "documents", doc] if !doc.is_empty() => match method {
+                Method::Get => Ok(Route::GetDocument { document_id: id(doc) }),
+                Method::Put => Ok(Route::PutDocument { document_id: id(doc) }),
+                _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
             },
-            ["api", "documents", id] if !id.is_empty() => {
-                let document_id = (*id).to_string();
-                match method {
-                    Method::Get => Ok(Route::GetDocument { document_id }),
-                    Method::Put => Ok(Route::PutDocument { document_id }),
-                    _ => Err(wrong_method()),
+            ["api", "documents", doc, "audit"] if !doc.is_empty() => {
+                only(Method::Get, Route::DocumentAudit { document_id: id(doc) })
+            }
+            ["api", "documents", doc, "audit", "verify"] if !doc.is_empty() => {
+                only(Method::Get, Route::VerifyAudit { document_id: id(doc) })
+            }
+            ["api", "documents", doc, "events"] if !doc.is_empty() => {
+                only(Method::Get, Route::DocumentEvents { document_id: id(doc) })
+            }
+            ["api", "documents", doc, "review-sessions"] if !doc.is_empty() => {
+                only(Method::Get, Route::DocumentSessions { document_id: id(doc) })
+            }
+            ["api", "profile"] => match method {
+                Method::Get => Ok(Route::GetProfile),
+                Method::Put => Ok(Route::PutProfile),
+                _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
+            },
+            ["api", "page-ai", "command"] => only(Method::Post, Route::PageAiCommand),
+            ["api", "page-ai", "review-sessions", session] if !session.is_empty() => {
+                only(Method::Get, Route::GetReviewSession { session_id: id(session) })
+            }
+            ["api", "page-ai", "review-sessions", session, verb] if !session.is_empty() => {
+                match ReviewVerb::parse(verb) {
+                    Some(verb) => only(Method::Post, Route::ReviewAction { session_id: id(session), verb }),
+                    None => Err(Error::RouteNotFound { path: path.to_string() }),
                 }
             }
             ["api", "auth", action] => {
@@ -117,11 +220,12 @@ impl Route {
                 };
                 match method {
                     Method::Post => Ok(route),
-                    _ => Err(wrong_method()),
+                    _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
                 }
             }
             ["api", "hermes", "client", rest @ ..] => Self::resolve_hermes(method, rest)
                 .unwrap_or_else(|| Err(Error::RouteNotFound { path: path.to_string() })),
+            ["api", "hermes", "tools", "mnote", "call"] => only(Method::Post, Route::ToolCall),
             _ => Err(Error::RouteNotFound { path: path.to_string() }),
         }
     }
@@ -164,6 +268,16 @@ impl Route {
             | Route::HermesAbortRun { .. }
             | Route::HermesModels
             | Route::HermesTools => Access::Hermes,
+            Route::DocumentAudit { .. }
+            | Route::VerifyAudit { .. }
+            | Route::DocumentEvents { .. }
+            | Route::DocumentSessions { .. }
+            | Route::GetProfile
+            | Route::PutProfile
+            | Route::PageAiCommand
+            | Route::GetReviewSession { .. }
+            | Route::ReviewAction { .. } => Access::Mnote,
+            Route::ToolCall | Route::Mcp => Access::Tool,
         }
     }
 }
@@ -172,6 +286,36 @@ impl Route {
 pub fn json_response<T: Serialize>(value: &T, trace_id: &str) -> Result<Response, Error> {
     let response = Response::from_json(value).or_internal("encode response", trace_id)?;
     with_headers(response, "application/json; charset=utf-8", trace_id)
+}
+
+/// A `200` response whose body is JSON already encoded (a Durable Object's answer, passed through).
+pub fn raw_json_response(json: String, trace_id: &str) -> Result<Response, Error> {
+    text_response(json, "application/json; charset=utf-8", trace_id)
+}
+
+/// Reads a capped UTF-8 JSON body into `T`; a bad field is named by JSON pointer.
+pub async fn read_json<T: serde::de::DeserializeOwned>(req: &mut Request, ctx: &RequestContext) -> Result<T, Error> {
+    let bytes = read_body(req, ctx.config.max_body_bytes, &ctx.trace_id).await?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| Error::InvalidBody { reason: format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()) })?;
+    pageai_core::wire::from_json(text)
+}
+
+/// A numeric query parameter, `default` when absent, refused when not a number in `0..=max`.
+pub fn query_number(req: &Request, name: &str, default: u64, max: u64, trace_id: &str) -> Result<u64, Error> {
+    match query(req, name, trace_id)? {
+        None => Ok(default),
+        Some(value) => match value.parse::<u64>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => Err(Error::invalid(format!("/{name}"), format!("a number from 0 to {max}"))),
+        },
+    }
+}
+
+/// A query parameter, if present.
+pub fn query(req: &Request, name: &str, trace_id: &str) -> Result<Option<String>, Error> {
+    let url = req.url().or_internal("parse request URL", trace_id)?;
+    Ok(url.query_pairs().find(|(n, _)| n == name).map(|(_, v)| v.into_owned()))
 }
 
 /// A `200` text response of the given content type, carrying the trace header.
@@ -267,6 +411,53 @@ mod tests {
             Route::resolve(&Method::Put, "/api/documents/doc_1"),
             Ok(Route::PutDocument { document_id: "doc_1".into() })
         );
+    }
+
+    #[test]
+    fn resolves_the_page_ai_tool_and_profile_routes() {
+        let post = |p: &str| Route::resolve(&Method::Post, p);
+        let get = |p: &str| Route::resolve(&Method::Get, p);
+        assert_eq!(post("/mcp"), Ok(Route::Mcp));
+        assert_eq!(post("/api/hermes/tools/mnote/call"), Ok(Route::ToolCall));
+        assert_eq!(post("/api/page-ai/command"), Ok(Route::PageAiCommand));
+        assert_eq!(get("/api/profile"), Ok(Route::GetProfile));
+        assert_eq!(Route::resolve(&Method::Put, "/api/profile"), Ok(Route::PutProfile));
+        assert_eq!(
+            get("/api/page-ai/review-sessions/rs.d.x"),
+            Ok(Route::GetReviewSession { session_id: "rs.d.x".into() })
+        );
+        for (verb, parsed) in [
+            ("accept", ReviewVerb::Accept),
+            ("reject", ReviewVerb::Reject),
+            ("retry", ReviewVerb::Retry),
+            ("abort", ReviewVerb::Abort),
+            ("revert", ReviewVerb::Revert),
+        ] {
+            assert_eq!(
+                post(&format!("/api/page-ai/review-sessions/rs.d.x/{verb}")),
+                Ok(Route::ReviewAction { session_id: "rs.d.x".into(), verb: parsed })
+            );
+        }
+        assert_eq!(get("/api/documents/d/audit"), Ok(Route::DocumentAudit { document_id: "d".into() }));
+        assert_eq!(get("/api/documents/d/audit/verify"), Ok(Route::VerifyAudit { document_id: "d".into() }));
+        assert_eq!(get("/api/documents/d/events"), Ok(Route::DocumentEvents { document_id: "d".into() }));
+        assert_eq!(get("/api/documents/d/review-sessions"), Ok(Route::DocumentSessions { document_id: "d".into() }));
+    }
+
+    #[test]
+    fn tool_routes_answer_only_post() {
+        assert_eq!(code(Route::resolve(&Method::Get, "/mcp")), "mnote_method_not_allowed");
+        assert_eq!(code(Route::resolve(&Method::Delete, "/mcp")), "mnote_method_not_allowed");
+        assert_eq!(code(Route::resolve(&Method::Get, "/api/hermes/tools/mnote/call")), "mnote_method_not_allowed");
+        assert_eq!(
+            code(Route::resolve(&Method::Get, "/api/page-ai/review-sessions/x/accept")),
+            "mnote_method_not_allowed"
+        );
+        assert_eq!(
+            code(Route::resolve(&Method::Post, "/api/page-ai/review-sessions/x/apply")),
+            "mnote_route_not_found"
+        );
+        assert_eq!(code(Route::resolve(&Method::Post, "/api/documents/d/audit")), "mnote_method_not_allowed");
     }
 
     #[test]

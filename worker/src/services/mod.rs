@@ -1,7 +1,22 @@
 //! Storage and document logic behind the routes, kept free of HTTP concerns.
+//!
+//! - [`desk`]: the traits a document command works against (sessions, contexts, ids), over core's own
+//!   store traits; [`ledger`] backs them with the Durable Object's SQLite, tests with memory.
+//! - [`tool_calls`], [`commands`], [`reviews`]: what a tool call, a page-AI command and a review action do
+//!   inside the document's object.
+//! - [`mcp`]: the MCP JSON-RPC protocol, as pure functions.
+//! - [`profiles`]: the profile's validation.
+//! - [`documents`], [`page_store`], [`sqlite`]: pages and all-or-nothing SQLite writes.
 
+pub mod commands;
 pub mod context_store;
+pub mod desk;
 pub mod documents;
 pub mod hermes;
+pub mod ledger;
+pub mod mcp;
 pub mod page_store;
+pub mod profiles;
+pub mod reviews;
 pub mod sqlite;
+pub mod tool_calls;

@@ -101,22 +101,7 @@ impl PageStore {
 
     /// Replaces the stored page with `page`, atomically.
     pub fn save(&self, page: EncodedPage) -> Result<(), String> {
-        let EncodedPage { meta, rows } = page;
-        atomically(&self.storage, move |sql| {
-            sql.exec("DELETE FROM page_blocks", None)?;
-            for row in rows {
-                sql.exec("INSERT INTO page_blocks (position, block_id, body) VALUES (?, ?, ?)", row)?;
-            }
-            sql.exec(
-                "INSERT INTO page_meta (id, workspace_id, document_id, title, revision, permission)
-                 VALUES (1, ?, ?, ?, ?, ?)
-                 ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id,
-                   document_id = excluded.document_id, title = excluded.title,
-                   revision = excluded.revision, permission = excluded.permission",
-                meta,
-            )?;
-            Ok(())
-        })
+        atomically(&self.storage, move |sql| page.write(sql))
     }
 }
 
@@ -156,6 +141,27 @@ impl EncodedPage {
             permission_name(page.permission).into(),
         ];
         Ok(EncodedPage { meta, rows })
+    }
+}
+
+impl EncodedPage {
+    /// Replaces the stored page with this one. Call it inside a transaction ([`atomically`]), alone
+    /// ([`PageStore::save`]) or with the rest of a command's writes.
+    pub fn write(self, sql: &SqlStorage) -> worker::Result<()> {
+        let EncodedPage { meta, rows } = self;
+        sql.exec("DELETE FROM page_blocks", None)?;
+        for row in rows {
+            sql.exec("INSERT INTO page_blocks (position, block_id, body) VALUES (?, ?, ?)", row)?;
+        }
+        sql.exec(
+            "INSERT INTO page_meta (id, workspace_id, document_id, title, revision, permission)
+             VALUES (1, ?, ?, ?, ?, ?)
+             ON CONFLICT (id) DO UPDATE SET workspace_id = excluded.workspace_id,
+               document_id = excluded.document_id, title = excluded.title,
+               revision = excluded.revision, permission = excluded.permission",
+            meta,
+        )?;
+        Ok(())
     }
 }
 

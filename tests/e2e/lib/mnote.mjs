@@ -1,0 +1,73 @@
+// Clients for the mnote page-AI routes of a running Worker (see wrangler.mjs for starting one): the tool
+// route, MCP, the profile, pages, commands and review sessions. Shared by the e2e tests, the real-Hermes
+// test and the benchmark.
+
+import { fetchJson, sendJson } from './wrangler.mjs';
+
+/** The tool token every test worker is started with (`MNOTE_TOOL_TOKEN`). */
+export const TOOL_TOKEN = 'mnote-e2e-tool-token-0123456789';
+
+/** `startWorker` vars that enable the tool routes. */
+export const TOOL_VARS = { MNOTE_TOOL_TOKEN: TOOL_TOKEN };
+
+export const bearer = (token = TOOL_TOKEN) => ({ authorization: `Bearer ${token}` });
+
+let seq = 0;
+/** A fresh id with a prefix, unique within this process. */
+export const fresh = (prefix) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${++seq}`;
+
+/** `POST /api/hermes/tools/mnote/call`. */
+export function toolCall(url, toolName, args, { headers = bearer(), runId, toolCallId = fresh('call'), traceId = fresh('tr') } = {}) {
+  const body = { toolName, args, toolCallId, traceId };
+  if (runId) body.runId = runId;
+  return sendJson(`${url}/api/hermes/tools/mnote/call`, 'POST', body, headers);
+}
+
+/** One JSON-RPC request to `/mcp`. */
+export function mcp(url, method, params = {}, { id = ++seq, headers = bearer() } = {}) {
+  return sendJson(`${url}/mcp`, 'POST', { jsonrpc: '2.0', id, method, params }, headers);
+}
+
+/** `PUT /api/profile`; answers the stored profile. */
+export async function setProfile(url, profile) {
+  const res = await sendJson(`${url}/api/profile`, 'PUT', profile);
+  if (res.status !== 200) throw new Error(`PUT /api/profile: ${res.status} ${res.text}`);
+  return res.body.profile;
+}
+
+/** Stores a page of paragraphs `{id: text}` (JSON PUT); answers it. */
+export async function putPage(url, documentId, paragraphs) {
+  const blocks = Object.entries(paragraphs).map(([blockId, text]) => ({ blockId, type: 'paragraph', text }));
+  const res = await sendJson(`${url}/api/documents/${documentId}`, 'PUT', { blocks });
+  if (res.status !== 200) throw new Error(`PUT ${documentId}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export const getPage = async (url, documentId) => (await fetchJson(`${url}/api/documents/${documentId}`)).body;
+
+export const command = (url, body) => sendJson(`${url}/api/page-ai/command`, 'POST', body);
+
+export const session = (url, id) => fetchJson(`${url}/api/page-ai/review-sessions/${id}`);
+
+export const review = (url, id, verb, body) =>
+  sendJson(`${url}/api/page-ai/review-sessions/${id}/${verb}`, 'POST', body === undefined ? '' : body);
+
+export const audit = (url, documentId) => fetchJson(`${url}/api/documents/${documentId}/audit`);
+
+export const verifyAudit = (url, documentId) => fetchJson(`${url}/api/documents/${documentId}/audit/verify`);
+
+export const events = (url, documentId, runId) =>
+  fetchJson(`${url}/api/documents/${documentId}/events${runId ? `?runId=${encodeURIComponent(runId)}` : ''}`);
+
+/** `apply_block_ops` arguments for one replace. */
+export function replaceArgs(documentId, baseRevision, { blockId, matchText, content, dryRun = false, key = fresh('k'), contextId } = {}) {
+  const args = {
+    documentId,
+    baseRevision,
+    dryRun,
+    idempotencyKey: key,
+    operations: [{ op: 'replace', ...(blockId ? { blockId } : {}), matchText, content }],
+  };
+  if (contextId) args.contextId = contextId;
+  return args;
+}

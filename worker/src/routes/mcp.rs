@@ -1,0 +1,135 @@
+//! `POST /mcp`: the MCP endpoint (Streamable HTTP, JSON-RPC 2.0, answered as `application/json`) over the
+//! same executor as the tool route. `GET /mcp` (a server-sent stream) is 405: the server never pushes.
+//!
+//! Before any JSON-RPC: an `Origin`, when present, must be the endpoint's own (DNS-rebinding defence), and
+//! the caller needs the tool token. The protocol itself is [`crate::services::mcp`]; this handler adds the
+//! profile (for `tools/list`) and the document's object (for `tools/call`, picked by the arguments'
+//! `documentId`).
+
+use pageai_core::manifest;
+use pageai_core::page::Permission;
+use pageai_core::{Error, error::ErrorCode};
+use serde_json::Value;
+use worker::{Headers, Request, Response};
+
+use super::{RequestContext, read_body};
+use crate::auth;
+use crate::durable::document::{DocumentClient, DocumentCommand};
+use crate::durable::profile::ProfileClient;
+use crate::error::{Failure, OrInternal, TRACE_HEADER};
+use crate::ids;
+use crate::services::mcp::{self, Reply, Step};
+use crate::services::tool_calls::{ToolCallRequest, ToolReply, document_of};
+use pageai_core::executor::Origin;
+
+/// The header that carries the session id minted at `initialize`.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Answers one JSON-RPC message.
+pub async fn post(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    auth::check_tool_origin(&req, ctx)?;
+    auth::require_tool_token(&req, &ctx.env)?;
+    let bytes = read_body(&mut req, ctx.config.max_body_bytes, &ctx.trace_id).await?;
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let fault = mcp::parse_error(&format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()));
+            return Ok(rpc(fault.status, &fault.body, None, &ctx.trace_id)?);
+        }
+    };
+    let header_version = req.headers().get("mcp-protocol-version").ok().flatten();
+    let step = match mcp::plan(text, header_version.as_deref()) {
+        Ok(step) => step,
+        Err(fault) => return Ok(rpc(fault.status, &fault.body, None, &ctx.trace_id)?),
+    };
+    let body = match step {
+        Step::Accepted => return Ok(accepted(&ctx.trace_id)?),
+        Step::Answer { body, new_session } => {
+            let session = if new_session { Some(ids::opaque("mcp")?) } else { None };
+            return Ok(rpc(200, &body, session.as_deref(), &ctx.trace_id)?);
+        }
+        Step::ListTools(reply) => match ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await {
+            Ok(profile) => mcp::tools_list(&reply, &manifest::manifest(&profile, None, Permission::Edit)),
+            Err(failure) => fault_of(&reply, failure, &ctx.trace_id).await,
+        },
+        Step::CallTool { reply, name, arguments, run_id } => call_tool(&reply, name, arguments, run_id, ctx).await,
+    };
+    Ok(rpc(200, &body, None, &ctx.trace_id)?)
+}
+
+async fn call_tool(
+    reply: &Reply,
+    name: String,
+    arguments: Value,
+    run_id: Option<String>,
+    ctx: &RequestContext,
+) -> Value {
+    let document_id = match document_of(&arguments, "") {
+        Ok(id) => id,
+        Err(error) => return mcp::call_error(reply, &error, &ctx.trace_id),
+    };
+    let run_id = run_id.filter(|r| ids::is_sane_trace_id(r)).unwrap_or_else(|| "mcp".to_string());
+    let sent = async {
+        let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
+        let call = ToolCallRequest {
+            tool_name: name,
+            args: arguments,
+            run_id,
+            tool_call_id: ids::opaque("mcp")?,
+            trace_id: ctx.trace_id.clone(),
+            origin: Origin::Hermes,
+        };
+        let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+        client.send::<ToolReply>(&DocumentCommand::CallTool { document_id, profile, call }, &ctx.trace_id).await
+    };
+    match sent.await {
+        Ok(tool) => mcp::call_result(reply, tool.result.get(), false),
+        Err(failure) => fault_of(reply, failure, &ctx.trace_id).await,
+    }
+}
+
+/// A failed call as the model should see it: a tool error (`isError:true`, the coded body as text) for
+/// anything the caller can fix, a JSON-RPC internal error for a server fault.
+async fn fault_of(reply: &Reply, failure: Failure, trace_id: &str) -> Value {
+    match failure {
+        Failure::Core(error) if error.code() == ErrorCode::StorageFailed => {
+            mcp::internal_error(reply, &error, trace_id)
+        }
+        Failure::Core(error) => mcp::call_error(reply, &error, trace_id),
+        Failure::Relayed(mut response) => {
+            let status = response.status_code();
+            match response.text().await {
+                Ok(body) if status < 500 => mcp::call_result(reply, &body, true),
+                Ok(body) => {
+                    let data: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+                    reply.error(mcp::codes::INTERNAL_ERROR, "Internal error", Some(data))
+                }
+                Err(e) => mcp::internal_error(
+                    reply,
+                    &crate::error::internal("read document object answer", e, trace_id),
+                    trace_id,
+                ),
+            }
+        }
+    }
+}
+
+fn rpc(status: u16, body: &Value, session: Option<&str>, trace_id: &str) -> Result<Response, Error> {
+    let headers = Headers::new();
+    let set = |name: &str, value: &str| headers.set(name, value).or_internal("set response header", trace_id);
+    set("content-type", "application/json")?;
+    set("cache-control", "no-store")?;
+    set(TRACE_HEADER, trace_id)?;
+    if let Some(session) = session {
+        set(SESSION_HEADER, session)?;
+    }
+    let response = Response::from_json(body).or_internal("encode JSON-RPC response", trace_id)?;
+    Ok(response.with_status(status).with_headers(headers))
+}
+
+fn accepted(trace_id: &str) -> Result<Response, Error> {
+    let headers = Headers::new();
+    headers.set(TRACE_HEADER, trace_id).or_internal("set response header", trace_id)?;
+    let response = Response::empty().or_internal("build 202", trace_id)?;
+    Ok(response.with_status(202).with_headers(headers))
+}

@@ -1,0 +1,140 @@
+//! The page-AI routes of the browser: `POST /api/page-ai/command` and the review sessions.
+//!
+//! - `POST /api/page-ai/command {documentId, prompt, scope, selection?, mode?}`: the document's object
+//!   freezes a context, routes the prompt and acts ([`crate::services::commands`]). The answer is
+//!   `{ok, outcome, route, contextId, mode, runId?, result?, reviewSession?, page?, hermesRun?}`: `applied`
+//!   carries the tool result and the page read back, `review` the held session, and `hermes` the route
+//!   (with `requiresHermesRun:true` and its `toolHint`) plus `hermesRun`, what [`start_hermes_run`] said.
+//! - `GET /api/page-ai/review-sessions/{id}` answers the session; `POST …/{id}/accept {idempotencyKey,
+//!   blockIds?}` and `…/revert {idempotencyKey}` answer `mnote.page_ai_review_answer.v1` (byte for byte the
+//!   same on a replay); `…/reject`, `…/abort` (no body) and `…/retry {toolCallId, operations?}` answer the
+//!   session.
+//!
+//! A session id names its document (`rs.{documentId}.{random}`, see [`crate::ids::session_document`]), so
+//! these routes need nothing besides the path to find the document's object.
+
+use pageai_core::Error;
+use pageai_core::review::{AcceptRequest, RetryRequest, RevertRequest};
+use pageai_core::wire::ErrorBody;
+use serde::{Deserialize, Serialize};
+use worker::{Request, Response};
+
+use super::{RequestContext, ReviewVerb, json_response, raw_json_response, read_body, read_json};
+use crate::durable::document::{DocumentClient, DocumentCommand};
+use crate::durable::profile::ProfileClient;
+use crate::error::Failure;
+use crate::ids;
+use crate::services::commands::{CommandAnswer, CommandOutcome, CommandRequest};
+use crate::services::documents::check_document_id;
+use crate::services::reviews::ReviewAction;
+
+/// The command answer as the browser gets it: the object's answer plus the Hermes hand-off.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CommandResponse {
+    #[serde(flatten)]
+    answer: CommandAnswer,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hermes_run: Option<HermesRun>,
+}
+
+/// What became of the Hermes run a `hermes` outcome asks for.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HermesRun {
+    /// Whether a run was started.
+    pub started: bool,
+    /// Hermes' run id, when started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// Why not, when not started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorBody>,
+}
+
+/// `POST /api/page-ai/command`.
+pub async fn command(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    let request: CommandRequest = read_json(&mut req, ctx).await?;
+    check_document_id(&request.document_id)?;
+    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
+    let document_id = request.document_id.clone();
+    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let command = DocumentCommand::Command { document_id, profile, request, trace_id: ctx.trace_id.clone() };
+    let answer: CommandAnswer = client.send(&command, &ctx.trace_id).await?;
+    let hermes_run = match answer.outcome {
+        CommandOutcome::Hermes => Some(match start_hermes_run(&answer, ctx).await {
+            Ok(run_id) => HermesRun { started: true, run_id: Some(run_id), error: None },
+            Err(error) => {
+                HermesRun { started: false, run_id: None, error: Some(ErrorBody::new(&error, &ctx.trace_id)) }
+            }
+        }),
+        CommandOutcome::Applied | CommandOutcome::Review => None,
+    };
+    Ok(json_response(&CommandResponse { answer, hermes_run }, &ctx.trace_id)?)
+}
+
+/// Starts the Hermes run a `hermes` route asks for, with the frozen context and the router's tool hint.
+///
+/// The Hermes client proxy (`/api/hermes/client/*`, the upstream client, context injection) is built on
+/// the `hermes` branch; this branch has no Hermes client. So this answers `hermes_client_unconfigured`:
+/// exactly right when `HERMES_UPSTREAM_URL` is unset, and a stand-in until the merge when it is set (the
+/// merge replaces this body with the proxy's run start, fed `answer.route.tool_hint` and
+/// `answer.context_id`).
+pub async fn start_hermes_run(answer: &CommandAnswer, ctx: &RequestContext) -> Result<String, Error> {
+    let _ = (&answer.route.tool_hint, &answer.context_id, &ctx.config.hermes_upstream_url);
+    Err(Error::HermesUnconfigured)
+}
+
+/// `GET /api/page-ai/review-sessions/{id}`.
+pub async fn get_session(_req: Request, session_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    act(&session_id, ReviewAction::Get, ctx).await
+}
+
+/// `POST /api/page-ai/review-sessions/{id}/{verb}`.
+pub async fn review(
+    mut req: Request,
+    session_id: String,
+    verb: ReviewVerb,
+    ctx: &RequestContext,
+) -> Result<Response, Failure> {
+    ids::session_document(&session_id)?;
+    let action = match verb {
+        ReviewVerb::Accept => ReviewAction::Accept(read_json::<AcceptRequest>(&mut req, ctx).await?),
+        ReviewVerb::Retry => ReviewAction::Retry(read_json::<RetryRequest>(&mut req, ctx).await?),
+        ReviewVerb::Revert => ReviewAction::Revert(read_json::<RevertRequest>(&mut req, ctx).await?),
+        ReviewVerb::Reject => {
+            no_body(&mut req, ctx).await?;
+            ReviewAction::Reject
+        }
+        ReviewVerb::Abort => {
+            no_body(&mut req, ctx).await?;
+            ReviewAction::Abort
+        }
+    };
+    act(&session_id, action, ctx).await
+}
+
+/// Reject and abort take no body; one that is sent must be empty or `{}`, so a misplaced field is not
+/// silently ignored.
+async fn no_body(req: &mut Request, ctx: &RequestContext) -> Result<(), Error> {
+    let bytes = read_body(req, ctx.config.max_body_bytes, &ctx.trace_id).await?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidBody { reason: "not UTF-8".into() })?;
+    if !text.trim().is_empty() {
+        pageai_core::wire::from_json::<Empty>(text)?;
+    }
+    Ok(())
+}
+
+/// An empty JSON object, nothing else.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Empty {}
+
+async fn act(session_id: &str, action: ReviewAction, ctx: &RequestContext) -> Result<Response, Failure> {
+    let document_id = ids::session_document(session_id)?.to_string();
+    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
+    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let command = DocumentCommand::Review { document_id, profile, session_id: session_id.into(), action };
+    let json = client.send_raw(&command, &ctx.trace_id).await?;
+    Ok(raw_json_response(json, &ctx.trace_id)?)
+}

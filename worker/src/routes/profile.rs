@@ -1,0 +1,25 @@
+//! `GET/PUT /api/profile`: the page-AI profile (disabled tools, review mode) and the manifest it yields.
+//!
+//! The body of a `PUT` is a profile, `{tools:{disabled:[…]}, reviewMode}`; tool names may be dotted or MCP
+//! names, and an unknown one is refused by JSON pointer. Both answer `{profile, manifest}`.
+
+use pageai_core::profile::Profile;
+use worker::{Request, Response};
+
+use super::{RequestContext, json_response, read_json};
+use crate::durable::profile::ProfileClient;
+use crate::error::Failure;
+use crate::services::profiles::ProfileAnswer;
+
+/// The stored profile (or the configured default).
+pub async fn get(_req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
+    Ok(json_response(&ProfileAnswer::of(profile), &ctx.trace_id)?)
+}
+
+/// Stores the body as the profile.
+pub async fn put(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    let profile: Profile = read_json(&mut req, ctx).await?;
+    let stored = ProfileClient::new(&ctx.env, &ctx.trace_id)?.put(profile, &ctx.trace_id).await?;
+    Ok(json_response(&ProfileAnswer::of(stored), &ctx.trace_id)?)
+}

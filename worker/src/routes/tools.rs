@@ -1,0 +1,94 @@
+//! `POST /api/hermes/tools/mnote/call`: the plain tool-call route, over the same executor as `/mcp`.
+//!
+//! Body: `{toolName, args, runId?, toolCallId, traceId}`, unknown fields refused. `args.documentId` picks
+//! the document's object, which runs the call as origin `hermes` under the stored profile
+//! ([`crate::services::tool_calls`]). Authenticated with `MNOTE_TOOL_TOKEN` only; a browser cookie is
+//! refused.
+//!
+//! Answer: `{ok:true, toolName, toolCallId, runId, traceId, result, reviewSession?}`, where `result` is the
+//! tool's own JSON (a context, a search result or a `mnote.tool_result.v1`), byte for byte what an
+//! idempotent replay returns. A failed call is the coded error with its HTTP status (e.g. 409
+//! `mnote_revision_conflict`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use serde_json::value::RawValue;
+use worker::{Request, Response};
+
+use super::{RequestContext, json_response, read_json};
+use crate::auth;
+use crate::durable::document::{DocumentClient, DocumentCommand};
+use crate::durable::profile::ProfileClient;
+use crate::error::Failure;
+use crate::ids;
+use crate::services::tool_calls::{SessionRef, ToolCallRequest, ToolReply, document_of};
+use pageai_core::Error;
+use pageai_core::executor::Origin;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ToolCallBody {
+    tool_name: String,
+    args: Value,
+    #[serde(default)]
+    run_id: Option<String>,
+    tool_call_id: String,
+    trace_id: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolCallAnswer {
+    ok: bool,
+    tool_name: String,
+    tool_call_id: String,
+    run_id: String,
+    trace_id: String,
+    result: Box<RawValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review_session: Option<SessionRef>,
+}
+
+/// Runs one tool call.
+pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    auth::require_tool_token(&req, &ctx.env)?;
+    let body: ToolCallBody = read_json(&mut req, ctx).await?;
+    for (pointer, id) in [
+        ("/toolCallId", Some(&body.tool_call_id)),
+        ("/traceId", Some(&body.trace_id)),
+        ("/runId", body.run_id.as_ref()),
+    ] {
+        if let Some(id) = id
+            && !ids::is_sane_trace_id(id)
+        {
+            return Err(Error::invalid(pointer, "1 to 128 characters from A-Z, a-z, 0-9, '_', '-', '.', ':'").into());
+        }
+    }
+    let document_id = document_of(&body.args, "/args")?;
+    let run_id = match body.run_id {
+        Some(run) => run,
+        None => ids::opaque("run")?,
+    };
+    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
+    let call = ToolCallRequest {
+        tool_name: body.tool_name,
+        args: body.args,
+        run_id: run_id.clone(),
+        tool_call_id: body.tool_call_id.clone(),
+        trace_id: body.trace_id.clone(),
+        origin: Origin::Hermes,
+    };
+    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let reply: ToolReply =
+        client.send(&DocumentCommand::CallTool { document_id, profile, call }, &body.trace_id).await?;
+    let answer = ToolCallAnswer {
+        ok: true,
+        tool_name: reply.tool_name,
+        tool_call_id: body.tool_call_id,
+        run_id,
+        trace_id: body.trace_id,
+        result: reply.result,
+        review_session: reply.review_session,
+    };
+    Ok(json_response(&answer, &answer.trace_id)?)
+}

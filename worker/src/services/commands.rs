@@ -1,0 +1,181 @@
+//! `POST /api/page-ai/command`, inside the document's object: freeze a context, route the prompt, and act
+//! on the route.
+//!
+//! - A direct route (a low-ambiguity command the router has dry-run itself) becomes the router's
+//!   recommended `mnote.doc.apply_block_ops` call with `dryRun:false`, run as an AI tool call of origin
+//!   `shortcut` ([`tool_calls::call`]): the same guards, events and audit entries as a Hermes call. Under a
+//!   `yolo` mode a low- or medium-risk shortcut is applied at once (`applied`, with the page read back);
+//!   otherwise it is held in a review session (`review`).
+//! - Any other route needs a Hermes run (`hermes`): the answer carries the route, its `toolHint` and the
+//!   frozen `contextId` the run's writes bind to. Starting the run is the front Worker's job
+//!   ([`crate::routes::page_ai::start_hermes_run`]).
+//!
+//! `mode` replaces the profile's review mode for this one command, except that a `required` profile
+//! cannot be relaxed: nothing may opt out of it.
+
+use pageai_core::context::{ContextRequest, Format, Scope, build_context};
+use pageai_core::executor::{FrozenContext, Origin};
+use pageai_core::page::Page;
+use pageai_core::profile::{Profile, ReviewMode};
+use pageai_core::review::{ReviewSessionV1, State};
+use pageai_core::route::{self, RouteInput, RouteV1};
+use pageai_core::{Error, wire};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::desk::Desk;
+use super::tool_calls::{self, ToolCallRequest};
+
+/// The body of `POST /api/page-ai/command`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CommandRequest {
+    /// The document.
+    pub document_id: String,
+    /// What the user typed.
+    pub prompt: String,
+    /// The context to freeze: `{type:"full"}`, `{type:"selection", blockIds}`, …
+    pub scope: Scope,
+    /// The user's selection; defaults to a selection scope's blocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Vec<String>>,
+    /// Review mode for this command; see the module docs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<ReviewMode>,
+}
+
+/// What the command did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandOutcome {
+    /// The shortcut was applied; `result` and `page` are set.
+    Applied,
+    /// The shortcut waits in a review session; `reviewSession` is set.
+    Review,
+    /// The prompt needs a Hermes run; `route.toolHint` says where it should start.
+    Hermes,
+}
+
+/// The object's answer to a command.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CommandAnswer {
+    /// Always `true`; failures use the error body.
+    pub ok: bool,
+    /// What happened.
+    pub outcome: CommandOutcome,
+    /// The router's decision (`mnote.page_ai_command_route.v1`).
+    pub route: RouteV1,
+    /// The frozen context the route (and a Hermes run's writes) bind to.
+    pub context_id: String,
+    /// The review mode the command ran under.
+    pub mode: ReviewMode,
+    /// The shortcut's run id (also in its events), for direct routes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// The shortcut's tool result, when applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Box<RawValue>>,
+    /// The review session of a direct route (held, or the `applied` record of a yolo write).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_session: Option<ReviewSessionV1>,
+    /// The page after the write, when applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<Page>,
+}
+
+/// The review mode a command runs under.
+pub fn effective_mode(profile: ReviewMode, requested: Option<ReviewMode>) -> ReviewMode {
+    match (profile, requested) {
+        (ReviewMode::Required, _) => ReviewMode::Required,
+        (_, Some(mode)) => mode,
+        (mode, None) => mode,
+    }
+}
+
+/// Runs the command against `page`. `trace_id` tags the shortcut's events and session.
+pub fn run(
+    page: &mut Page,
+    request: &CommandRequest,
+    trace_id: &str,
+    desk: &mut Desk<'_>,
+) -> Result<CommandAnswer, Error> {
+    let selection = match (&request.selection, &request.scope) {
+        (Some(selection), _) => selection.clone(),
+        (None, Scope::Selection { block_ids }) => block_ids.clone(),
+        (None, _) => Vec::new(),
+    };
+    let context_id = desk.mint.opaque("ctx")?;
+    let context =
+        build_context(page, &ContextRequest::new(request.scope.clone()).with_formats(&[Format::Text]), &context_id)?;
+    let frozen = FrozenContext::of(&context);
+    desk.freeze(&frozen)?;
+
+    let mode = effective_mode(desk.profile.review_mode, request.mode);
+    let profile = Profile { review_mode: mode, ..desk.profile.clone() };
+    let key = desk.mint.opaque("idem")?;
+    let input = RouteInput {
+        page,
+        context: &frozen,
+        selection: &selection,
+        profile: &profile,
+        grants: None,
+        idempotency_key: &key,
+    };
+    let route = route::route(&request.prompt, &input);
+    let mut answer = CommandAnswer {
+        ok: true,
+        outcome: CommandOutcome::Hermes,
+        route,
+        context_id,
+        mode,
+        run_id: None,
+        result: None,
+        review_session: None,
+        page: None,
+    };
+    let direct = !answer.route.requires_hermes_run;
+    let Some(recommended) = answer.route.recommended_tool_call.clone().filter(|_| direct) else {
+        return Ok(answer);
+    };
+
+    let mut args = recommended.args;
+    if let Some(map) = args.as_object_mut() {
+        map.insert("dryRun".into(), Value::Bool(false));
+    }
+    let run_id = desk.mint.opaque("run")?;
+    let call = ToolCallRequest {
+        tool_name: recommended.tool_name,
+        args,
+        run_id: run_id.clone(),
+        tool_call_id: desk.mint.opaque("call")?,
+        trace_id: trace_id.into(),
+        origin: Origin::Shortcut,
+    };
+    let mut desk = desk.with_profile(&profile);
+    let reply = tool_calls::call(page, &call, &mut desk)?;
+    let session = match &reply.review_session {
+        Some(found) => desk.sessions.get(&found.session_id)?,
+        None => None,
+    };
+    answer.run_id = Some(run_id);
+    if session.as_ref().is_some_and(|s| s.state == State::Applied) {
+        answer.outcome = CommandOutcome::Applied;
+        answer.result = Some(reply.result);
+        answer.page = Some(page.clone());
+    } else {
+        answer.outcome = CommandOutcome::Review;
+    }
+    answer.review_session = session;
+    Ok(answer)
+}
+
+/// Parses a command body, naming the bad field by JSON pointer.
+pub fn parse(body: &str) -> Result<CommandRequest, Error> {
+    wire::from_json(body)
+}
+
+#[cfg(test)]
+#[path = "commands_tests.rs"]
+mod tests;

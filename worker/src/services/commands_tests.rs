@@ -1,0 +1,127 @@
+//! Page-AI commands over memory books: shortcut applied, shortcut held, Hermes hand-off, and `mode`.
+#![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
+
+use pageai_core::page::Block;
+use pageai_core::profile::ToolsPolicy;
+
+use super::*;
+use crate::services::desk::memory::Books;
+
+fn page() -> Page {
+    Page::new(
+        "ws",
+        "doc_1",
+        "Plan",
+        vec![
+            Block::paragraph("p_1", "我们用 Rust 写内核。"),
+            Block::paragraph("p_2", "second paragraph"),
+            Block::paragraph("p_3", "third paragraph"),
+        ],
+    )
+    .expect("valid page")
+}
+
+fn command(prompt: &str, scope: Scope, mode: Option<ReviewMode>) -> CommandRequest {
+    CommandRequest { document_id: "doc_1".into(), prompt: prompt.into(), scope, selection: None, mode }
+}
+
+fn books(mode: ReviewMode) -> Books {
+    Books::new(Profile { review_mode: mode, ..Profile::default() })
+}
+
+#[test]
+fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
+    let mut page = page();
+    let mut books = books(ReviewMode::Yolo);
+    let answer =
+        run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut books.desk()).expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Applied);
+    assert_eq!(answer.route.intent, "direct_replace");
+    assert_eq!(page.blocks[0].text, "我们用 Go 写内核。");
+    assert_eq!(answer.page.as_ref().expect("read back").revision, 1);
+    let result: Value = serde_json::from_str(answer.result.as_ref().expect("result").get()).expect("json");
+    assert_eq!((result["dryRun"].as_bool(), result["newRevision"].as_u64()), (Some(false), Some(1)));
+    assert_eq!(answer.review_session.as_ref().expect("a record").state, State::Applied);
+    // The same events and audit entry as a Hermes call, from the shortcut.
+    assert_eq!(books.event_names(), ["tool.started", "review.updated", "tool.completed"]);
+    assert!(books.events.iter().all(|e| Some(e.run_id.as_str()) == answer.run_id.as_deref()));
+    let entries = pageai_core::audit::AuditStore::entries(&books.audit);
+    assert_eq!((entries.len(), entries[0].action.as_str(), entries[0].actor.as_str()), (1, "tool.applied", "shortcut"));
+    assert!(books.contexts.by_id.contains_key(&answer.context_id), "the context is frozen");
+}
+
+#[test]
+fn in_review_mode_the_shortcut_waits_for_the_user() {
+    let mut page = page();
+    let mut books = books(ReviewMode::Review);
+    let answer =
+        run(&mut page, &command("replace \"second\" with \"2nd\"", Scope::Full, None), "tr_1", &mut books.desk())
+            .expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Review);
+    assert!(answer.route.requires_review);
+    assert_eq!(answer.review_session.as_ref().expect("held").state, State::AwaitingUser);
+    assert_eq!(page.revision, 0);
+    assert!(answer.page.is_none() && answer.result.is_none());
+}
+
+#[test]
+fn mode_overrides_the_profile_but_never_relaxes_required() {
+    assert_eq!(effective_mode(ReviewMode::Review, Some(ReviewMode::Yolo)), ReviewMode::Yolo);
+    assert_eq!(effective_mode(ReviewMode::Yolo, None), ReviewMode::Yolo);
+    assert_eq!(effective_mode(ReviewMode::Required, Some(ReviewMode::Yolo)), ReviewMode::Required);
+    let mut page = page();
+    let mut books = books(ReviewMode::Required);
+    let answer = run(
+        &mut page,
+        &command("replace \"second\" with \"2nd\"", Scope::Full, Some(ReviewMode::Yolo)),
+        "tr",
+        &mut books.desk(),
+    )
+    .expect("ran");
+    assert_eq!((answer.outcome, answer.mode), (CommandOutcome::Review, ReviewMode::Required));
+}
+
+#[test]
+fn a_complex_prompt_goes_to_hermes_with_a_hint_and_a_context() {
+    let mut page = page();
+    let mut books = books(ReviewMode::Yolo);
+    let answer =
+        run(&mut page, &command("把这一页润色得更专业", Scope::Full, None), "tr_1", &mut books.desk()).expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Hermes);
+    assert!(answer.route.requires_hermes_run);
+    assert!(answer.route.tool_hint.is_some());
+    assert!(books.contexts.by_id.contains_key(&answer.context_id));
+    assert!(books.events.is_empty() && books.sessions.by_id.is_empty());
+    assert_eq!(page.revision, 0);
+}
+
+#[test]
+fn a_write_outside_the_selection_is_not_recommended() {
+    let mut page = page();
+    let mut books = books(ReviewMode::Yolo);
+    let scope = Scope::Selection { block_ids: vec!["p_2".into()] };
+    let answer =
+        run(&mut page, &command("replace \"third\" with \"3rd\"", scope, None), "tr", &mut books.desk()).expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Hermes);
+    // The router looks for the text only inside the selection, so it is not found there.
+    let code = answer.route.reason_code.as_deref();
+    assert!(matches!(code, Some("out_of_selection" | "match_not_found")), "{code:?}");
+    assert!(answer.route.recommended_tool_call.is_none());
+    assert_eq!(page.blocks[2].text, "third paragraph");
+}
+
+#[test]
+fn a_disabled_write_tool_is_neither_recommended_nor_run() {
+    let mut page = page();
+    let mut books = Books::new(Profile {
+        tools: ToolsPolicy { disabled: vec!["mnote.doc.apply_block_ops".into()] },
+        review_mode: ReviewMode::Yolo,
+    });
+    let answer =
+        run(&mut page, &command("replace \"second\" with \"2nd\"", Scope::Full, None), "tr", &mut books.desk())
+            .expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Hermes);
+    assert!(answer.route.recommended_tool_call.is_none());
+    assert_eq!(answer.route.reason_code.as_deref(), Some("tool_disabled"));
+    assert_eq!(page.revision, 0);
+}

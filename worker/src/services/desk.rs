@@ -1,0 +1,277 @@
+//! The desk a document command works at: everything besides the page that a tool call, a page-AI command
+//! or a review action reads or records, behind small traits.
+//!
+//! The Durable Object backs the desk with SQLite ([`crate::services::ledger`]): reads go to storage, writes
+//! are held in memory and committed in one transaction after the command succeeded. Tests back it with
+//! memory ([`memory`]). The services (`tool_calls`, `commands`, `reviews`) see only these traits, so the
+//! same code runs in both and is unit-tested natively.
+//!
+//! Core's own traits are used where core calls back into storage: [`IdempotencyStore`] (the executor) and
+//! [`AuditStore`] (the audit chain). Frozen contexts are looked up by core through `ContextLookup`, which
+//! hands out references; a [`ContextStore`] is therefore read up front ([`Desk::contexts_for`]) into a map
+//! that core borrows.
+
+use std::collections::BTreeMap;
+
+use pageai_core::Error;
+use pageai_core::audit::AuditStore;
+use pageai_core::events::ToolEventV1;
+use pageai_core::executor::idempotency::IdempotencyStore;
+use pageai_core::executor::{self, FrozenContext};
+use pageai_core::profile::Profile;
+use pageai_core::review::ReviewSessionV1;
+use serde_json::Value;
+
+use crate::clock::Now;
+
+/// What identifies a proposal from a model: its idempotency key and the fingerprint of its arguments
+/// (without `dryRun`), so a preview and the apply that follows it land in the same review session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProposalKey {
+    /// The call's `idempotencyKey`.
+    pub idempotency_key: String,
+    /// Core's fingerprint of the tool name and the arguments without `dryRun`.
+    pub fingerprint: String,
+}
+
+/// One line of a document's session list.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSummary {
+    /// The session.
+    pub session_id: String,
+    /// Its state, e.g. `awaiting_user`.
+    pub state: String,
+    /// When it last changed.
+    pub updated_at: String,
+}
+
+/// The review sessions of one document.
+pub trait SessionStore {
+    /// The session, if any.
+    fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error>;
+    /// The newest session made for this proposal, if any.
+    fn find_proposal(&self, key: &ProposalKey) -> Result<Option<ReviewSessionV1>, Error>;
+    /// Stores a new session (with the proposal it was made for) or an update of a stored one.
+    fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error>;
+}
+
+/// The frozen contexts of one document, each valid until its expiry.
+pub trait ContextStore {
+    /// The context, unless it is unknown or expired at `now_ms`.
+    fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<FrozenContext>, Error>;
+    /// Stores a context until `expires_at_ms`.
+    fn freeze(&mut self, context: &FrozenContext, expires_at_ms: i64) -> Result<(), Error>;
+}
+
+/// Fresh ids. Block ids are infallible for core's sake; a minter that cannot mint one reports it when the
+/// command is committed.
+pub trait Mint {
+    /// `{prefix}_{random}`.
+    fn opaque(&mut self, prefix: &str) -> Result<String, Error>;
+    /// A review session id that names `document_id`.
+    fn session_id(&mut self, document_id: &str) -> Result<String, Error>;
+    /// A block id for an inserted block.
+    fn block_id(&mut self) -> String;
+}
+
+/// Everything a command works with besides the page.
+pub struct Desk<'a> {
+    /// Disabled tools and review mode.
+    pub profile: &'a Profile,
+    /// The request's clock reading.
+    pub now: &'a Now,
+    /// How long a context frozen now stays valid.
+    pub context_ttl_seconds: u64,
+    /// Idempotency records of applied writes.
+    pub idempotency: &'a mut dyn IdempotencyStore,
+    /// The hash-chained audit log.
+    pub audit: &'a mut dyn AuditStore,
+    /// Review sessions.
+    pub sessions: &'a mut dyn SessionStore,
+    /// Frozen contexts.
+    pub contexts: &'a mut dyn ContextStore,
+    /// Tool and review events emitted by this command, in order.
+    pub events: &'a mut Vec<ToolEventV1>,
+    /// Fresh ids.
+    pub mint: &'a mut dyn Mint,
+}
+
+impl<'a> Desk<'a> {
+    /// The same desk under another profile (a page-AI command's `mode`).
+    pub fn with_profile<'b>(&'b mut self, profile: &'b Profile) -> Desk<'b> {
+        Desk {
+            profile,
+            now: self.now,
+            context_ttl_seconds: self.context_ttl_seconds,
+            idempotency: &mut *self.idempotency,
+            audit: &mut *self.audit,
+            sessions: &mut *self.sessions,
+            contexts: &mut *self.contexts,
+            events: &mut *self.events,
+            mint: &mut *self.mint,
+        }
+    }
+
+    /// The contexts a call's arguments name (`contextId`), read up front for core's `ContextLookup`.
+    /// An unknown or expired id is simply absent: the executor then answers `mnote_context_not_found`.
+    pub fn contexts_for(&self, args: &Value) -> Result<BTreeMap<String, FrozenContext>, Error> {
+        let mut found = BTreeMap::new();
+        if let Some(id) = args.get("contextId").and_then(Value::as_str)
+            && let Some(context) = self.contexts.load(id, self.now.ms)?
+        {
+            found.insert(id.to_string(), context);
+        }
+        Ok(found)
+    }
+
+    /// Freezes `context` for [`Desk::context_ttl_seconds`].
+    pub fn freeze(&mut self, context: &FrozenContext) -> Result<(), Error> {
+        let expires = self.now.plus_seconds_ms(self.context_ttl_seconds);
+        self.contexts.freeze(context, expires)
+    }
+
+    /// Runs `work` with core's executor environment over this desk and the preloaded `contexts`.
+    pub fn with_env<T>(
+        &mut self,
+        contexts: &BTreeMap<String, FrozenContext>,
+        work: impl FnOnce(&mut executor::Env<'_>) -> T,
+    ) -> T {
+        let mint = &mut *self.mint;
+        let mut block_id = || mint.block_id();
+        let mut env = executor::Env {
+            profile: self.profile,
+            grants: None,
+            contexts,
+            idempotency: &mut *self.idempotency,
+            mint: &mut block_id,
+        };
+        work(&mut env)
+    }
+}
+
+/// In-memory stores, for tests of the services.
+#[cfg(test)]
+pub mod memory {
+    use super::*;
+    use pageai_core::audit::MemoryAuditStore;
+    use pageai_core::executor::idempotency::MemoryIdempotencyStore;
+
+    /// Sessions in a map, with the proposal each was made for.
+    #[derive(Default)]
+    pub struct Sessions {
+        /// By id: the session and its proposal.
+        pub by_id: BTreeMap<String, (ReviewSessionV1, Option<ProposalKey>)>,
+    }
+
+    impl SessionStore for Sessions {
+        fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error> {
+            Ok(self.by_id.get(session_id).map(|(s, _)| s.clone()))
+        }
+        fn find_proposal(&self, key: &ProposalKey) -> Result<Option<ReviewSessionV1>, Error> {
+            Ok(self.by_id.values().filter(|(_, p)| p.as_ref() == Some(key)).map(|(s, _)| s.clone()).next_back())
+        }
+        fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error> {
+            let kept = self.by_id.get(&session.session_id).and_then(|(_, p)| p.clone());
+            self.by_id.insert(session.session_id.clone(), (session.clone(), proposal.cloned().or(kept)));
+            Ok(())
+        }
+    }
+
+    /// Contexts in a map, with their expiry.
+    #[derive(Default)]
+    pub struct Contexts {
+        /// By id: the context and when it expires.
+        pub by_id: BTreeMap<String, (FrozenContext, i64)>,
+    }
+
+    impl ContextStore for Contexts {
+        fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<FrozenContext>, Error> {
+            Ok(self.by_id.get(context_id).filter(|(_, exp)| *exp > now_ms).map(|(c, _)| c.clone()))
+        }
+        fn freeze(&mut self, context: &FrozenContext, expires_at_ms: i64) -> Result<(), Error> {
+            self.by_id.insert(context.context_id.clone(), (context.clone(), expires_at_ms));
+            Ok(())
+        }
+    }
+
+    /// Counting ids: `ctx_1`, `rs.doc.2`, `b_mint00003`.
+    #[derive(Default)]
+    pub struct Counter(pub u32);
+
+    impl Mint for Counter {
+        fn opaque(&mut self, prefix: &str) -> Result<String, Error> {
+            self.0 += 1;
+            Ok(format!("{prefix}_{}", self.0))
+        }
+        fn session_id(&mut self, document_id: &str) -> Result<String, Error> {
+            self.0 += 1;
+            Ok(format!("rs.{document_id}.{}", self.0))
+        }
+        fn block_id(&mut self) -> String {
+            self.0 += 1;
+            format!("b_mint{:05}", self.0)
+        }
+    }
+
+    /// A whole desk in memory; [`Books::desk`] lends it out.
+    pub struct Books {
+        /// The profile.
+        pub profile: Profile,
+        /// The clock.
+        pub now: Now,
+        /// Idempotency records.
+        pub idempotency: MemoryIdempotencyStore,
+        /// The audit log.
+        pub audit: MemoryAuditStore,
+        /// Review sessions.
+        pub sessions: Sessions,
+        /// Frozen contexts.
+        pub contexts: Contexts,
+        /// Emitted events.
+        pub events: Vec<ToolEventV1>,
+        /// Ids.
+        pub mint: Counter,
+    }
+
+    impl Books {
+        /// Empty books under `profile`, at a fixed time.
+        pub fn new(profile: Profile) -> Self {
+            Books {
+                profile,
+                now: Now::fixed(1_800_000_000_000, "2027-01-15T08:00:00.000Z"),
+                idempotency: MemoryIdempotencyStore::new(),
+                audit: MemoryAuditStore::new(),
+                sessions: Sessions::default(),
+                contexts: Contexts::default(),
+                events: Vec::new(),
+                mint: Counter::default(),
+            }
+        }
+
+        /// The desk over these books.
+        pub fn desk(&mut self) -> Desk<'_> {
+            Desk {
+                profile: &self.profile,
+                now: &self.now,
+                context_ttl_seconds: 3600,
+                idempotency: &mut self.idempotency,
+                audit: &mut self.audit,
+                sessions: &mut self.sessions,
+                contexts: &mut self.contexts,
+                events: &mut self.events,
+                mint: &mut self.mint,
+            }
+        }
+
+        /// The names of the events emitted so far, e.g. `tool.started`.
+        pub fn event_names(&self) -> Vec<String> {
+            self.events
+                .iter()
+                .map(|e| {
+                    serde_json::to_value(e.event).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+                })
+                .collect()
+        }
+    }
+}

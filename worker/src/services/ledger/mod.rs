@@ -1,0 +1,145 @@
+//! A document's books in its Durable Object's SQLite storage: idempotency records, frozen contexts, review
+//! sessions, the audit chain and tool events, beside the page ([`super::page_store`]).
+//!
+//! Each table implements the [`super::desk`] trait (or core's) it backs. Reads go straight to storage;
+//! writes are held in memory and reach storage only in [`Ledger::commit`], one `transactionSync` together
+//! with the page. So a command either lands whole (page, session, idempotency record, audit entry, events)
+//! or not at all, even if the object is evicted halfway.
+//!
+//! Core's store traits read infallibly (`IdempotencyStore::lookup`, `AuditStore::last`). A failed read there
+//! is caught by the table's [`Latch`] and turns the whole command into `mnote_storage_failed` before
+//! anything is committed, so a storage fault can never pass for "no record".
+
+mod audit;
+mod contexts;
+mod events;
+mod idempotency;
+mod sessions;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use pageai_core::Error;
+use pageai_core::events::ToolEventV1;
+use worker::{SqlStorage, Storage};
+
+pub use audit::{AuditHead, AuditTable};
+pub use contexts::ContextTable;
+pub use events::{EventTable, StoredEvent};
+pub use idempotency::IdempotencyTable;
+pub use sessions::SessionTable;
+
+use super::page_store::EncodedPage;
+use super::sqlite::atomically;
+
+/// Remembers the first read that failed inside an infallible trait method.
+#[derive(Debug, Clone, Default)]
+pub struct Latch(Rc<RefCell<Option<String>>>);
+
+impl Latch {
+    /// Records a failure (the first one wins; it is the cause).
+    pub fn trip(&self, what: &str, detail: impl std::fmt::Display) {
+        let mut slot = self.0.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(format!("{what}: {detail}"));
+        }
+    }
+
+    /// The failure, if any.
+    pub fn failure(&self) -> Option<String> {
+        self.0.borrow().clone()
+    }
+}
+
+/// Maps a storage error to the generic client error, with the detail in the log.
+pub(crate) fn storage(what: &str, detail: impl std::fmt::Display) -> Error {
+    worker::console_error!("document storage: {what} failed: {detail}");
+    Error::StorageFailed
+}
+
+/// A JSON value stored in one SQLite cell; refused with a coded error past this size (the runtime's
+/// per-value limit is about 2 MB).
+pub const MAX_STORED_JSON: usize = 1024 * 1024;
+
+/// Encodes a value for one cell.
+pub(crate) fn encode<T: serde::Serialize>(what: &str, value: &T) -> Result<String, Error> {
+    let json = serde_json::to_string(value).map_err(|e| storage(what, e))?;
+    if json.len() > MAX_STORED_JSON {
+        return Err(Error::PayloadTooLarge { limit: MAX_STORED_JSON });
+    }
+    Ok(json)
+}
+
+/// The books of one document, open for one command.
+pub struct Ledger {
+    storage: Storage,
+    latch: Latch,
+    /// Idempotency records.
+    pub idempotency: IdempotencyTable,
+    /// The audit chain.
+    pub audit: AuditTable,
+    /// Review sessions.
+    pub sessions: SessionTable,
+    /// Frozen contexts.
+    pub contexts: ContextTable,
+    /// Events emitted by this command.
+    pub events: Vec<ToolEventV1>,
+}
+
+impl Ledger {
+    /// Opens the tables, creating them on first use. `now_ms` is the command's clock, for expiries.
+    pub fn open(storage: Storage, now_ms: i64) -> Result<Ledger, Error> {
+        let sql = storage.sql();
+        for statement in [
+            idempotency::SCHEMA,
+            contexts::SCHEMA,
+            sessions::SCHEMA,
+            sessions::INDEX,
+            audit::SCHEMA,
+            audit::HEAD_SCHEMA,
+            events::SCHEMA,
+            events::INDEX,
+        ] {
+            sql.exec(statement, None).map_err(|e| self::storage("create table", e))?;
+        }
+        let latch = Latch::default();
+        Ok(Ledger {
+            idempotency: IdempotencyTable::new(sql.clone(), latch.clone()),
+            audit: AuditTable::new(sql.clone(), latch.clone()),
+            sessions: SessionTable::new(sql.clone()),
+            contexts: ContextTable::new(sql, now_ms),
+            events: Vec::new(),
+            storage,
+            latch,
+        })
+    }
+
+    /// A read that failed inside one of core's infallible trait methods, if any.
+    pub fn read_failure(&self) -> Option<String> {
+        self.latch.failure()
+    }
+
+    /// The event table, for reads.
+    pub fn event_table(&self) -> EventTable {
+        EventTable::new(self.storage.sql())
+    }
+
+    /// Writes everything this command recorded, with `page` when it changed, in one transaction. When
+    /// `succeeded` is false only the events are written: a failed command changes nothing else.
+    pub fn commit(self, page: Option<EncodedPage>, succeeded: bool) -> Result<(), String> {
+        let Ledger { storage, idempotency, audit, sessions, contexts, events, .. } = self;
+        let events = EventTable::encode(&events).map_err(|e| e.message())?;
+        atomically(&storage, move |sql: &SqlStorage| {
+            if succeeded {
+                if let Some(page) = page {
+                    page.write(sql)?;
+                }
+                idempotency.flush(sql)?;
+                contexts.flush(sql)?;
+                sessions.flush(sql)?;
+                audit.flush(sql)?;
+            }
+            EventTable::flush(sql, events)
+        })
+    }
+}

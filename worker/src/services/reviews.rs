@@ -1,0 +1,129 @@
+//! The user's actions on a review session, inside the document's object: core's `review::{accept, reject,
+//! retry, abort, revert}` over the stored session and page.
+//!
+//! Every action that moves a session stores it, emits `review.updated` and appends an audit entry
+//! (`review.accept` / `review.revert` with the write, `review.stale`, `review.reject`, `review.abort`,
+//! `review.retry`). An idempotent replay of an accept or revert answers the stored bytes and records
+//! nothing. An `Err` means nothing changed.
+//!
+//! Accept and revert answer core's `mnote.page_ai_review_answer.v1`, byte for byte the same on a replay;
+//! the other actions (and `Get`) answer the session itself.
+
+use std::collections::BTreeMap;
+
+use pageai_core::Error;
+use pageai_core::audit::{self, AuditDraft};
+use pageai_core::events;
+use pageai_core::page::Page;
+use pageai_core::review::{self, AcceptRequest, Answer, RetryRequest, RevertRequest, ReviewSessionV1, Stamp};
+use serde::{Deserialize, Serialize};
+
+use super::desk::Desk;
+
+/// Who acts on review sessions until browser sign-in names the user.
+pub const REVIEWER: &str = "user";
+
+/// What to do with a session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "action", content = "body", rename_all = "snake_case")]
+pub enum ReviewAction {
+    /// Read it.
+    Get,
+    /// Apply the preview, or the part of it that touches `blockIds`.
+    Accept(AcceptRequest),
+    /// Say no; never writes.
+    Reject,
+    /// Preview again (or preview new operations) under a new toolCallId.
+    Retry(RetryRequest),
+    /// Stop it; never writes.
+    Abort,
+    /// Undo an applied session as one write.
+    Revert(RevertRequest),
+}
+
+impl ReviewAction {
+    /// The action's name in routes and audit entries.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReviewAction::Get => "get",
+            ReviewAction::Accept(_) => "accept",
+            ReviewAction::Reject => "reject",
+            ReviewAction::Retry(_) => "retry",
+            ReviewAction::Abort => "abort",
+            ReviewAction::Revert(_) => "revert",
+        }
+    }
+}
+
+/// Runs `action` on session `session_id` of `page`'s document; answers JSON.
+pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, desk: &mut Desk<'_>) -> Result<String, Error> {
+    let mut session =
+        desk.sessions.get(session_id)?.ok_or_else(|| Error::ReviewSessionNotFound { session_id: session_id.into() })?;
+    let now = desk.now;
+    let stamp = Stamp { actor: REVIEWER, at: &now.at };
+    // Review writes carry no contextId: their scope is the session's own `base.allowedTargetBlockIds`.
+    let contexts = BTreeMap::new();
+    match action {
+        ReviewAction::Get => to_json(&session),
+        ReviewAction::Accept(request) => {
+            let answer = desk.with_env(&contexts, |env| review::accept(&mut session, page, request, &stamp, env))?;
+            let stale = || AuditDraft::for_session("review.stale", &session, REVIEWER, &now.at, page.revision);
+            written(answer, "review.accept", stale, &session, desk)
+        }
+        ReviewAction::Revert(request) => {
+            let answer = desk.with_env(&contexts, |env| review::revert(&mut session, page, request, &stamp, env))?;
+            let none = || AuditDraft::for_session("review.revert", &session, REVIEWER, &now.at, page.revision);
+            written(answer, "review.revert", none, &session, desk)
+        }
+        ReviewAction::Reject => {
+            review::reject(&mut session, &stamp)?;
+            moved(&session, "review.reject", page.revision, desk)
+        }
+        ReviewAction::Abort => {
+            review::abort(&mut session, &stamp)?;
+            moved(&session, "review.abort", page.revision, desk)
+        }
+        ReviewAction::Retry(request) => {
+            desk.with_env(&contexts, |env| review::retry(&mut session, page, request, &stamp, env))?;
+            moved(&session, "review.retry", page.revision, desk)
+        }
+    }
+}
+
+/// Records an accept or revert: the session, its event and the audit entry of the write (or, when nothing
+/// was written, `otherwise`). A replay records nothing.
+fn written(
+    answer: Answer,
+    action: &str,
+    otherwise: impl FnOnce() -> AuditDraft,
+    session: &ReviewSessionV1,
+    desk: &mut Desk<'_>,
+) -> Result<String, Error> {
+    if answer.replayed {
+        return Ok(answer.json);
+    }
+    let draft = match &answer.applied {
+        Some(result) => AuditDraft::for_result(action, result, Some(&session.session_id)),
+        None => otherwise(),
+    };
+    desk.sessions.put(session, None)?;
+    desk.events.push(events::review_updated(session, &desk.now.at));
+    audit::record(&mut *desk.audit, draft)?;
+    Ok(answer.json)
+}
+
+/// Records a state change that wrote nothing to the page.
+fn moved(session: &ReviewSessionV1, action: &str, revision: u64, desk: &mut Desk<'_>) -> Result<String, Error> {
+    desk.sessions.put(session, None)?;
+    desk.events.push(events::review_updated(session, &desk.now.at));
+    audit::record(&mut *desk.audit, AuditDraft::for_session(action, session, REVIEWER, &desk.now.at, revision))?;
+    to_json(session)
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
+}
+
+#[cfg(test)]
+#[path = "reviews_tests.rs"]
+mod tests;

@@ -1,0 +1,155 @@
+//! Review actions over memory books: accept (whole, stale, replayed), reject, abort, retry, revert.
+#![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
+
+use pageai_core::audit::AuditStore;
+use pageai_core::executor::Origin;
+use pageai_core::page::Block;
+use pageai_core::profile::{Profile, ReviewMode};
+use pageai_core::review::State;
+use serde_json::{Value, json};
+
+use super::*;
+use crate::services::desk::memory::Books;
+use crate::services::tool_calls::{self, ToolCallRequest};
+
+fn page() -> Page {
+    Page::new(
+        "ws",
+        "doc_1",
+        "Plan",
+        vec![
+            Block::paragraph("p_1", "alpha one"),
+            Block::paragraph("p_2", "beta two"),
+            Block::paragraph("p_3", "gamma"),
+        ],
+    )
+    .expect("valid page")
+}
+
+/// A held two-block proposal from Hermes; answers its session id.
+fn held(page: &mut Page, books: &mut Books) -> String {
+    let args = json!({
+        "documentId": "doc_1", "baseRevision": page.revision, "dryRun": true, "idempotencyKey": "k_model",
+        "operations": [
+            {"op": "replace", "blockId": "p_1", "matchText": "alpha", "content": "ALPHA"},
+            {"op": "replace", "blockId": "p_2", "matchText": "beta", "content": "BETA"},
+        ],
+    });
+    let request = ToolCallRequest {
+        tool_name: "doc_apply_block_ops".into(),
+        args,
+        run_id: "run_1".into(),
+        tool_call_id: "call_1".into(),
+        trace_id: "tr_1".into(),
+        origin: Origin::Hermes,
+    };
+    let reply = tool_calls::call(page, &request, &mut books.desk()).expect("held");
+    reply.review_session.expect("a session").session_id
+}
+
+fn books() -> Books {
+    Books::new(Profile { review_mode: ReviewMode::Review, ..Profile::default() })
+}
+
+fn accept(key: &str, block_ids: Option<Vec<&str>>) -> ReviewAction {
+    ReviewAction::Accept(AcceptRequest {
+        block_ids: block_ids.map(|ids| ids.into_iter().map(String::from).collect()),
+        idempotency_key: key.into(),
+    })
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).expect("json")
+}
+
+#[test]
+fn accept_applies_records_and_replays() {
+    let mut page = page();
+    let mut books = books();
+    let id = held(&mut page, &mut books);
+    let audit_before = books.audit.len();
+    let answer = act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("accepted");
+    assert_eq!(json_of(&answer)["state"], "applied");
+    assert_eq!(
+        (page.revision, page.blocks[0].text.as_str(), page.blocks[1].text.as_str()),
+        (1, "ALPHA one", "BETA two")
+    );
+    let entries = books.audit.entries();
+    assert_eq!(entries.len(), audit_before + 1);
+    let last = entries.last().expect("an entry");
+    assert_eq!((last.action.as_str(), last.actor.as_str(), last.revision), ("review.accept", "user", 1));
+    pageai_core::audit::verify(&entries).expect("the chain verifies");
+
+    let again = act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("replayed");
+    assert_eq!(again, answer, "byte for byte");
+    assert_eq!((page.revision, books.audit.len()), (1, audit_before + 1), "a replay records nothing");
+}
+
+#[test]
+fn accepting_after_the_page_moved_is_stale_with_a_fresh_preview() {
+    let mut page = page();
+    let mut books = books();
+    let id = held(&mut page, &mut books);
+    page.blocks[2].text = "gamma changed".into();
+    page.revision += 1;
+    let answer = json_of(&act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("stale"));
+    assert_eq!(answer["state"], "stale");
+    assert_eq!(answer["stale"]["currentRevision"], 1);
+    assert_eq!(answer["stale"]["preview"]["baseRevision"], 1);
+    assert_eq!((page.blocks[0].text.as_str(), page.revision), ("alpha one", 1), "nothing applied");
+    assert_eq!(books.audit.entries().last().expect("entry").action, "review.stale");
+}
+
+#[test]
+fn partial_accept_applies_only_the_chosen_blocks() {
+    let mut page = page();
+    let mut books = books();
+    let id = held(&mut page, &mut books);
+    act(&mut page, &id, &accept("k_accept", Some(vec!["p_2"])), &mut books.desk()).expect("accepted");
+    assert_eq!((page.blocks[0].text.as_str(), page.blocks[1].text.as_str()), ("alpha one", "BETA two"));
+}
+
+#[test]
+fn reject_and_abort_write_nothing_and_end_the_session() {
+    for (action, state, audit_action) in
+        [(ReviewAction::Reject, "rejected", "review.reject"), (ReviewAction::Abort, "aborted", "review.abort")]
+    {
+        let mut page = page();
+        let mut books = books();
+        let id = held(&mut page, &mut books);
+        let session = json_of(&act(&mut page, &id, &action, &mut books.desk()).expect("moved"));
+        assert_eq!(session["state"], state);
+        assert_eq!(page.revision, 0);
+        assert_eq!(books.audit.entries().last().expect("entry").action, audit_action);
+        assert_eq!(books.event_names().last().map(String::as_str), Some("review.updated"));
+        let late = act(&mut page, &id, &accept("k", None), &mut books.desk()).expect_err("final");
+        assert_eq!(late.code().as_str(), "mnote_review_invalid_transition");
+    }
+}
+
+#[test]
+fn retry_previews_again_and_revert_undoes_an_accept() {
+    let mut page = page();
+    let mut books = books();
+    let id = held(&mut page, &mut books);
+    let retry = ReviewAction::Retry(RetryRequest { tool_call_id: "call_2".into(), operations: None });
+    let session = json_of(&act(&mut page, &id, &retry, &mut books.desk()).expect("retried"));
+    assert_eq!((session["state"].as_str(), session["toolCallId"].as_str()), (Some("awaiting_user"), Some("call_2")));
+    let reuse = act(&mut page, &id, &retry, &mut books.desk()).expect_err("a retry needs a new toolCallId");
+    assert_eq!(reuse.code().as_str(), "mnote_invalid_arguments");
+
+    act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("accepted");
+    let revert = ReviewAction::Revert(RevertRequest { idempotency_key: "k_revert".into() });
+    let answer = json_of(&act(&mut page, &id, &revert, &mut books.desk()).expect("reverted"));
+    assert_eq!(answer["state"], "reverted");
+    assert_eq!((page.revision, page.blocks[0].text.as_str()), (2, "alpha one"));
+    assert_eq!(books.sessions.by_id[&id].0.state, State::Reverted);
+}
+
+#[test]
+fn unknown_sessions_are_not_found() {
+    let mut page = page();
+    let mut books = books();
+    let error = act(&mut page, "rs.doc_1.nope", &ReviewAction::Get, &mut books.desk()).expect_err("unknown");
+    assert_eq!(error.code().as_str(), "mnote_review_session_not_found");
+}
