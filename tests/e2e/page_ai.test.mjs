@@ -7,8 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { assertCodedError, fetchJson, sendJson, startWorker } from './lib/wrangler.mjs';
+import { assertCodedError, startWorker } from './lib/wrangler.mjs';
 import {
+  fetchJson,
+  sendJson,
   TOOL_VARS,
   audit,
   command,

@@ -50,7 +50,7 @@ test('pages, review sessions and the audit log survive a restart', { timeout: 60
   assert.equal((await session(url, acceptedId)).body.state, 'applied', 'the applied session');
   assert.deepEqual((await audit(url, DOC)).body, auditBefore, 'the audit log');
   assert.equal((await verifyAudit(url, DOC)).body.verified, true);
-  assert.deepEqual((await (await fetch(`${url}/api/profile`)).json()).profile.tools.disabled, ['mnote.doc.search']);
+  assert.deepEqual((await (await fetch(`${url}/api/profile`, { headers: worker.auth })).json()).profile.tools.disabled, ['mnote.doc.search']);
   // The accept's answer replays byte for byte, and the frozen context still binds writes.
   assert.equal((await review(url, acceptedId, 'accept', { idempotencyKey: 'k_restart_accept' })).text, acceptAnswer.text);
   const late = await review(url, pending, 'accept', { idempotencyKey: 'k_restart_late' });

@@ -164,7 +164,7 @@ describe('real Hermes over MCP', () => {
     assert.equal(result.mnote.code, 'mnote_block_target_out_of_scope', result.content.slice(0, 400));
     assert.equal(result.mnote.details.blockId, 'p_c');
     assert.deepEqual(await getPage(worker.url, DOC), before);
-    const sessions = (await (await fetch(`${worker.url}/api/documents/${DOC}/review-sessions`)).json()).sessions;
+    const sessions = (await (await fetch(`${worker.url}/api/documents/${DOC}/review-sessions`, { headers: worker.auth })).json()).sessions;
     assert.equal(sessions.length, 1, 'no session was made for the refused write');
   });
 
@@ -189,7 +189,7 @@ describe('real Hermes over MCP', () => {
       // (seen: doc_fetch, whose schema then refuses the search arguments). Either way nothing searched.
       assert.equal(searched.isError, true, searched.content.slice(0, 300));
       assert.ok(!searched.content.includes('"hits"'), searched.content.slice(0, 300));
-      const ran = (await (await fetch(`${worker.url}/api/documents/${DOC}/events`)).json()).events.map((e) => e.event);
+      const ran = (await (await fetch(`${worker.url}/api/documents/${DOC}/events`, { headers: worker.auth })).json()).events.map((e) => e.event);
       assert.ok(!ran.some((e) => e.toolName === 'mnote.doc.search' && e.event === 'tool.completed'), 'the search never ran');
 
       // A direct call is refused by the same guard, over MCP and over the tool route.

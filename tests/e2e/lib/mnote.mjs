@@ -2,7 +2,33 @@
 // route, MCP, the profile, pages, commands and review sessions. Shared by the e2e tests, the real-Hermes
 // test and the benchmark.
 
-import { fetchJson, sendJson } from './wrangler.mjs';
+import { TEST_CLIENT_TOKEN, fetchJson as rawFetchJson } from './wrangler.mjs';
+
+/**
+ * The browser routes need a signed-in user: these wrappers send the test client token as
+ * `Authorization: Bearer` unless the call brings its own `authorization` or `cookie` header. The tool
+ * routes (`/mcp`, `/api/hermes/tools/…`) get nothing added: they take only the tool token.
+ */
+function withUser(url, headers = {}) {
+  const path = new URL(url).pathname;
+  const own = Object.keys(headers).some((h) => ['authorization', 'cookie'].includes(h.toLowerCase()));
+  if (own || path === '/mcp' || path.startsWith('/api/hermes/tools/')) return headers;
+  return { authorization: `Bearer ${TEST_CLIENT_TOKEN}`, ...headers };
+}
+
+/** `fetchJson` as a signed-in user (see `withUser`). */
+export function fetchJson(url, init = {}) {
+  return rawFetchJson(url, { ...init, headers: withUser(url, init.headers ?? {}) });
+}
+
+/** `sendJson` as a signed-in user (see `withUser`). */
+export function sendJson(url, method, value, headers = {}) {
+  return fetchJson(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof value === 'string' ? value : JSON.stringify(value),
+  });
+}
 
 /** The tool token every test worker is started with (`MNOTE_TOOL_TOKEN`). */
 export const TOOL_TOKEN = 'mnote-e2e-tool-token-0123456789';
