@@ -124,25 +124,68 @@ pub async fn get_session(req: Request, session_id: String, ctx: &RequestContext)
 /// `POST /api/hermes/client/runs`: freezes the page, builds the instructions, and starts a Hermes run.
 pub async fn start_run(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
     let body: StartRunBody = parse_body(&mut req, ctx).await?;
-    check_document(&body.document_id)?;
-    check_session_id("/sessionId", &body.session_id, Some(&body.document_id))?;
-    let message = body.message.trim();
+    let run_id = launch(
+        &RunOrder {
+            document_id: &body.document_id,
+            session_id: &body.session_id,
+            message: &body.message,
+            selected_block_id: body.selected_block_id.as_deref(),
+            selected_text: body.selected_text.as_deref(),
+            model: body.model.as_deref(),
+        },
+        ctx,
+    )
+    .await?;
+    let answer = RunStarted {
+        ok: true,
+        session_id: body.session_id,
+        run_id,
+        message_id: None,
+        events: Vec::new(),
+        trace_id: ctx.trace_id.clone(),
+    };
+    Ok(json_response(&answer, &ctx.trace_id)?)
+}
+
+/// What a Hermes run is started with: from the run route, or from the page-AI command's hand-off.
+pub struct RunOrder<'a> {
+    /// The document.
+    pub document_id: &'a str,
+    /// The Hermes session, `mnote_{documentId}_{suffix}`.
+    pub session_id: &'a str,
+    /// The user's message.
+    pub message: &'a str,
+    /// A selected block, which scopes the frozen context.
+    pub selected_block_id: Option<&'a str>,
+    /// The selected text, passed to the model as is.
+    pub selected_text: Option<&'a str>,
+    /// The model, when not Hermes' default.
+    pub model: Option<&'a str>,
+}
+
+/// Freezes the document's context, builds the instructions (page view, contextId, allowed ids, tools,
+/// the router's toolHint, review policy) and starts the run in Hermes with the session's history.
+/// Answers Hermes' run id.
+pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String, Failure> {
+    check_document(order.document_id)?;
+    check_session_id("/sessionId", order.session_id, Some(order.document_id))?;
+    let message = order.message.trim();
     if message.is_empty() || message.chars().count() > MAX_MESSAGE_CHARS {
         return Err(bad("/message", format!("the message has 1 to {MAX_MESSAGE_CHARS} characters")).into());
     }
-    if let Some(block_id) = &body.selected_block_id {
+    if let Some(block_id) = order.selected_block_id {
         validate_block_id(block_id).map_err(|reason| bad("/selectedBlockId", reason))?;
     }
     let hermes = Hermes::new(ctx)?;
 
-    let selection: Vec<String> = body.selected_block_id.iter().cloned().collect();
-    let scope = match &body.selected_block_id {
+    let selection: Vec<String> = order.selected_block_id.iter().map(|s| s.to_string()).collect();
+    let scope = match order.selected_block_id {
         Some(_) => Scope::Selection { block_ids: selection.clone() },
         None => Scope::Full,
     };
     let context_id = ids::mint("ctx_", CONTEXT_ID_CHARS)?;
     let command = DocumentCommand::FreezeRun {
-        document_id: body.document_id.clone(),
+        document_id: order.document_id.to_string(),
         context_id,
         request: ContextRequest::new(scope).with_formats(&[Format::PageXml]).with_budget(ctx.config.context_max_chars),
         ttl_seconds: ctx.config.context_ttl_seconds,
@@ -151,12 +194,12 @@ pub async fn start_run(mut req: Request, ctx: &RequestContext) -> Result<Respons
         profile: ctx.config.default_profile.clone(),
         idempotency_key: ids::mint("idem_", CONTEXT_ID_CHARS)?,
     };
-    let client = DocumentClient::new(&ctx.env, &body.document_id, &ctx.trace_id)?;
+    let client = DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?;
     let frozen: FrozenRun = client.send(&command, &ctx.trace_id).await?;
 
     // Hermes 0.19 does not load a session's earlier turns for /v1/runs; the proxy passes them. A session
     // Hermes does not know yet (404) simply has no history: the run creates it.
-    let id = encode_component(&body.session_id);
+    let id = encode_component(order.session_id);
     let stored = hermes.send(Method::Get, &format!("/api/sessions/{id}/messages"), None::<&()>).await?;
     let conversation_history = match stored.status {
         404 if stored.upstream_code().as_deref() == Some("session_not_found") => Vec::new(),
@@ -168,14 +211,14 @@ pub async fn start_run(mut req: Request, ctx: &RequestContext) -> Result<Respons
         context: &frozen.context,
         route: &frozen.route,
         manifest: &manifest,
-        selected_text: body.selected_text.as_deref(),
+        selected_text: order.selected_text,
     });
     let run = RunRequest {
         input: message,
         instructions: &text,
-        session_id: &body.session_id,
+        session_id: order.session_id,
         conversation_history: &conversation_history,
-        model: body.model.as_deref().filter(|m| !m.trim().is_empty()),
+        model: order.model.filter(|m| !m.trim().is_empty()),
     };
     let started: HermesRunStarted = hermes.post_json("/v1/runs", &run).await?;
     check_run_id(&started.run_id).map_err(|_| Error::HermesUpstreamUnavailable {
@@ -183,15 +226,7 @@ pub async fn start_run(mut req: Request, ctx: &RequestContext) -> Result<Respons
         status: None,
         timed_out: false,
     })?;
-    let answer = RunStarted {
-        ok: true,
-        session_id: body.session_id,
-        run_id: started.run_id,
-        message_id: None,
-        events: Vec::new(),
-        trace_id: ctx.trace_id.clone(),
-    };
-    Ok(json_response(&answer, &ctx.trace_id)?)
+    Ok(started.run_id)
 }
 
 /// `GET /api/hermes/client/events/{runId}?sessionId=…`: the run's events, relayed as they arrive.

@@ -19,7 +19,7 @@ use pageai_core::wire::ErrorBody;
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
-use super::{RequestContext, ReviewVerb, json_response, raw_json_response, read_body, read_json};
+use super::{RequestContext, ReviewVerb, hermes_proxy, json_response, raw_json_response, read_body, read_json};
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::profile::ProfileClient;
 use crate::error::Failure;
@@ -47,6 +47,9 @@ pub struct HermesRun {
     /// Hermes' run id, when started.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
+    /// The Hermes session the run belongs to (read its events with `?sessionId=`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
     /// Why not, when not started.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorBody>,
@@ -56,33 +59,59 @@ pub struct HermesRun {
 pub async fn command(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
     let request: CommandRequest = read_json(&mut req, ctx).await?;
     check_document_id(&request.document_id)?;
+    let (prompt, selection) = (request.prompt.clone(), request.selection.clone().unwrap_or_default());
+    let run_document = request.document_id.clone();
     let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
     let document_id = request.document_id.clone();
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
     let command = DocumentCommand::Command { document_id, profile, request, trace_id: ctx.trace_id.clone() };
     let answer: CommandAnswer = client.send(&command, &ctx.trace_id).await?;
     let hermes_run = match answer.outcome {
-        CommandOutcome::Hermes => Some(match start_hermes_run(&answer, ctx).await {
-            Ok(run_id) => HermesRun { started: true, run_id: Some(run_id), error: None },
-            Err(error) => {
-                HermesRun { started: false, run_id: None, error: Some(ErrorBody::new(&error, &ctx.trace_id)) }
+        CommandOutcome::Hermes => Some(match start_hermes_run(&run_document, &prompt, &selection, ctx).await {
+            Ok((run_id, session_id)) => {
+                HermesRun { started: true, run_id: Some(run_id), session_id: Some(session_id), error: None }
             }
+            Err(failure) => HermesRun {
+                started: false,
+                run_id: None,
+                session_id: None,
+                error: Some(ErrorBody::new(
+                    &match failure {
+                        Failure::Core(error) => error,
+                        // The document's object already answered the command, so it is there; a
+                        // relayed failure here is a storage fault.
+                        Failure::Relayed(_) => Error::StorageFailed,
+                    },
+                    &ctx.trace_id,
+                )),
+            },
         }),
         CommandOutcome::Applied | CommandOutcome::Review => None,
     };
     Ok(json_response(&CommandResponse { answer, hermes_run }, &ctx.trace_id)?)
 }
 
-/// Starts the Hermes run a `hermes` route asks for, with the frozen context and the router's tool hint.
-///
-/// The Hermes client proxy (`/api/hermes/client/*`, the upstream client, context injection) is built on
-/// the `hermes` branch; this branch has no Hermes client. So this answers `hermes_client_unconfigured`:
-/// exactly right when `HERMES_UPSTREAM_URL` is unset, and a stand-in until the merge when it is set (the
-/// merge replaces this body with the proxy's run start, fed `answer.route.tool_hint` and
-/// `answer.context_id`).
-pub async fn start_hermes_run(answer: &CommandAnswer, ctx: &RequestContext) -> Result<String, Error> {
-    let _ = (&answer.route.tool_hint, &answer.context_id, &ctx.config.hermes_upstream_url);
-    Err(Error::HermesUnconfigured)
+/// Starts the Hermes run a `hermes` route asks for, in a new Hermes session of the document, through the
+/// proxy's run start ([`hermes_proxy::launch`]): the context frozen for the run, the router's tool hint and
+/// the review policy go into the instructions. Unconfigured (`HERMES_UPSTREAM_URL` unset), it answers
+/// `hermes_client_unconfigured` and the command's answer says the run did not start.
+pub async fn start_hermes_run(
+    document_id: &str,
+    prompt: &str,
+    selection: &[String],
+    ctx: &RequestContext,
+) -> Result<(String, String), Failure> {
+    let session_id = format!("mnote_{document_id}_{}", ids::mint("", 12)?);
+    let order = hermes_proxy::RunOrder {
+        document_id,
+        session_id: &session_id,
+        message: prompt,
+        selected_block_id: selection.first().map(String::as_str),
+        selected_text: None,
+        model: None,
+    };
+    let run_id = hermes_proxy::launch(&order, ctx).await?;
+    Ok((run_id, session_id))
 }
 
 /// `GET /api/page-ai/review-sessions/{id}`.
