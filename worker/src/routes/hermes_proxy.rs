@@ -14,6 +14,7 @@ use worker::{Headers, Method, Request, Response};
 
 use super::{RequestContext, json_response, read_body};
 use crate::durable::document::{DocumentClient, DocumentCommand, FrozenRun};
+use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
 use crate::ids;
 use crate::services::documents::check_document_id;
@@ -177,6 +178,8 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         validate_block_id(block_id).map_err(|reason| bad("/selectedBlockId", reason))?;
     }
     let hermes = Hermes::new(ctx)?;
+    // The stored profile, as every other reader of it: the router's hint and the tools in the instructions.
+    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
 
     let selection: Vec<String> = order.selected_block_id.iter().map(|s| s.to_string()).collect();
     let scope = match order.selected_block_id {
@@ -191,7 +194,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         ttl_seconds: ctx.config.context_ttl_seconds,
         message: message.to_string(),
         selection,
-        profile: ctx.config.default_profile.clone(),
+        profile: profile.clone(),
         idempotency_key: ids::mint("idem_", CONTEXT_ID_CHARS)?,
     };
     let client = DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?;
@@ -206,7 +209,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         _ => history(&stored.json::<HermesMessages>(&hermes)?.data),
     };
 
-    let manifest = manifest(&ctx.config.default_profile, None, frozen.permission);
+    let manifest = manifest(&profile, None, frozen.permission);
     let text = instructions(&RunBrief {
         context: &frozen.context,
         route: &frozen.route,
@@ -298,8 +301,10 @@ pub async fn models(ctx: &RequestContext) -> Result<Response, Failure> {
 
 /// `GET /api/hermes/client/tools`: the mnote tools the profile enables, from core's one catalog. It needs
 /// no upstream, so it answers even when Hermes is unconfigured.
-pub fn tools(ctx: &RequestContext) -> Result<Response, Failure> {
-    let catalog = manifest(&ctx.config.default_profile, None, Permission::Edit);
+pub async fn tools(ctx: &RequestContext) -> Result<Response, Failure> {
+    // The stored profile: the same one the MCP tools/list and the executor guard read.
+    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
+    let catalog = manifest(&profile, None, Permission::Edit);
     let tools = catalog
         .tools
         .into_iter()
