@@ -3,12 +3,23 @@
 //! Each changed block gets a unified line diff (what a reviewer reads in a terminal or a log) and an inline
 //! character-level diff (what the UI paints). Characters, not words: CJK text has no spaces, so a word diff
 //! would mark a whole sentence as changed for a one-character edit.
+//!
+//! Both diffs call similar's Myers implementation directly, with the same hooks (`Compact` over `Replace`
+//! over `Capture`) that `similar::TextDiff` uses, and format the unified diff from
+//! `similar::group_diff_ops` and `UnifiedHunkHeader`. Going through `TextDiff` would give the same bytes
+//! (the tests check it against `TextDiff` as the oracle), but `TextDiff` dispatches on its algorithm at run
+//! time, so all six of similar's algorithms, each for several index types, ship in the browser package:
+//! about 250 KB of the WASM module before this change.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::fmt::Write as _;
+use core::ops::Index;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use similar::{Algorithm, ChangeTag, TextDiff};
+use similar::algorithms::{Capture, Compact, Replace, myers};
+use similar::udiff::UnifiedHunkHeader;
+use similar::{DiffOp, DiffTag};
 
 /// One run of an inline diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -44,31 +55,112 @@ pub struct BlockDiff {
     pub inline: Vec<InlineSpan>,
 }
 
-/// The character-level diff of `before` → `after`, as merged runs.
+/// Lines of a block's unified diff kept on each side of a change.
+const CONTEXT_RADIUS: usize = 3;
+
+/// The character-level diff of `before` → `after`, as runs (a replaced run is a delete, then an insert).
 pub fn inline_diff(before: &str, after: &str) -> Vec<InlineSpan> {
-    similar::utils::diff_chars(Algorithm::Myers, before, after)
-        .into_iter()
-        .map(|(tag, text)| InlineSpan {
-            tag: match tag {
-                ChangeTag::Equal => SpanTag::Equal,
-                ChangeTag::Insert => SpanTag::Insert,
-                ChangeTag::Delete => SpanTag::Delete,
-            },
-            text: text.to_string(),
-        })
-        .collect()
+    let old: Vec<char> = before.chars().collect();
+    let new: Vec<char> = after.chars().collect();
+    let mut spans: Vec<InlineSpan> = Vec::new();
+    let mut push = |tag: SpanTag, chars: &[char]| {
+        if !chars.is_empty() {
+            spans.push(InlineSpan { tag, text: chars.iter().collect() });
+        }
+    };
+    for op in diff_ops(&old, &new) {
+        let (tag, old_range, new_range) = op.as_tag_tuple();
+        let (deleted, inserted) = (old.get(old_range).unwrap_or_default(), new.get(new_range).unwrap_or_default());
+        match tag {
+            DiffTag::Equal => push(SpanTag::Equal, deleted),
+            DiffTag::Delete => push(SpanTag::Delete, deleted),
+            DiffTag::Insert => push(SpanTag::Insert, inserted),
+            DiffTag::Replace => {
+                push(SpanTag::Delete, deleted);
+                push(SpanTag::Insert, inserted);
+            }
+        }
+    }
+    spans
 }
 
 /// The full diff of one block.
 pub fn block_diff(block_id: &str, before: &str, after: &str) -> BlockDiff {
-    let lines = TextDiff::from_lines(before, after);
-    let unified = lines
-        .unified_diff()
-        .context_radius(3)
-        .missing_newline_hint(false)
-        .header(&alloc::format!("a/{block_id}"), &alloc::format!("b/{block_id}"))
-        .to_string();
-    BlockDiff { block_id: block_id.to_string(), unified, inline: inline_diff(before, after) }
+    BlockDiff {
+        block_id: block_id.to_string(),
+        unified: unified_diff(block_id, before, after),
+        inline: inline_diff(before, after),
+    }
+}
+
+/// A unified line diff with `a/{blockId}` and `b/{blockId}` headers and three lines of context; empty when
+/// the lines are equal. A last line without a newline gets one (no "\\ No newline at end of file" hint).
+fn unified_diff(block_id: &str, before: &str, after: &str) -> String {
+    let old = lines(before);
+    let new = lines(after);
+    let mut out = String::new();
+    for hunk in similar::group_diff_ops(diff_ops(&old, &new), CONTEXT_RADIUS) {
+        if hunk.is_empty() {
+            continue;
+        }
+        if out.is_empty() {
+            let _ = write!(out, "--- a/{block_id}\n+++ b/{block_id}\n");
+        }
+        let _ = writeln!(out, "{}", UnifiedHunkHeader::new(&hunk));
+        for op in &hunk {
+            let (tag, old_range, new_range) = op.as_tag_tuple();
+            let (deleted, inserted) = (old.get(old_range).unwrap_or_default(), new.get(new_range).unwrap_or_default());
+            match tag {
+                DiffTag::Equal => push_lines(&mut out, ' ', deleted),
+                DiffTag::Delete => push_lines(&mut out, '-', deleted),
+                DiffTag::Insert => push_lines(&mut out, '+', inserted),
+                DiffTag::Replace => {
+                    push_lines(&mut out, '-', deleted);
+                    push_lines(&mut out, '+', inserted);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn push_lines(out: &mut String, sign: char, lines: &[&str]) {
+    for line in lines {
+        out.push(sign);
+        out.push_str(line);
+        if !line.ends_with(['\n', '\r']) {
+            out.push('\n');
+        }
+    }
+}
+
+/// Splits text into lines that keep their terminator: `\n`, `\r\n` or a lone `\r`, as `TextDiff` does.
+fn lines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while let Some(found) = memchr::memchr2(b'\n', b'\r', bytes.get(start..).unwrap_or_default()) {
+        let at = start + found;
+        let crlf = bytes.get(at) == Some(&b'\r') && bytes.get(at + 1) == Some(&b'\n');
+        let end = if crlf { at + 2 } else { at + 1 };
+        out.extend(text.get(start..end));
+        start = end;
+    }
+    out.extend(text.get(start..).filter(|rest| !rest.is_empty()));
+    out
+}
+
+/// Myers with compaction and replace detection: the ops `TextDiff` would give for the same tokens.
+fn diff_ops<T>(old: &[T], new: &[T]) -> Vec<DiffOp>
+where
+    T: core::hash::Hash + Eq,
+    [T]: Index<usize, Output = T>,
+{
+    let mut hook = Compact::new(Replace::new(Capture::new()), old, new);
+    // Myers calls `finish` itself. Capture never fails (its error type is `Infallible`), and neither do the
+    // hooks around it.
+    let _ = myers::diff(&mut hook, old, 0..old.len(), new, 0..new.len());
+    hook.into_inner().into_inner().into_ops()
 }
 
 #[cfg(test)]
@@ -85,5 +177,47 @@ mod tests {
         );
         let d = block_diff("p_1", "第一版计划", "第二版计划");
         assert!(d.unified.contains("-第一版计划") && d.unified.contains("+第二版计划"), "{}", d.unified);
+    }
+
+    /// Texts built from a few lines of a small alphabet, so that lines and chars repeat and every line
+    /// terminator (`\n`, `\r\n`, a lone `\r`, none at the end) shows up.
+    fn text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let line = prop::collection::vec(prop::sample::select(vec!['a', 'b', 'c', ' ', '第', '二', '版', 'é']), 0..6)
+            .prop_map(|chars| chars.into_iter().collect::<String>());
+        let end = prop::sample::select(vec!["\n", "\n", "\r\n", "\r", ""]);
+        prop::collection::vec((line, end), 0..150)
+            .prop_map(|lines| lines.into_iter().map(|(line, end)| line + end).collect())
+    }
+
+    proptest::proptest! {
+        /// The direct Myers path gives exactly what `similar::TextDiff` gives (see the module docs for why it
+        /// is not used directly).
+        #[test]
+        fn same_output_as_text_diff(before in text(), after in text()) {
+            use similar::{Algorithm, ChangeTag, TextDiff};
+            let oracle_inline: Vec<(SpanTag, String)> = similar::utils::diff_chars(Algorithm::Myers, &before, &after)
+                .into_iter()
+                .map(|(tag, text)| {
+                    let tag = match tag {
+                        ChangeTag::Equal => SpanTag::Equal,
+                        ChangeTag::Insert => SpanTag::Insert,
+                        ChangeTag::Delete => SpanTag::Delete,
+                    };
+                    (tag, text.to_string())
+                })
+                .collect();
+            let inline: Vec<(SpanTag, String)> =
+                inline_diff(&before, &after).into_iter().map(|span| (span.tag, span.text)).collect();
+            proptest::prop_assert_eq!(inline, oracle_inline);
+
+            let oracle_unified = TextDiff::from_lines(&before, &after)
+                .unified_diff()
+                .context_radius(CONTEXT_RADIUS)
+                .missing_newline_hint(false)
+                .header("a/p_1", "b/p_1")
+                .to_string();
+            proptest::prop_assert_eq!(block_diff("p_1", &before, &after).unified, oracle_unified);
+        }
     }
 }
