@@ -274,7 +274,7 @@ impl Page {
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     pub fn from_json(json: &str) -> Result<Self> {
-        let page: Page = serde_json::from_str(json).map_err(|e| crate::wire::serde_error("", &e))?;
+        let page: Page = crate::wire::from_json(json)?;
         page.validate()?;
         Ok(page)
     }

@@ -24,24 +24,21 @@ pub const TOOL_RESULT_V1: &str = "mnote.tool_result.v1";
 pub const DOC_SEARCH_V1: &str = "mnote.doc_search.v1";
 
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
+///
+/// The text is parsed into a [`Value`] first and `T` is read from that. Every shape is then read by one
+/// deserializer, which matters for the browser package: each deserializer a type is read from adds a copy of
+/// its parsing code to the WASM module.
 pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    let value = serde_path_to_error::deserialize(de).map_err(|e| {
-        let pointer = pointer_of(e.path());
-        serde_error(&pointer, e.inner())
-    })?;
-    Ok(value)
+    let value: Value = serde_json::from_str(json).map_err(|e| Error::invalid("", e.to_string()))?;
+    from_value_ref(&value)
 }
 
 /// Converts a JSON value into `T`, with the same error mapping as [`from_json`].
 pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let pointer = pointer_of(e.path());
-        serde_error(&pointer, e.inner())
-    })
+    from_value_ref(&value)
 }
 
-/// Deserializes `T` from a borrowed JSON value, without copying it first.
+/// Deserializes `T` from a borrowed JSON value, without copying it first. The one place shapes are read.
 pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let pointer = pointer_of(e.path());
