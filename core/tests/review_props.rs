@@ -361,12 +361,14 @@ fn random_review_sequences_keep_their_promises() {
     let strategy = (2..6usize, proptest::collection::vec(op(), 1..4), proptest::collection::vec(step(), 1..10));
     let seen = check_all(512, strategy, |(n, ops, steps)| run(n, &ops, &steps));
     eprintln!("{seen:?}");
-    // Shrinking re-runs cases, so these are lower bounds on a passing run, not exact counts.
+    // Shrinking re-runs cases, so these are lower bounds on a passing run, not exact counts. Each bound is
+    // about a third of what 512 random cases usually reach (replays: 15 to 38 over a dozen runs), so the
+    // check fails when a generator stops reaching a state, not by chance.
     assert!(seen.sessions >= 150, "{seen:?}");
     assert!(seen.applied >= 50, "{seen:?}");
     assert!(seen.partial >= 15, "{seen:?}");
     assert!(seen.stale >= 20, "{seen:?}");
-    assert!(seen.replayed >= 20, "{seen:?}");
+    assert!(seen.replayed >= 8, "{seen:?}");
     assert!(seen.reverted >= 10, "{seen:?}");
     assert!(seen.revert_refused >= 3, "{seen:?}");
     assert!(seen.refused_after_close >= 10, "{seen:?}");
