@@ -12,7 +12,6 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -27,7 +26,8 @@ pub const GENESIS_HASH: &str = "000000000000000000000000000000000000000000000000
 const HASH_TAG: &[u8] = b"mnote.audit_entry.v1\n";
 
 /// One entry of the log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuditEntryV1 {
     /// 1 for the first entry, then one more per entry.
@@ -60,7 +60,8 @@ pub struct AuditEntryV1 {
 }
 
 /// An entry before it is sealed into the chain: everything but `seq`, `prevHash` and `hash`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuditDraft {
     /// When.

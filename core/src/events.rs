@@ -7,7 +7,6 @@
 //! from the caller.
 
 use alloc::string::String;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -20,7 +19,8 @@ use crate::wire::{self, ToolResultV1};
 pub const TOOL_EVENT_V1: &str = "mnote.tool_event.v1";
 
 /// Which event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub enum EventKind {
     /// A tool call began.
     #[serde(rename = "tool.started")]
@@ -37,7 +37,8 @@ pub enum EventKind {
 }
 
 /// The short result of a call or session: enough for a status line, never the content.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventSummaryV1 {
     /// Whether the call succeeded; absent for `tool.started`.
@@ -85,7 +86,8 @@ impl EventSummaryV1 {
 }
 
 /// `mnote.tool_event.v1`: one event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolEventV1 {
     /// Always [`TOOL_EVENT_V1`].

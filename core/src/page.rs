@@ -10,7 +10,6 @@ use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
@@ -20,7 +19,8 @@ use crate::error::{Error, Result};
 pub const MAX_BLOCK_ID_LEN: usize = 64;
 
 /// What a page's reader may do with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Permission {
     /// Reads and writes are allowed.
@@ -31,7 +31,8 @@ pub enum Permission {
 }
 
 /// The kind of a block. The snake_case name is the wire form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BlockType {
     /// `attrs.level` 1..=6.
@@ -94,7 +95,8 @@ impl BlockType {
 }
 
 /// Type-specific attributes. Which fields are allowed depends on the block's type; see [`Block::validate`].
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Attrs {
     /// Heading level, 1..=6.
@@ -125,7 +127,8 @@ impl Attrs {
 }
 
 /// One block of a page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Block {
     /// Unique within the page; matches `^[A-Za-z0-9_-]{1,64}$`.
@@ -232,7 +235,8 @@ pub fn validate_block_id(id: &str) -> core::result::Result<(), &'static str> {
 }
 
 /// A page: title, revision, permission and blocks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Page {
     /// The workspace the document belongs to.

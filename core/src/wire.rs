@@ -6,7 +6,6 @@
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -83,7 +82,8 @@ fn push_escaped(out: &mut String, key: &str) {
 }
 
 /// The error body every surface returns: `{ok:false, code, message, hint, details, traceId}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorBody {
     /// Always `false`.
@@ -115,7 +115,8 @@ impl ErrorBody {
 }
 
 /// One block as a model sees it in a frozen context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ContextBlockV1 {
     /// The block's id, valid as a write target when listed in `allowedTargetBlockIds`.
@@ -151,7 +152,8 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// A warning that does not stop the request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WarningV1 {
     /// Stable snake_case code, e.g. `context_truncated`.
@@ -161,7 +163,8 @@ pub struct WarningV1 {
 }
 
 /// `mnote.page_ai_context.v1`: a page frozen into an addressable context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageAiContextV1 {
     /// Always [`PAGE_AI_CONTEXT_V1`].
@@ -210,7 +213,8 @@ pub fn check_schema(found: &str, expected: &str) -> Result<(), Error> {
 }
 
 /// Who made a write, and when: stamped by the caller, who owns the clock.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuditV1 {
     /// The tool call this answers.
@@ -224,7 +228,8 @@ pub struct AuditV1 {
 }
 
 /// `mnote.tool_result.v1`: the answer of every write tool, dry-run or applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolResultV1 {
     /// Always [`TOOL_RESULT_V1`].
@@ -265,7 +270,8 @@ pub struct ToolResultV1 {
 }
 
 /// One place a searched text occurs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchHitV1 {
     /// The block.
@@ -281,7 +287,8 @@ pub struct SearchHitV1 {
 }
 
 /// `mnote.doc_search.v1`: the answer of `mnote.doc.search`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchResultV1 {
     /// Always [`DOC_SEARCH_V1`].

@@ -14,7 +14,6 @@ mod page_save;
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -28,7 +27,8 @@ use crate::wire::{self, AuditV1, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1, 
 use idempotency::{IdempotencyRecord, IdempotencyStore, fingerprint};
 
 /// Who is asking. AI callers are held to the review mode; people are not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// A Hermes run, through MCP or the tool route.
@@ -48,7 +48,8 @@ impl Origin {
 }
 
 /// A frozen context as the executor needs it: what a contextId binds a write to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FrozenContext {
     /// The id.

@@ -1,10 +1,9 @@
 //! The argument types of every tool. Validation deserializes into these types and the manifest's
-//! `inputSchema` is derived from them (`schemars`), so the schema a model sees and the validator that judges
-//! its call cannot drift apart.
+//! `inputSchema` is derived from them (`schemars`, in a test that checks the files under `schemas/`), so the
+//! schema a model sees and the validator that judges its call cannot drift apart.
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::context::{Budget, Format, Scope};
@@ -12,7 +11,8 @@ use crate::ops::{NewBlock, Operation};
 use crate::page::{Attrs, Block, BlockType};
 
 /// `mnote.doc.fetch`: freeze the page into a context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DocFetchArgs {
     /// The document; defaults to the one the call is bound to.
@@ -33,7 +33,8 @@ pub struct DocFetchArgs {
 }
 
 /// `mnote.block.fetch`: blocks by id, with one neighbour on each side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockFetchArgs {
     /// The document; defaults to the one the call is bound to.
@@ -47,7 +48,8 @@ pub struct BlockFetchArgs {
 }
 
 /// `mnote.doc.search`: where a text occurs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DocSearchArgs {
     /// The document; defaults to the one the call is bound to.
@@ -61,7 +63,8 @@ pub struct DocSearchArgs {
 }
 
 /// `mnote.doc.apply_block_ops`: a batch of operations, dry-run or applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ApplyBlockOpsArgs {
     /// The frozen context this write is based on; its allowed blocks bound the write.
@@ -83,7 +86,8 @@ pub struct ApplyBlockOpsArgs {
 }
 
 /// `mnote.doc.plan_update`: a proposal that always stays a dry-run and becomes a review draft.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanUpdateArgs {
     /// The frozen context this proposal is based on.
@@ -108,7 +112,8 @@ pub struct PlanUpdateArgs {
 macro_rules! block_write_args {
     ($(#[$doc:meta])* $name:ident { $($(#[$fdoc:meta])* pub $field:ident : $ty:ty),* $(,)? }) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[cfg_attr(test, derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
             /// The frozen context this write is based on.
@@ -180,7 +185,8 @@ block_write_args! {
 }
 
 /// `mnote.page.save`: replace the whole page. A coarse fallback, never the precise path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageSaveArgs {
     /// The frozen context this write is based on.

@@ -8,25 +8,30 @@
 //! scopes (a write scope covers the read scope of the same prefix) and the document's permission. Disabled
 //! tools stay listed with `enabled:false` and the reason; the exports leave them out, because a model can't
 //! use them.
+//!
+//! The JSON Schemas in `schemas/` are derived from the argument and answer types by `schemars`, in a test
+//! (`checked_in_schemas_match_the_types`; `UPDATE_GOLDEN=1` rewrites them), and checked in. At run time they
+//! are data: the schema a model sees and the type validation parses into still come from one definition,
+//! without shipping a schema generator to every browser.
 
 pub mod args;
 mod export;
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use schemars::{JsonSchema, Schema, schema_for};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::page::Permission;
 use crate::profile::{Profile, ReviewMode};
-use crate::wire::{PageAiContextV1, SearchResultV1, ToolResultV1};
 pub use export::{mcp_tools_list, openai_functions};
 
 /// Schema id of [`ManifestV1`].
 pub const AI_TOOL_MANIFEST_V1: &str = "mnote.ai_tool_manifest.v1";
 
 /// What running a tool does to the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub enum ToolRisk {
     /// Reads only.
     #[serde(rename = "read")]
@@ -40,7 +45,8 @@ pub enum ToolRisk {
 }
 
 /// What a tool does to the user's selection in the editor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SelectionEffect {
     /// Needs a selection.
@@ -251,29 +257,44 @@ impl Tool {
     }
 
     /// The JSON Schema of the tool's arguments, derived from the type validation parses into.
-    pub fn input_schema(self) -> Schema {
-        match self {
-            Tool::DocFetch => schema_for!(args::DocFetchArgs),
-            Tool::BlockFetch => schema_for!(args::BlockFetchArgs),
-            Tool::DocSearch => schema_for!(args::DocSearchArgs),
-            Tool::DocApplyBlockOps => schema_for!(args::ApplyBlockOpsArgs),
-            Tool::DocPlanUpdate => schema_for!(args::PlanUpdateArgs),
-            Tool::BlockInsert => schema_for!(args::BlockInsertArgs),
-            Tool::BlockUpdate => schema_for!(args::BlockUpdateArgs),
-            Tool::BlockDelete => schema_for!(args::BlockDeleteArgs),
-            Tool::BlockMove => schema_for!(args::BlockMoveArgs),
-            Tool::PageSave => schema_for!(args::PageSaveArgs),
-        }
+    pub fn input_schema(self) -> Value {
+        parse_schema(self.input_schema_json())
     }
 
     /// The JSON Schema of the tool's answer.
-    pub fn output_schema(self) -> Schema {
+    pub fn output_schema(self) -> Value {
+        parse_schema(self.output_schema_json())
+    }
+
+    /// The checked-in text of [`Tool::input_schema`].
+    pub fn input_schema_json(self) -> &'static str {
         match self {
-            Tool::DocFetch | Tool::BlockFetch => schema_for!(PageAiContextV1),
-            Tool::DocSearch => schema_for!(SearchResultV1),
-            _ => schema_for!(ToolResultV1),
+            Tool::DocFetch => include_str!("schemas/input/doc_fetch.json"),
+            Tool::BlockFetch => include_str!("schemas/input/block_fetch.json"),
+            Tool::DocSearch => include_str!("schemas/input/doc_search.json"),
+            Tool::DocApplyBlockOps => include_str!("schemas/input/doc_apply_block_ops.json"),
+            Tool::DocPlanUpdate => include_str!("schemas/input/doc_plan_update.json"),
+            Tool::BlockInsert => include_str!("schemas/input/block_insert.json"),
+            Tool::BlockUpdate => include_str!("schemas/input/block_update.json"),
+            Tool::BlockDelete => include_str!("schemas/input/block_delete.json"),
+            Tool::BlockMove => include_str!("schemas/input/block_move.json"),
+            Tool::PageSave => include_str!("schemas/input/page_save.json"),
         }
     }
+
+    /// The checked-in text of [`Tool::output_schema`].
+    pub fn output_schema_json(self) -> &'static str {
+        match self {
+            Tool::DocFetch | Tool::BlockFetch => include_str!("schemas/output/page_ai_context.json"),
+            Tool::DocSearch => include_str!("schemas/output/doc_search.json"),
+            _ => include_str!("schemas/output/tool_result.json"),
+        }
+    }
+}
+
+// The files are generated and a test parses every one, so `Null` never shows.
+fn parse_schema(json: &str) -> Value {
+    serde_json::from_str(json).unwrap_or_default()
 }
 
 /// Whether `granted` covers `required`. A write scope covers the read scope of the same prefix.
@@ -305,7 +326,8 @@ pub fn unavailable_reason(
 }
 
 /// Approval facts of a tool under a profile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnnotationsV1 {
     /// Changes nothing.
@@ -329,7 +351,8 @@ pub struct AnnotationsV1 {
 }
 
 /// Whether the tool can run here, and why not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AvailabilityV1 {
     /// May run.
@@ -339,7 +362,8 @@ pub struct AvailabilityV1 {
 }
 
 /// One tool in the manifest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolDescriptorV1 {
     /// Dotted name.
@@ -361,7 +385,8 @@ pub struct ToolDescriptorV1 {
 }
 
 /// `mnote.ai_tool_manifest.v1`: the catalog filtered for one profile, grant set and document.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManifestV1 {
     /// Always [`AI_TOOL_MANIFEST_V1`].
@@ -404,8 +429,8 @@ pub fn manifest(profile: &Profile, grants: Option<&[String]>, permission: Permis
                 name: spec.name.into(),
                 mcp_name: spec.mcp_name.into(),
                 description: spec.description.into(),
-                input_schema: tool.input_schema().to_value(),
-                output_schema: tool.output_schema().to_value(),
+                input_schema: tool.input_schema(),
+                output_schema: tool.output_schema(),
                 annotations: annotations(tool, profile),
                 capability_scope: spec.capability_scope.into(),
                 availability: AvailabilityV1 {

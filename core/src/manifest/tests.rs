@@ -7,11 +7,11 @@ use super::*;
 #[test]
 fn every_tool_has_a_closed_schema_derived_from_its_args() {
     for tool in Tool::ALL {
-        let schema = tool.input_schema().to_value();
+        let schema = tool.input_schema();
         assert_eq!(schema["type"], "object", "{tool:?}");
         assert_eq!(schema["additionalProperties"], false, "{tool:?} must reject unknown fields");
     }
-    let apply = Tool::DocApplyBlockOps.input_schema().to_value();
+    let apply = Tool::DocApplyBlockOps.input_schema();
     let required: Vec<&str> = apply["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     for field in ["documentId", "baseRevision", "operations", "dryRun", "idempotencyKey"] {
         assert!(required.contains(&field), "{field} is required, never defaulted");
@@ -81,4 +81,53 @@ fn exports_list_enabled_tools_by_mcp_name() {
     let openai = openai_functions(&m);
     assert_eq!(openai[0]["function"]["name"], "doc_fetch");
     assert_eq!(openai[0]["function"]["parameters"]["additionalProperties"], false);
+}
+
+/// The schemas `schemars` derives from the argument and answer types, by file name under `schemas/`.
+fn derived_schemas() -> Vec<(String, Value)> {
+    use schemars::schema_for;
+    let input = |tool: Tool| {
+        let schema = match tool {
+            Tool::DocFetch => schema_for!(args::DocFetchArgs),
+            Tool::BlockFetch => schema_for!(args::BlockFetchArgs),
+            Tool::DocSearch => schema_for!(args::DocSearchArgs),
+            Tool::DocApplyBlockOps => schema_for!(args::ApplyBlockOpsArgs),
+            Tool::DocPlanUpdate => schema_for!(args::PlanUpdateArgs),
+            Tool::BlockInsert => schema_for!(args::BlockInsertArgs),
+            Tool::BlockUpdate => schema_for!(args::BlockUpdateArgs),
+            Tool::BlockDelete => schema_for!(args::BlockDeleteArgs),
+            Tool::BlockMove => schema_for!(args::BlockMoveArgs),
+            Tool::PageSave => schema_for!(args::PageSaveArgs),
+        };
+        (alloc::format!("input/{}.json", tool.spec().mcp_name), schema.to_value())
+    };
+    let mut all: Vec<(String, Value)> = Tool::ALL.into_iter().map(input).collect();
+    all.push(("output/page_ai_context.json".into(), schema_for!(crate::wire::PageAiContextV1).to_value()));
+    all.push(("output/doc_search.json".into(), schema_for!(crate::wire::SearchResultV1).to_value()));
+    all.push(("output/tool_result.json".into(), schema_for!(crate::wire::ToolResultV1).to_value()));
+    all
+}
+
+#[test]
+fn checked_in_schemas_match_the_types() {
+    extern crate std;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/manifest/schemas");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    for (name, schema) in derived_schemas() {
+        let path = dir.join(&name);
+        if update {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, serde_json::to_string_pretty(&schema).unwrap() + "\n").unwrap();
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let checked_in: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(checked_in, schema, "{name} is stale; run with UPDATE_GOLDEN=1 and review the diff");
+    }
+    // And every tool reads its own files.
+    for tool in Tool::ALL {
+        let input = alloc::format!("input/{}.json", tool.spec().mcp_name);
+        let on_disk: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(input)).unwrap()).unwrap();
+        assert_eq!(tool.input_schema(), on_disk, "{tool:?}");
+        assert_eq!(tool.output_schema()["type"], "object", "{tool:?}");
+    }
 }

@@ -15,14 +15,14 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 use core::ops::Index;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use similar::algorithms::{Capture, Compact, Replace, myers};
 use similar::udiff::UnifiedHunkHeader;
 use similar::{DiffOp, DiffTag};
 
 /// One run of an inline diff.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct InlineSpan {
     /// `equal`, `insert` or `delete`.
@@ -32,7 +32,8 @@ pub struct InlineSpan {
 }
 
 /// What happened to a run of characters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SpanTag {
     /// In both texts.
@@ -44,7 +45,8 @@ pub enum SpanTag {
 }
 
 /// The diff of one block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockDiff {
     /// The block.

@@ -5,13 +5,13 @@ use alloc::borrow::ToOwned;
 use alloc::string::String;
 use alloc::vec::Vec;
 use hashbrown::HashSet;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::page::{Attrs, BlockType};
 
 /// How many matches a `replace` accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Occurrence {
     /// Exactly one match, or `mnote_match_ambiguous`.
@@ -22,7 +22,8 @@ pub enum Occurrence {
 }
 
 /// A block to insert. Its id is minted by the caller when absent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewBlock {
     /// The new block's id; minted when absent.
@@ -40,7 +41,8 @@ pub struct NewBlock {
 }
 
 /// One block operation. The `op` field names the variant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
 pub enum Operation {
     /// Replace `matchText` by `content`, in `blockId` or, without it, anywhere in the allowed blocks.
@@ -135,7 +137,8 @@ impl Operation {
 }
 
 /// How risky a write is (SPEC §6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Risk {
     /// One unique change inside one block.
@@ -199,7 +202,8 @@ impl<'a> TargetScope<'a> {
 }
 
 /// What happened to one block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ChangedBlock {
     /// The block.

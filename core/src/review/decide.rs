@@ -2,7 +2,6 @@
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::session::{AnswerRecordV1, AppliedV1, PAGE_AI_REVIEW_ANSWER_V1, ReviewAnswerV1, ReviewSessionV1, StaleV1};
@@ -16,7 +15,8 @@ use crate::page::Page;
 use crate::wire::{ErrorBody, ToolResultV1};
 
 /// The body of an accept.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AcceptRequest {
     /// Apply only the changes to these blocks (ids from the preview's `changedBlocks`); all when absent.

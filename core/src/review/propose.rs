@@ -3,7 +3,6 @@
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -139,7 +138,8 @@ fn base_scope(args: &Value, env: &Env<'_>) -> Option<Vec<String>> {
 
 /// A retry: a new toolCallId and, optionally, a new batch (without one, the same proposal is previewed
 /// again against the current page).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RetryRequest {
     /// Must differ from every toolCallId the session used.

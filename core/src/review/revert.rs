@@ -4,7 +4,6 @@
 use alloc::collections::BTreeSet;
 use alloc::string::String;
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::decide::{answer, check_key, record, request_fingerprint};
@@ -18,7 +17,8 @@ use crate::ops::Operation;
 use crate::page::Page;
 
 /// The body of a revert.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RevertRequest {
     /// Required. The same key replays the first answer byte for byte and writes nothing.

@@ -7,7 +7,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::state::{Action, State, allowed_actions, next};
@@ -27,7 +26,8 @@ pub const PAGE_AI_REVIEW_ANSWER_V1: &str = "mnote.page_ai_review_answer.v1";
 pub const MAX_TRANSITIONS: usize = 32;
 
 /// Who proposed the write and who owns it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SourceV1 {
     /// Always `mnote-web`.
@@ -41,7 +41,8 @@ pub struct SourceV1 {
 }
 
 /// The page the proposal was previewed against. An accept applies only while the page still matches it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BaseV1 {
     /// The page revision.
@@ -54,7 +55,8 @@ pub struct BaseV1 {
 }
 
 /// What is proposed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProposalV1 {
     /// Always `block_ops`.
@@ -66,7 +68,8 @@ pub struct ProposalV1 {
 }
 
 /// What an accept needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AcceptActionV1 {
     /// Whether the state allows an accept now.
@@ -78,7 +81,8 @@ pub struct AcceptActionV1 {
 }
 
 /// What a retry needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RetryActionV1 {
     /// Whether the state allows a retry now.
@@ -88,7 +92,8 @@ pub struct RetryActionV1 {
 }
 
 /// The user actions the session's state allows, for the UI's buttons.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ActionsV1 {
     /// Accept.
@@ -123,7 +128,8 @@ impl ActionsV1 {
 }
 
 /// Who made the session and when it last changed; stamped by the caller's clock.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionAuditV1 {
     /// When the session was made, RFC 3339.
@@ -135,7 +141,8 @@ pub struct SessionAuditV1 {
 }
 
 /// What an accept found when the page had moved on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StaleV1 {
     /// The page revision at the accept.
@@ -149,7 +156,8 @@ pub struct StaleV1 {
 }
 
 /// The content of one touched block right after the write: what a revert compares against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockStampV1 {
     /// The block.
@@ -161,7 +169,8 @@ pub struct BlockStampV1 {
 }
 
 /// The write an accept (or a `yolo` proposal) made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AppliedV1 {
     /// The key the write was made under.
@@ -175,7 +184,8 @@ pub struct AppliedV1 {
 }
 
 /// The write that undid an applied session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RevertedV1 {
     /// The key the undo was made under.
@@ -185,7 +195,8 @@ pub struct RevertedV1 {
 }
 
 /// An answer kept for replays: the same key and request get these exact bytes again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnswerRecordV1 {
     /// `accept` or `revert`.
@@ -199,7 +210,8 @@ pub struct AnswerRecordV1 {
 }
 
 /// One step of the session's history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TransitionV1 {
     /// The state before.
@@ -213,7 +225,8 @@ pub struct TransitionV1 {
 }
 
 /// `mnote.page_ai_review_session.v1`: a write held (or, in `yolo` mode, recorded) for review.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReviewSessionV1 {
     /// Always [`PAGE_AI_REVIEW_SESSION_V1`].
@@ -263,7 +276,8 @@ pub struct ReviewSessionV1 {
 }
 
 /// The answer of an accept or a revert. It is stored in the session so a repeat is byte-identical.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReviewAnswerV1 {
     /// Always [`PAGE_AI_REVIEW_ANSWER_V1`].

@@ -32,7 +32,6 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -71,7 +70,8 @@ pub struct RouteInput<'a> {
 }
 
 /// A tool call the router recommends.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecommendedCallV1 {
     /// Always `mnote.doc.apply_block_ops`.
@@ -81,7 +81,8 @@ pub struct RecommendedCallV1 {
 }
 
 /// Where a Hermes run should start.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolHintV1 {
     /// The enabled read tools, from the manifest's annotations.
@@ -99,7 +100,8 @@ pub struct ToolHintV1 {
 }
 
 /// `mnote.page_ai_command_route.v1`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RouteV1 {
     /// Always [`PAGE_AI_COMMAND_ROUTE_V1`].
