@@ -14,7 +14,6 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
-use core::ops::Index;
 use serde::{Deserialize, Serialize};
 use similar::algorithms::{Capture, Compact, Replace, myers};
 use similar::udiff::UnifiedHunkHeader;
@@ -70,7 +69,8 @@ pub fn inline_diff(before: &str, after: &str) -> Vec<InlineSpan> {
             spans.push(InlineSpan { tag, text: chars.iter().collect() });
         }
     };
-    for op in diff_ops(&old, &new) {
+    let ids = |chars: &[char]| chars.iter().map(|&c| u32::from(c)).collect::<Vec<u32>>();
+    for op in diff_ops(&ids(&old), &ids(&new)) {
         let (tag, old_range, new_range) = op.as_tag_tuple();
         let (deleted, inserted) = (old.get(old_range).unwrap_or_default(), new.get(new_range).unwrap_or_default());
         match tag {
@@ -97,11 +97,22 @@ pub fn block_diff(block_id: &str, before: &str, after: &str) -> BlockDiff {
 
 /// A unified line diff with `a/{blockId}` and `b/{blockId}` headers and three lines of context; empty when
 /// the lines are equal. A last line without a newline gets one (no "\\ No newline at end of file" hint).
-fn unified_diff(block_id: &str, before: &str, after: &str) -> String {
+fn unified_diff<'a>(block_id: &str, before: &'a str, after: &'a str) -> String {
     let old = lines(before);
     let new = lines(after);
+    let mut interned: hashbrown::HashMap<&str, u32> = hashbrown::HashMap::new();
+    let mut ids = |lines: &[&'a str]| -> Vec<u32> {
+        lines
+            .iter()
+            .map(|&line| {
+                let next = u32::try_from(interned.len()).unwrap_or(u32::MAX);
+                *interned.entry(line).or_insert(next)
+            })
+            .collect()
+    };
+    let (old_ids, new_ids) = (ids(&old), ids(&new));
     let mut out = String::new();
-    for hunk in similar::group_diff_ops(diff_ops(&old, &new), CONTEXT_RADIUS) {
+    for hunk in similar::group_diff_ops(diff_ops(&old_ids, &new_ids), CONTEXT_RADIUS) {
         if hunk.is_empty() {
             continue;
         }
@@ -152,12 +163,10 @@ fn lines(text: &str) -> Vec<&str> {
     out
 }
 
-/// Myers with compaction and replace detection: the ops `TextDiff` would give for the same tokens.
-fn diff_ops<T>(old: &[T], new: &[T]) -> Vec<DiffOp>
-where
-    T: core::hash::Hash + Eq,
-    [T]: Index<usize, Output = T>,
-{
+/// Myers with compaction and replace detection: the ops `TextDiff` would give for the same tokens. Tokens
+/// are ids (a char's scalar value, a line's first occurrence), so one copy of similar's generic code serves
+/// both diffs; equal ids for equal tokens is all the algorithms look at.
+fn diff_ops(old: &[u32], new: &[u32]) -> Vec<DiffOp> {
     let mut hook = Compact::new(Replace::new(Capture::new()), old, new);
     // Myers calls `finish` itself. Capture never fails (its error type is `Infallible`), and neither do the
     // hooks around it.
