@@ -31,6 +31,9 @@ lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy -p pageai-core --all-targets -- -D warnings
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings
+	@# The package's two modules (wasm/Cargo.toml): the Markdown one alone, and both (no unused helpers).
+	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features markdown -- -D warnings
+	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --all-features -- -D warnings
 
 test-rust:
 	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --skip corpus_precision_and_recall

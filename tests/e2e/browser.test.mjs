@@ -29,6 +29,7 @@ let page; // one tab, walked through the demo step by step
 let welcome; // the seeded page, as the API serves it
 let pageai; // the Node build of the same package: the reference answers
 const problems = []; // console errors, page errors, failed requests
+const wasmFetched = []; // paths of the .wasm files the tab requested, in order
 
 before(
   async () => {
@@ -45,6 +46,7 @@ before(
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+    page.on("request", (r) => r.url().endsWith(".wasm") && wasmFetched.push(new URL(r.url()).pathname));
 
     const res = await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth });
     assert.equal(res.status, 200);
@@ -135,6 +137,28 @@ describe("web demo", () => {
     );
     assert.deepEqual(browserRoutes, run(pageai, welcome, prompts));
     assert.ok(browserRoutes.filter((r) => r.includes('"recommendedToolCall":{')).length >= 3, "most prompts are direct");
+  });
+
+  test("the editor downloads only the main module; the Markdown module loads when imported", async () => {
+    assert.deepEqual(wasmFetched, ["/pkg/pageai_bg.wasm"], "no Markdown parser on the preview path");
+    const markdown = createRequire(import.meta.url)(join(ROOT, "wasm", "pkg", "node", "markdown.js"));
+    const inBrowser = await page.evaluate(async (doc) => {
+      const { default: init, markdownToPage, pageToMarkdown } = await import("/pkg/markdown.js");
+      await init();
+      const text = pageToMarkdown(doc);
+      const again = markdownToPage(text, { workspaceId: doc.workspaceId, documentId: doc.documentId, title: doc.title });
+      let error = null;
+      try {
+        markdownToPage("# x", { workspaceId: "ws" });
+      } catch (e) {
+        error = { name: e.name, code: e.code, isPageAiError: (await import("/pkg/pageai.js")).isPageAiError(e) };
+      }
+      return { text, ids: again.blocks.map((b) => b.blockId), error };
+    }, welcome);
+    assert.deepEqual(wasmFetched, ["/pkg/pageai_bg.wasm", "/pkg/markdown_bg.wasm"]);
+    assert.equal(inBrowser.text, markdown.pageToMarkdown(welcome), "the same Markdown as the Node build");
+    assert.deepEqual(inBrowser.ids, welcome.blocks.map((b) => b.blockId), "ids survive the round trip");
+    assert.deepEqual(inBrowser.error, { name: "PageAiError", code: "mnote_invalid_arguments", isPageAiError: true });
   });
 
   test("the full scope is shown on load, computed in the browser", async () => {

@@ -1,2 +1,2 @@
 // Types of the ES module entry for Node: the same surface as the CommonJS build it re-exports.
-export * from "./pageai.js";
+export * from "./@module@.js";

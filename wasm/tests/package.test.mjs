@@ -17,6 +17,7 @@ const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
 let project; // the throwaway project that installed the tarball
 let packedFiles; // paths inside the tarball
 let pageai; // the package loaded with require()
+let markdown; // its Markdown module, loaded with require()
 
 const run = (cmd, args, opts = {}) =>
   execFileSync(cmd, args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...opts });
@@ -30,7 +31,9 @@ before(() => {
   packedFiles = packed.files.map((f) => f.path);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   run("npm", ["install", join(project, packed.filename), "--no-audit", "--no-fund", "--offline", "--no-save"]);
-  pageai = createRequire(join(project, "package.json"))("@mnote/pageai");
+  const require = createRequire(join(project, "package.json"));
+  pageai = require("@mnote/pageai");
+  markdown = require("@mnote/pageai/markdown");
 });
 
 after(() => {
@@ -72,21 +75,22 @@ const page = {
 };
 
 describe("the packed tarball", () => {
-  test("ships both builds, the types, the Node ESM entry and the README, and nothing else", () => {
-    for (const file of [
-      "package.json",
-      "README.md",
-      "web/pageai.js",
-      "web/pageai.d.ts",
-      "web/pageai_bg.wasm",
-      "node/pageai.js",
-      "node/pageai.mjs",
-      "node/pageai.d.ts",
-      "node/pageai.d.mts",
-      "node/pageai_bg.wasm",
-    ]) {
-      assert.ok(packedFiles.includes(file), `${file} is packed`);
+  test("ships both modules in both builds, the types, the Node ESM entries and the README, and nothing else", () => {
+    for (const module of ["pageai", "markdown"]) {
+      for (const file of [
+        `web/${module}.js`,
+        `web/${module}.d.ts`,
+        `web/${module}_bg.wasm`,
+        `node/${module}.js`,
+        `node/${module}.mjs`,
+        `node/${module}.d.ts`,
+        `node/${module}.d.mts`,
+        `node/${module}_bg.wasm`,
+      ]) {
+        assert.ok(packedFiles.includes(file), `${file} is packed`);
+      }
     }
+    assert.ok(packedFiles.includes("package.json") && packedFiles.includes("README.md"));
     assert.ok(!packedFiles.some((f) => f.startsWith(".")), `no dotfiles: ${packedFiles}`);
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
     assert.equal(manifest.name, "@mnote/pageai");
@@ -118,16 +122,38 @@ describe("the packed tarball", () => {
       "errorCodes",
       "isPageAiError",
       "manifest",
-      "markdownToPage",
       "mcpToolsList",
       "openaiFunctions",
-      "pageToMarkdown",
       "validateOps",
     ]) {
       assert.ok(out.cjs.includes(name), `${name} is exported`);
     }
+    assert.ok(!out.cjs.includes("markdownToPage"), "Markdown is its own module");
     assert.ok(out.sameFunction, "ESM re-exports the CommonJS instance, not a second copy");
     assert.equal(out.context, "doc_1");
+  });
+
+  test("the Markdown module loads on its own, with require() and import()", () => {
+    const script = `
+      const { createRequire } = await import("node:module");
+      const require = createRequire(import.meta.url);
+      const cjs = require("@mnote/pageai/markdown");
+      const esm = await import("@mnote/pageai/markdown");
+      console.log(JSON.stringify({
+        cjsPath: require.resolve("@mnote/pageai/markdown"),
+        esmPath: import.meta.resolve("@mnote/pageai/markdown"),
+        cjs: Object.keys(cjs).sort(),
+        esm: Object.keys(esm).filter((k) => k !== "default").sort(),
+        sameFunction: cjs.pageToMarkdown === esm.pageToMarkdown,
+        markdown: esm.pageToMarkdown(${JSON.stringify(page)}).split("\\n")[0],
+      }));`;
+    const out = JSON.parse(run(process.execPath, ["--input-type=module", "-e", script]));
+    assert.match(out.cjsPath, /node_modules\/@mnote\/pageai\/node\/markdown\.js$/);
+    assert.match(out.esmPath, /node_modules\/@mnote\/pageai\/node\/markdown\.mjs$/);
+    assert.deepEqual(out.cjs, ["markdownToPage", "pageToMarkdown"]);
+    assert.deepEqual(out.esm, out.cjs);
+    assert.ok(out.sameFunction);
+    assert.equal(out.markdown, "# 发布 Release <!-- mnote:block id=h_1 -->");
   });
 
   test("the web build initializes from bytes and gives the same answers", async () => {
@@ -153,6 +179,13 @@ describe("the packed tarball", () => {
     assert.equal(answers[0], answers[1]);
     assert.match(answers[0], /"recommendedToolCall":\{"toolName":"mnote.doc.apply_block_ops"/);
     assert.equal(JSON.stringify(web.diffChars("第一版", "第二版")), JSON.stringify(pageai.diffChars("第一版", "第二版")));
+
+    // The Markdown module initializes separately, from its own bytes.
+    const webMarkdown = await import(pathToFileURL(join(dirname(webEntry), "markdown.js")).href);
+    webMarkdown.initSync({ module: readFileSync(join(dirname(webEntry), "markdown_bg.wasm")) });
+    assert.equal(webMarkdown.pageToMarkdown(page), markdown.pageToMarkdown(page));
+    const error = thrown(() => webMarkdown.markdownToPage("# x", { workspaceId: "ws" }));
+    assertCoded(error, "mnote_invalid_arguments");
   });
 
   test("README examples run", () => {
@@ -307,7 +340,7 @@ describe("PageSession", () => {
 describe("Markdown", () => {
   test("imports with minted b_ ids, keeps marker ids, and round-trips", () => {
     const md = "# 计划\n\nFirst paragraph.\n\n- [ ] todo <!-- mnote:block id=t_1 -->\n\n```rust\nfn main() {}\n```\n";
-    const imported = pageai.markdownToPage(md, { workspaceId: "ws", documentId: "doc", title: "计划" });
+    const imported = markdown.markdownToPage(md, { workspaceId: "ws", documentId: "doc", title: "计划" });
     assert.equal(imported.title, "计划");
     assert.equal(imported.revision, 0);
     assert.deepEqual(imported.blocks.map((b) => b.type), ["heading", "paragraph", "todo", "code"]);
@@ -315,14 +348,21 @@ describe("Markdown", () => {
     const minted = imported.blocks.filter((b) => b.blockId !== "t_1").map((b) => b.blockId);
     for (const id of minted) assert.match(id, /^b_[a-z2-7]{10}$/);
     assert.equal(new Set(minted).size, minted.length);
-    const again = pageai.markdownToPage(pageai.pageToMarkdown(imported), { workspaceId: "ws", documentId: "doc", title: "计划" });
+    const again = markdown.markdownToPage(markdown.pageToMarkdown(imported), { workspaceId: "ws", documentId: "doc", title: "计划" });
     assert.deepEqual(again, imported);
   });
 
-  test("bad options are coded errors", () => {
-    assertCoded(thrown(() => pageai.markdownToPage("# x", { workspaceId: "ws" })), "mnote_invalid_arguments");
-    assertCoded(thrown(() => pageai.markdownToPage("# x", { workspaceId: "ws", documentId: "" })), "mnote_invalid_page");
-    assertCoded(thrown(() => pageai.markdownToPage(42, { workspaceId: "ws", documentId: "d" })), "mnote_invalid_arguments");
+  test("bad options are coded errors, the same errors the main module throws", () => {
+    assertCoded(thrown(() => markdown.markdownToPage("# x", { workspaceId: "ws" })), "mnote_invalid_arguments");
+    assertCoded(thrown(() => markdown.markdownToPage("# x", { workspaceId: "ws", documentId: "" })), "mnote_invalid_page");
+    assertCoded(thrown(() => markdown.markdownToPage(42, { workspaceId: "ws", documentId: "d" })), "mnote_invalid_arguments");
+    const bad = { ...page, blocks: [{ blockId: "", type: "paragraph", text: "x" }] };
+    const fromMarkdown = thrown(() => markdown.pageToMarkdown(bad));
+    const fromEditor = thrown(() => pageai.buildContext(bad, { scope: { type: "full" } }, "c"));
+    assert.deepEqual(
+      [fromMarkdown.code, fromMarkdown.message, fromMarkdown.details],
+      [fromEditor.code, fromEditor.message, fromEditor.details],
+    );
   });
 });
 

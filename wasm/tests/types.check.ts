@@ -9,10 +9,8 @@ import {
   errorCodes,
   isPageAiError,
   manifest,
-  markdownToPage,
   mcpToolsList,
   openaiFunctions,
-  pageToMarkdown,
   validateOps,
   type ApplyBlockOpsArgs,
   type Block,
@@ -46,6 +44,7 @@ import {
   type PageAiErrorCode,
   type PageInput,
 } from "@mnote/pageai";
+import { markdownToPage, pageToMarkdown } from "@mnote/pageai/markdown";
 
 // Inputs: defaults may be omitted; JSON text is accepted too.
 const input: PageInput = {
@@ -153,7 +152,7 @@ const readOnlyHint: boolean | undefined = mcp[0]?.annotations.readOnlyHint;
 const functions: OpenAiFunctionV1[] = openaiFunctions(null, null, "edit");
 void [validated, spans, catalog, enabled, approval, readOnlyHint, functions, intent, confidence, routeRisk, startTool];
 
-// Markdown.
+// Markdown, from its own module; its pages are the main module's pages.
 const markdown: string = pageToMarkdown(page);
 const imported: Page = markdownToPage(markdown, { workspaceId: "ws_1", documentId: "doc_2", title: "Plan" });
 

@@ -2,6 +2,7 @@
 // `bundler` resolution, together with types.check.ts.
 import init, { initSync, type InitOutput } from "@mnote/pageai";
 import * as web from "@mnote/pageai/web";
+import initMarkdown, { type InitOutput as MarkdownInitOutput } from "@mnote/pageai/markdown";
 
 export async function start(url: URL): Promise<InitOutput> {
   return init({ module_or_path: url });
@@ -11,3 +12,8 @@ export function startSync(bytes: ArrayBuffer): InitOutput {
 }
 const same: typeof web.buildContext = web.buildContext;
 void same;
+
+// The Markdown module initializes on its own, when the editor first needs it.
+export async function startMarkdown(url: URL): Promise<MarkdownInitOutput> {
+  return initMarkdown({ module_or_path: url });
+}
