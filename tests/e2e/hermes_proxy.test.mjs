@@ -309,6 +309,7 @@ describe('runs and events', () => {
     assert.ok(frozen, 'a frozen_contexts row');
     assert.equal(frozen.document_id, 'welcome');
     assert.equal(frozen.scope, 'full');
+    assert.deepEqual(JSON.parse(frozen.scope_detail), { type: 'full' }, 'the request\'s full scope is kept');
     assert.equal(frozen.revision, 1);
     assert.ok(JSON.parse(frozen.allowed_ids).includes('h_title'));
     const ttl = frozen.expires_at_ms - Date.now();

@@ -30,7 +30,6 @@ use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
 use crate::ids::{self, RandomMint};
 use crate::routes::text_response;
 use crate::services::commands::{self, CommandRequest};
-use crate::services::context_store::ContextStore;
 use crate::services::desk::Desk;
 use crate::services::documents::{PageDraft, seed};
 use crate::services::ledger::Ledger;
@@ -250,10 +249,9 @@ impl DocumentObject {
                 let frozen = FrozenContext::of(&context);
                 let now_ms = js_sys::Date::now() as i64;
                 let ttl_ms = i64::try_from(ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
-                let contexts = ContextStore::open(&self.state.storage()).or_internal("open context store", trace_id)?;
-                contexts
-                    .freeze(&frozen, &request.scope, now_ms, now_ms.saturating_add(ttl_ms))
-                    .or_internal("freeze run context", trace_id)?;
+                let mut ledger = Ledger::open(self.state.storage(), now_ms)?;
+                ledger.contexts.freeze_run(&frozen, &request.scope, now_ms.saturating_add(ttl_ms))?;
+                ledger.commit(None, true).or_internal("freeze run context", trace_id)?;
                 let input = RouteInput {
                     page: &page,
                     context: &frozen,

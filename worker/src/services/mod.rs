@@ -9,7 +9,6 @@
 //! - [`documents`], [`page_store`], [`sqlite`]: pages and all-or-nothing SQLite writes.
 
 pub mod commands;
-pub mod context_store;
 pub mod desk;
 pub mod documents;
 pub mod hermes;

@@ -1,10 +1,13 @@
 //! Frozen contexts with an expiry (SPEC §10 "frozen run contexts (with a TTL)"): what a write's
-//! `contextId` is checked against. Expired rows are ignored on read and purged whenever a context is frozen.
+//! `contextId` is checked against, so a model cannot widen its own scope. Expired rows are ignored on read
+//! and purged whenever a context is frozen.
 //!
-//! The table is the one the Hermes proxy's run start writes too (`frozen_contexts`, same columns), so a
-//! context frozen by either is visible to both.
+//! Two writers freeze contexts here: core's executor (a `doc_fetch` through the tool route or MCP, via the
+//! [`ContextStore`] trait) and the Hermes proxy's run start ([`ContextTable::freeze_run`], which also keeps
+//! the request's full scope).
 
 use pageai_core::Error;
+use pageai_core::context::Scope;
 use pageai_core::executor::FrozenContext;
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
@@ -34,7 +37,15 @@ struct Row {
 pub struct ContextTable {
     sql: SqlStorage,
     now_ms: i64,
-    pending: Vec<(FrozenContext, i64)>,
+    pending: Vec<Pending>,
+}
+
+/// A context frozen by this command: the context, its expiry, and its scope as JSON (`null` when core
+/// froze it: the allowed ids are what later checks read).
+struct Pending {
+    context: FrozenContext,
+    expires_at_ms: i64,
+    scope_detail: String,
 }
 
 impl ContextTable {
@@ -47,18 +58,17 @@ impl ContextTable {
             return Ok(());
         }
         sql.exec("DELETE FROM frozen_contexts WHERE expires_at_ms <= ?", vec![self.now_ms.into()])?;
-        for (context, expires) in self.pending {
+        for Pending { context, expires_at_ms, scope_detail } in self.pending {
             let allowed = serde_json::to_string(&context.allowed_target_block_ids)?;
             let revision = i64::try_from(context.revision).map_err(|_| worker::Error::from("revision overflow"))?;
             let row: Vec<SqlStorageValue> = vec![
                 context.context_id.into(),
                 context.document_id.into(),
                 context.scope.into(),
-                // The full scope (e.g. a selection's ids) is not part of what core freezes; the allowed ids are.
-                "null".into(),
+                scope_detail.into(),
                 revision.into(),
                 allowed.into(),
-                expires.into(),
+                expires_at_ms.into(),
             ];
             sql.exec(
                 "INSERT INTO frozen_contexts
@@ -69,12 +79,21 @@ impl ContextTable {
         }
         Ok(())
     }
+
+    /// Freezes the context a Hermes run starts from, with the request's full scope (e.g. a selection's
+    /// ids), until `expires_at_ms`. Written when the ledger commits.
+    pub fn freeze_run(&mut self, context: &FrozenContext, scope: &Scope, expires_at_ms: i64) -> Result<(), Error> {
+        let scope_detail = serde_json::to_string(scope).map_err(|e| storage("encode scope", e))?;
+        self.pending.push(Pending { context: context.clone(), expires_at_ms, scope_detail });
+        Ok(())
+    }
 }
 
 impl ContextStore for ContextTable {
     fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<FrozenContext>, Error> {
-        if let Some((context, _)) = self.pending.iter().find(|(c, exp)| c.context_id == context_id && *exp > now_ms) {
-            return Ok(Some(context.clone()));
+        let pending = self.pending.iter().find(|p| p.context.context_id == context_id && p.expires_at_ms > now_ms);
+        if let Some(pending) = pending {
+            return Ok(Some(pending.context.clone()));
         }
         let rows: Vec<Row> = self
             .sql
@@ -98,7 +117,8 @@ impl ContextStore for ContextTable {
     }
 
     fn freeze(&mut self, context: &FrozenContext, expires_at_ms: i64) -> Result<(), Error> {
-        self.pending.push((context.clone(), expires_at_ms));
+        let scope_detail = "null".into();
+        self.pending.push(Pending { context: context.clone(), expires_at_ms, scope_detail });
         Ok(())
     }
 }
