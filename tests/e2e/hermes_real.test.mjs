@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 
-import { hermesInstalled, startHermesGateway } from '../hermes/gateway.mjs';
+import { hermesInstalled, startHermes } from '../hermes/lib/hermes.mjs';
 import { startModelServer } from '../hermes/model_server.mjs';
 import { readEvents } from './lib/sse.mjs';
 import { startWorker } from './lib/wrangler.mjs';
@@ -52,7 +52,7 @@ before(
   async () => {
     assert.ok(hermesInstalled(), 'the Hermes venv is missing: run scripts/setup (make test does)');
     model = await startModelServer();
-    hermes = await startHermesGateway({ modelUrl: model.url, apiKey: HERMES_KEY });
+    hermes = await startHermes({ modelUrl: model.url, apiKey: HERMES_KEY });
     worker = await startWorker({ vars: { HERMES_UPSTREAM_URL: hermes.url, HERMES_API_KEY: HERMES_KEY } });
   },
   { timeout: 300_000 },

@@ -42,7 +42,7 @@ before(async () => {
   await setProfile(worker.url, { tools: { disabled: ['mnote.doc.search'] }, reviewMode: 'review' });
   await putPage(worker.url, DOC, PARAGRAPHS);
   model = await startModelServer();
-  hermes = await startHermes({ mcpUrl: `${worker.url}/mcp`, toolToken: TOOL_TOKEN, modelUrl: model.url, modelId: model.modelId });
+  hermes = await startHermes({ mcp: { url: `${worker.url}/mcp`, toolToken: TOOL_TOKEN }, modelUrl: model.url, modelId: model.modelId });
 });
 
 after(async () => {
