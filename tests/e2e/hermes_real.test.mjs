@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 
 import { hermesInstalled, startHermes } from '../hermes/lib/hermes.mjs';
-import { startModelServer } from '../hermes/model_server.mjs';
+import { startModelServer } from '../hermes/lib/model_server.mjs';
 import { readEvents } from './lib/sse.mjs';
 import { startWorker } from './lib/wrangler.mjs';
 
@@ -46,7 +46,7 @@ async function stream(runId, sessionId, options = {}) {
 
 /** The chat-completion requests Hermes sent for one user message. */
 const requestsFor = (text) =>
-  model.requests.filter((r) => (r.body.messages ?? []).some((m) => m.role === 'user' && String(m.content).includes(text)));
+  model.requests.filter((r) => (r.messages ?? []).some((m) => m.role === 'user' && String(m.content).includes(text)));
 
 before(
   async () => {
@@ -61,7 +61,7 @@ before(
 after(async () => {
   await worker?.stop();
   await hermes?.stop();
-  await model?.close();
+  await model?.stop();
 });
 
 describe('the Worker against hermes-agent 0.19.0', () => {
@@ -95,14 +95,14 @@ describe('the Worker against hermes-agent 0.19.0', () => {
 
     const sent = requestsFor('概括当前页面的标题');
     assert.equal(sent.length, 1, 'one model call');
-    const system = sent[0].body.messages.find((m) => m.role === 'system').content;
+    const system = sent[0].messages.find((m) => m.role === 'system').content;
     assert.match(system, /contextId: ctx_[a-z2-7]{16}/);
     assert.match(system, /<block id="h_title" type="heading" level="1">mnote Page AI<\/block>/);
     assert.match(system, /allowedTargetBlockIds: h_title, p_intro/);
     assert.match(system, /toolHint: \{/);
     assert.match(system, /reviewMode: review/);
     for (const request of model.requests) {
-      assert.ok(!request.body.tools?.length, `Hermes offered tools: ${request.body.tools?.map((t) => t.function?.name)}`);
+      assert.ok(!request.tools?.length, `Hermes offered tools: ${request.tools?.map((t) => t.function?.name)}`);
     }
   });
 
@@ -112,7 +112,7 @@ describe('the Worker against hermes-agent 0.19.0', () => {
     const result = await stream(run.body.runId, sessionId);
     assert.equal(result.events.at(-1).data.event, 'run.completed');
     const [request] = requestsFor('第二个问题');
-    const turns = request.body.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]);
+    const turns = request.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]);
     assert.deepEqual(turns, [
       ['user', '概括当前页面的标题'],
       ['assistant', firstOutput],

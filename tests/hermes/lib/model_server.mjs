@@ -1,4 +1,5 @@
-// A scripted OpenAI-compatible model server for driving the real Hermes Agent offline.
+// A scripted OpenAI-compatible model server for driving the real Hermes Agent offline. The one model server
+// of the real-Hermes tests: the proxy suite (plain chat) and the MCP suite (tool calls).
 //
 //   const model = await startModelServer();
 //   model.script = (request) => ({ toolCalls: [{ name: 'mcp__mnote__doc_fetch', arguments: {...} }] });
@@ -7,22 +8,28 @@
 //
 // It answers `POST /v1/chat/completions`, streamed (SSE `chat.completion.chunk`s, tool calls streamed in
 // pieces the way OpenAI does) or not, and `GET /v1/models`. Every request body is kept in `requests`, so a
-// test can assert on what Hermes sent the model: the `tools` it offered, the tool results it passed back.
-// The script sees the request and answers `{text}` or `{toolCalls: [{name, arguments}]}`; without a
-// script, or for Hermes' own side requests (titles, summaries: no `tools`), it answers plain text.
+// test can assert on what Hermes sent the model: the system prompt (with mnote's injected context), the
+// history of earlier turns, the `tools` it offered, the tool results it passed back.
+//
+// When the request offers tools and a script is set, the script sees the request and answers `{text}` or
+// `{toolCalls: [{name, arguments}]}`. Otherwise (plain chat, and Hermes' own side requests such as titles)
+// the answer depends on the last user message:
+//   contains "[slow]"  → one piece every 250 ms for a minute (for abort)
+//   anything else      → "模型回答：<the message>", in pieces of four characters `tokenGapMs` apart
 
 import { createServer } from 'node:http';
 
 const MODEL_ID = 'scripted-model';
 
-export async function startModelServer() {
+export async function startModelServer({ tokenGapMs = 20 } = {}) {
   const state = { requests: [], script: null };
   let callSeq = 0;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     if (req.method === 'GET' && url.pathname.endsWith('/models')) {
-      return json(res, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', owned_by: 'test', context_length: 128000 }] });
+      return json(res, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', owned_by: 'test', context_length: 131072 }] });
     }
     if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
       return json(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'not_found' } });
@@ -37,7 +44,7 @@ export async function startModelServer() {
     let answer;
     try {
       const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
-      answer = hasTools && state.script ? await state.script(body) : { text: 'ok' };
+      answer = hasTools && state.script ? await state.script(body) : echo(body);
     } catch (error) {
       answer = { text: `script error: ${error?.stack ?? error}` };
     }
@@ -48,7 +55,7 @@ export async function startModelServer() {
     }));
     const text = answer.text ?? (toolCalls.length ? null : '');
     const finish = toolCalls.length ? 'tool_calls' : 'stop';
-    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+    const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
     const id = `chatcmpl_${callSeq}_${state.requests.length}`;
     const created = Math.floor(Date.now() / 1000);
 
@@ -58,10 +65,21 @@ export async function startModelServer() {
       return json(res, 200, { id, object: 'chat.completion', created, model: MODEL_ID, choices: [{ index: 0, message, finish_reason: finish }], usage });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+    });
     const chunk = (delta, finishReason = null, extra = {}) =>
       res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: MODEL_ID, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`);
     chunk({ role: 'assistant', content: '' });
-    if (text) chunk({ content: text });
+    if (text) {
+      const pieces = answer.pieces ?? [text];
+      for (const piece of pieces) {
+        if (closed) return;
+        if (pieces.length > 1) await sleep(answer.gapMs ?? tokenGapMs);
+        chunk({ content: piece });
+      }
+    }
     toolCalls.forEach((call, index) => {
       // Name first, then the arguments in two pieces, as OpenAI streams them.
       chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
@@ -89,8 +107,24 @@ export async function startModelServer() {
     set script(fn) {
       state.script = fn;
     },
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
+}
+
+/** The unscripted answer: see the module docs. `pieces` is how it streams. */
+function echo(body) {
+  const lastUser = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user');
+  const prompt = typeof lastUser?.content === 'string' ? lastUser.content : JSON.stringify(lastUser?.content ?? '');
+  if (prompt.includes('[slow]')) {
+    const pieces = Array.from({ length: 240 }, (_, i) => `片段${i} `);
+    return { text: pieces.join(''), pieces, gapMs: 250 };
+  }
+  const text = `模型回答：${prompt}`;
+  return { text, pieces: text.match(/.{1,4}/gsu) ?? [text] };
 }
 
 function json(res, status, value) {
