@@ -2,7 +2,7 @@
 // command box (route + preview per keystroke, in WASM) and the context panel (contexts, in WASM). Each
 // panel lives in its own module under js/; this file only wires them together and owns the session.
 
-import { ApiError, fetchDocument, putDocument } from "./js/api.js";
+import { ApiError, acceptReview, fetchDocument, runCommand, streamRun } from "./js/api.js";
 import { createCommandPanel } from "./js/command-panel.js";
 import { createContextPanel } from "./js/context-panel.js";
 import { count, h, replace } from "./js/dom.js";
@@ -38,36 +38,80 @@ async function main() {
   pageView.render(page);
   $("#page-blocks").removeAttribute("aria-busy");
 
-  /**
-   * Applies a previewed command. The server's command route (`POST /api/page-ai/command`) does not exist
-   * yet, so the browser applies the write to a copy of its page in WASM, saves that page with
-   * `PUT /api/documents/{id}`, and follows its own write with `applyLocal`, as it will follow the server's.
-   */
-  async function apply(call) {
-    const before = session.revision;
-    // The person clicking Apply is the one accepting the change, so it is not held for review.
-    const result = { ...session.preview(call, { origin: "user" }), dryRun: false, newRevision: before + 1 };
-    const draft = new engine.PageSession(session.page());
-    draft.applyLocal(result);
-    const next = draft.page();
-    draft.free();
-    const stored = await putDocument(documentId, next);
-    if (stored.revision === before + 1 && JSON.stringify(stored.blocks) === JSON.stringify(next.blocks)) {
-      session.applyLocal(result);
-    } else {
-      // Someone else wrote in between: take the server's page as it is.
+  /** Shows `stored` (the server's page) and makes it the session's page, unless the session already is. */
+  function follow(stored, result = null) {
+    const mine = result && session.revision + 1 === stored.revision ? followWrite(result) : null;
+    if (!mine || JSON.stringify(mine.blocks) !== JSON.stringify(stored.blocks)) {
+      // Someone else wrote in between, or there was no result to follow: take the server's page as it is.
       session.free();
       session = new engine.PageSession(stored);
     }
     pageView.render(stored);
     showMeta(stored);
     contextPanel.refresh();
-    return stored;
+  }
+
+  /** Follows the server's write with `applyLocal`, in WASM, without fetching the page; answers the page. */
+  function followWrite(result) {
+    try {
+      session.applyLocal(result);
+      return session.page();
+    } catch (error) {
+      if (!engine.isPageAiError(error)) throw error;
+      return null;
+    }
+  }
+
+  /**
+   * Applies a direct command on the server: `POST /api/page-ai/command` routes it again in the document's
+   * Durable Object (the same core as the preview) and writes it there, validated, audited and with its tool
+   * events. Held for review (the review mode says so), it is accepted right away: the person clicking
+   * "Accept and apply" has just reviewed the preview. Answers `{outcome, page, answer}`.
+   */
+  async function apply({ prompt, mode, selection }) {
+    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
+    const answer = await runCommand({ documentId, prompt, scope, selection, mode });
+    if (answer.outcome === "applied") {
+      follow(answer.page, answer.result);
+      return { outcome: "applied", page: answer.page, answer };
+    }
+    if (answer.outcome === "review") {
+      const accepted = await acceptReview(answer.reviewSession.sessionId, crypto.randomUUID());
+      const stored = await fetchDocument(documentId);
+      follow(stored, accepted.result);
+      return { outcome: accepted.state, page: stored, answer: accepted };
+    }
+    return { outcome: answer.outcome, page: null, answer };
+  }
+
+  /**
+   * Sends a prompt to Hermes: the command route freezes the page and starts the run through the Hermes
+   * proxy, in a new session of this document; its events stream back to `onEvent`. When the run ends, the
+   * page is read again, since Hermes may have written through the mnote tools.
+   */
+  async function sendToHermes({ prompt, selection }, onEvent) {
+    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
+    const answer = await runCommand({ documentId, prompt, scope, selection });
+    if (answer.outcome !== "hermes") return { outcome: answer.outcome, answer };
+    const run = answer.hermesRun;
+    if (!run?.started) {
+      const error = run?.error ?? {};
+      throw Object.assign(new Error(error.message ?? "the run did not start"), { code: error.code, hint: error.hint });
+    }
+    const last = await streamRun(run.runId, run.sessionId, onEvent);
+    const stored = await fetchDocument(documentId);
+    if (stored.revision !== session.revision) follow(stored);
+    return { outcome: "hermes", run, last };
   }
 
   const deps = { session: () => session, isPageAiError: engine.isPageAiError, pageView };
   contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
-  commandPanel = createCommandPanel($("#command-panel"), { ...deps, selection: () => contextPanel.picked(), apply });
+  commandPanel = createCommandPanel($("#command-panel"), {
+    ...deps,
+    selection: () => contextPanel.picked(),
+    apply,
+    sendToHermes,
+  });
   contextPanel.refresh();
   commandPanel.refresh();
   document.body.dataset.state = "ready";

@@ -8,27 +8,17 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
-
+import { openTab } from "./lib/browser.mjs";
 import { ROOT, startWorker } from "./lib/wrangler.mjs";
 
 const ARTIFACTS = join(ROOT, "tests", "artifacts");
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 let worker;
 let browser;
 let page; // one tab, walked through the demo step by step
 let welcome; // the seeded page, as the API serves it
 let pageai; // the Node build of the same package: the reference answers
-const problems = []; // console errors, page errors, failed requests
+let problems; // console errors, page errors, failed requests
 const wasmFetched = []; // paths of the .wasm files the tab requested, in order
 
 before(
@@ -39,13 +29,7 @@ before(
     mkdirSync(ARTIFACTS, { recursive: true });
 
     worker = await startWorker({ vars: { MNOTE_DEV_AUTO_LOGIN: "true" } }); // the demo signs itself in
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1440, height: 960 }, deviceScaleFactor: 1 });
-    page = await context.newPage();
-    page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
-    page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+    ({ browser, page, problems } = await openTab());
     page.on("request", (r) => r.url().endsWith(".wasm") && wasmFetched.push(new URL(r.url()).pathname));
 
     const res = await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth });
@@ -325,7 +309,7 @@ describe("web demo", () => {
     page.off("request", record);
   });
 
-  test("Apply writes the previewed change, and the page follows it", async () => {
+  test("Apply sends the command to the server, which writes it; the page follows", async () => {
     const prompt = "把「第一版草稿」改成「初稿」";
     await page.fill("#command-input", prompt);
     await page.waitForSelector("#command-panel[data-status=direct]");
@@ -334,12 +318,13 @@ describe("web demo", () => {
     session.free();
     const [changed] = preview.changedBlocks;
 
-    const [put] = await Promise.all([
-      page.waitForRequest((r) => r.method() === "PUT" && r.url().endsWith("/api/documents/welcome")),
-      page.click("#command-apply"),
-    ]);
-    assert.ok(put);
+    const writes = [];
+    const record = (r) => r.method() !== "GET" && writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    page.on("request", record);
+    await page.click("#command-apply");
     await page.waitForSelector("#command-status.status-ok");
+    page.off("request", record);
+    assert.deepEqual(writes, ["POST /api/page-ai/command"], "one command, routed and written by the server");
     assert.equal(await page.locator("#command-status").innerText(), `Applied · revision ${welcome.revision + 1}`);
     assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${welcome.revision + 1}`);
 
@@ -351,10 +336,51 @@ describe("web demo", () => {
       changed.after,
       "the page shows the applied text",
     );
+    // The server's write is audited and evented as a page-AI command, not as a page upload.
+    const audit = await (await fetch(`${worker.url}/api/documents/welcome/audit`, { headers: worker.auth })).json();
+    assert.ok(!audit.entries.some((e) => e.action === "document.put"), JSON.stringify(audit.entries.map((e) => e.action)));
+    assert.ok(audit.entries.some((e) => e.toolName === "mnote.doc.apply_block_ops"), JSON.stringify(audit.entries.map((e) => e.action)));
     // The browser's session follows: the old text is gone, so the same command no longer applies.
     await page.fill("#command-input", prompt);
     await page.waitForSelector("#command-panel[data-status=hermes]");
     assert.match(await page.locator("#command-decision").innerText(), /match not found/);
+    await page.fill("#command-input", "");
+  });
+
+  test("in review mode the server holds the write, and Accept and apply accepts it", async () => {
+    const before = await (await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth })).json();
+    await page.click("#review-mode [data-mode=review]");
+    await page.click("#command-examples >> text=English replace");
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    assert.equal(await page.locator("#command-apply").innerText(), "Accept and apply");
+
+    const writes = [];
+    const record = (r) => r.method() !== "GET" && writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    page.on("request", record);
+    await page.click("#command-apply");
+    await page.waitForSelector("#command-status.status-ok");
+    page.off("request", record);
+    assert.equal(writes.length, 2, writes.join());
+    assert.equal(writes[0], "POST /api/page-ai/command");
+    assert.match(writes[1], /^POST \/api\/page-ai\/review-sessions\/rs\.welcome\.[^/]+\/accept$/);
+    assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 1}`);
+
+    const sessions = await (await fetch(`${worker.url}/api/documents/welcome/review-sessions`, { headers: worker.auth })).json();
+    const [newest] = sessions.sessions;
+    assert.equal(newest.state, "applied", JSON.stringify(newest).slice(0, 300));
+    await page.click("#review-mode [data-mode=yolo]");
+  });
+
+  test("Send to Hermes without a configured Hermes shows the coded reason, and writes nothing", async () => {
+    const before = await (await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth })).json();
+    await page.click("#command-examples >> text=Open request");
+    await page.waitForSelector("#command-panel[data-status=hermes]");
+    await page.click("#command-hermes");
+    await page.waitForSelector("#hermes-run[data-status=failed]");
+    assert.match(await page.locator("#hermes-run .error-code").innerText(), /^hermes_client_unconfigured$/);
+    const after = await (await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth })).json();
+    assert.equal(after.revision, before.revision);
+    await shoot("demo-hermes-unconfigured.png");
     await page.fill("#command-input", "");
   });
 

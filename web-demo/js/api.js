@@ -40,10 +40,70 @@ async function request(path, init = {}) {
 /** The page of a document, as JSON. */
 export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);
 
-/** Replaces the page of a document; answers the stored page (the server assigns the revision). */
-export const putDocument = (documentId, page) =>
-  request(`/api/documents/${encodeURIComponent(documentId)}`, {
-    method: "PUT",
+/**
+ * Runs a page-AI command on the server (`POST /api/page-ai/command`): the Durable Object freezes a context,
+ * routes the prompt with the same core as the browser, and applies the shortcut, holds it for review, or
+ * hands it to Hermes. `body` is `{documentId, prompt, scope, selection?, mode?}`.
+ */
+export const runCommand = (body) =>
+  request("/api/page-ai/command", {
+    method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(page),
+    body: JSON.stringify(body),
   });
+
+/** Accepts a held review session: the server applies it, or answers `stale` with a fresh preview. */
+export const acceptReview = (sessionId, idempotencyKey) =>
+  request(`/api/page-ai/review-sessions/${encodeURIComponent(sessionId)}/accept`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ idempotencyKey }),
+  });
+
+/**
+ * Reads a Hermes run's events (`GET /api/hermes/client/events/{runId}?sessionId=`, SSE) and calls `onEvent`
+ * with each one until the terminal event (`run.completed`, `run.failed`, `run.cancelled`), which it answers
+ * once the stream has closed.
+ * Keepalive comments are skipped. A stream that ends without a terminal event is an ApiError.
+ */
+export async function streamRun(runId, sessionId, onEvent) {
+  await signIn();
+  const path = `/api/hermes/client/events/${encodeURIComponent(runId)}?sessionId=${encodeURIComponent(sessionId)}`;
+  let response;
+  try {
+    response = await fetch(path, { credentials: "same-origin", headers: { accept: "text/event-stream" } });
+  } catch {
+    throw new ApiError(0, null);
+  }
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const frame = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const data = frame
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).trimStart())
+        .join("\n");
+      if (!data) continue; // a keepalive comment
+      const event = JSON.parse(data);
+      onEvent(event);
+      if (["run.completed", "run.failed", "run.cancelled"].includes(event.event)) {
+        // The Worker closes the stream after the terminal event; read to its end rather than abort it.
+        const closed = (async () => {
+          while (!(await reader.read()).done);
+        })();
+        const late = new Promise((resolve) => setTimeout(resolve, 5_000, "late"));
+        if ((await Promise.race([closed.catch(() => null), late])) === "late") await reader.cancel().catch(() => {});
+        return event;
+      }
+    }
+  }
+  throw new ApiError(502, { code: "hermes_client_upstream_unavailable", message: "the run's event stream ended before the run did" });
+}

@@ -1,6 +1,8 @@
 // The command box. While the user types, every keystroke is routed by the WASM router and, when the route
 // is direct, dry-run by the WASM executor: the decision, the diff (inline, per character, so CJK reads as
-// precisely as English) and the risk update with no request. Apply sends the previewed write.
+// precisely as English) and the risk update with no request. Apply sends the command to the server, which
+// routes it again with the same core and writes it; Send to Hermes starts a Hermes run on the server and
+// streams its answer and tool events here as they arrive.
 
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
@@ -33,10 +35,12 @@ const REVIEW_MODES = [
 /**
  * @param {HTMLElement} root the panel's container
  * @param {{ session: () => object, isPageAiError: (e: unknown) => boolean, pageView: object,
- *   selection: () => string[], apply: (call: object, preview: object) => Promise<object> }} deps
+ *   selection: () => string[],
+ *   apply: (command: {prompt: string, mode: string, selection: string[]}) => Promise<{outcome: string, page: object | null}>,
+ *   sendToHermes: (command: {prompt: string, selection: string[]}, onEvent: (event: object) => void) => Promise<object> }} deps
  */
-export function createCommandPanel(root, { session, isPageAiError, pageView, selection, apply }) {
-  const state = { prompt: "", reviewMode: "yolo", route: null, preview: null, status: null, busy: false };
+export function createCommandPanel(root, { session, isPageAiError, pageView, selection, apply, sendToHermes }) {
+  const state = { prompt: "", reviewMode: "yolo", route: null, preview: null, status: null, busy: false, run: null };
 
   const input = h("textarea", {
     id: "command-input",
@@ -76,6 +80,8 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
   const decision = h("div", { class: "decision", id: "command-decision", "aria-live": "polite" });
   const diff = h("div", { class: "command-diff", id: "command-diff" });
   const footer = h("div", { class: "command-footer" });
+  // The last Hermes run: its prompt, streamed answer, tool events and end. Kept across keystrokes.
+  const runView = h("section", { class: "hermes-run", id: "hermes-run", hidden: true, "aria-live": "polite" });
 
   replace(
     root,
@@ -97,6 +103,7 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
     decision,
     diff,
     footer,
+    runView,
   );
 
   function setPrompt(prompt) {
@@ -227,7 +234,18 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
       h("span", { class: "timing", id: "command-timing", title: "route + dry-run, in WASM" }, ms ? `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms · local` : ""),
       direct
         ? h("button", { type: "button", class: "primary", id: "command-apply", disabled: state.busy, onclick: onApply, title: "Writes the previewed change to the document (⌘/Ctrl+Enter)" }, state.busy ? "Applying…" : label)
-        : h("button", { type: "button", class: "primary", id: "command-hermes", disabled: true, title: "Hermes runs from the browser are coming: the server's run route does not exist yet" }, "Send to Hermes"),
+        : h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              id: "command-hermes",
+              disabled: state.busy || !state.route,
+              onclick: onHermes,
+              title: "Starts a Hermes run on this page; the answer streams in below (⌘/Ctrl+Enter)",
+            },
+            state.busy ? "Sending…" : "Send to Hermes",
+          ),
     );
   }
 
@@ -239,19 +257,100 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
 
   async function onApply() {
     const { route, preview } = state;
+    if (route?.requiresHermesRun) return onHermes();
     if (state.busy || !route?.recommendedToolCall || !preview) return;
     state.busy = true;
     paint(0);
     try {
-      const page = await apply(route.recommendedToolCall, preview);
-      state.status = { kind: "ok", text: `Applied · revision ${page.revision}` };
-      input.value = state.prompt = "";
+      const done = await apply({ prompt: state.prompt, mode: state.reviewMode, selection: selection() });
+      if (done.outcome === "applied") {
+        state.status = { kind: "ok", text: `Applied · revision ${done.page.revision}` };
+        input.value = state.prompt = "";
+      } else if (done.outcome === "stale") {
+        state.status = { kind: "error", text: "The page changed before the write: look at the preview again" };
+      } else {
+        state.status = { kind: "error", text: `The server routed this differently (${done.outcome}); nothing was written` };
+      }
     } catch (error) {
       state.status = { kind: "error", text: `${error.code ?? "apply_failed"}: ${error.message}` };
     } finally {
       state.busy = false;
     }
     compute();
+  }
+
+  async function onHermes() {
+    if (state.busy || !state.route?.requiresHermesRun) return;
+    state.busy = true;
+    state.status = null;
+    state.run = { prompt: state.prompt, status: "starting", text: "", events: [], error: null };
+    paint(0);
+    paintRun();
+    const onEvent = (event) => {
+      const run = state.run;
+      if (event.event === "message.delta") run.text += event.delta ?? "";
+      else if (event.event === "tool.started") run.events.push({ kind: "started", tool: event.tool, detail: event.preview ?? "" });
+      else if (event.event === "tool.completed") {
+        const ms = typeof event.duration === "number" ? `${Math.round(event.duration * 1000)} ms` : "";
+        run.events.push({ kind: event.error ? "failed" : "completed", tool: event.tool, detail: ms });
+      }
+      run.status = "streaming";
+      paintRun();
+    };
+    try {
+      const done = await sendToHermes({ prompt: state.prompt, selection: selection() }, onEvent);
+      if (done.outcome !== "hermes") {
+        state.run.status = "failed";
+        state.run.error = { code: done.outcome, message: "the server routed this without Hermes; nothing was sent" };
+      } else {
+        const end = done.last;
+        state.run.status = end.event === "run.completed" ? "completed" : end.event === "run.cancelled" ? "cancelled" : "failed";
+        if (end.event === "run.completed" && typeof end.output === "string") state.run.text = end.output;
+        if (end.event === "run.failed") state.run.error = { code: end.error?.code ?? "run_failed", message: end.error?.message ?? String(end.error ?? "") };
+      }
+    } catch (error) {
+      state.run.status = "failed";
+      state.run.error = { code: error.code ?? "hermes_failed", message: error.message, hint: error.hint };
+    } finally {
+      state.busy = false;
+    }
+    paintRun();
+    compute();
+  }
+
+  function paintRun() {
+    const run = state.run;
+    runView.hidden = !run;
+    if (!run) return;
+    runView.dataset.status = run.status;
+    const label = { starting: "Starting…", streaming: "Streaming", completed: "Done", cancelled: "Cancelled", failed: "Failed" }[run.status];
+    replace(
+      runView,
+      h(
+        "div",
+        { class: "hermes-run-head" },
+        h("span", { class: "route-badge route-hermes" }, "Hermes"),
+        h("span", { class: "hermes-run-prompt", title: run.prompt }, clip(run.prompt)),
+        h("span", { class: `hermes-run-status status-${run.status}`, id: "hermes-status" }, label),
+      ),
+      run.events.length
+        ? h(
+            "ul",
+            { class: "hermes-events", id: "hermes-events" },
+            run.events.map((e) => h("li", { class: `tool-event tool-${e.kind}` }, h("code", {}, e.tool), ` ${e.kind}${e.detail ? ` · ${e.detail}` : ""}`)),
+          )
+        : null,
+      h("p", { class: "hermes-answer", id: "hermes-answer" }, run.text),
+      run.error
+        ? h(
+            "div",
+            { class: "message message-error" },
+            h("div", { class: "error-code" }, run.error.code),
+            h("div", { class: "error-message" }, run.error.message),
+            run.error.hint ? h("div", { class: "error-hint" }, run.error.hint) : null,
+          )
+        : null,
+    );
   }
 
   return { refresh: compute };
