@@ -52,6 +52,17 @@ const chipIds = () => page.locator("#context-targets [data-block-id]").evaluateA
 
 const reference = (request) => pageai.buildContext(welcome, request, "ctx_ref");
 
+/** Clicks Apply and waits for its success; answers the requests that were not GETs, as "METHOD /path". */
+async function applyAndRecordWrites() {
+  const writes = [];
+  const record = (r) => r.method() !== "GET" && writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  page.on("request", record);
+  await page.click("#command-apply");
+  await page.waitForSelector("#command-status.status-ok");
+  page.off("request", record);
+  return writes;
+}
+
 async function shoot(name) {
   await page.waitForTimeout(250); // let the highlight transitions settle
   await page.screenshot({ path: join(ARTIFACTS, name) });
@@ -318,12 +329,7 @@ describe("web demo", () => {
     session.free();
     const [changed] = preview.changedBlocks;
 
-    const writes = [];
-    const record = (r) => r.method() !== "GET" && writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
-    page.on("request", record);
-    await page.click("#command-apply");
-    await page.waitForSelector("#command-status.status-ok");
-    page.off("request", record);
+    const writes = await applyAndRecordWrites();
     assert.deepEqual(writes, ["POST /api/page-ai/command"], "one command, routed and written by the server");
     assert.equal(await page.locator("#command-status").innerText(), `Applied · revision ${welcome.revision + 1}`);
     assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${welcome.revision + 1}`);
@@ -354,12 +360,7 @@ describe("web demo", () => {
     await page.waitForSelector("#command-panel[data-status=direct]");
     assert.equal(await page.locator("#command-apply").innerText(), "Accept and apply");
 
-    const writes = [];
-    const record = (r) => r.method() !== "GET" && writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
-    page.on("request", record);
-    await page.click("#command-apply");
-    await page.waitForSelector("#command-status.status-ok");
-    page.off("request", record);
+    const writes = await applyAndRecordWrites();
     assert.equal(writes.length, 2, writes.join());
     assert.equal(writes[0], "POST /api/page-ai/command");
     assert.match(writes[1], /^POST \/api\/page-ai\/review-sessions\/rs\.welcome\.[^/]+\/accept$/);
