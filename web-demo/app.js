@@ -1,10 +1,14 @@
 // The mnote Page AI demo: loads the WASM engine and the `welcome` document, draws the page, and wires the
-// command box (route + preview per keystroke, in WASM) and the context panel (contexts, in WASM). Each
-// panel lives in its own module under js/; this file only wires them together and owns the session.
+// command box (route + preview per keystroke, in WASM; Apply and Send to Hermes through the server), the
+// review panel, the context panel (contexts, in WASM), the tool toggles and the audit log. Each panel lives
+// in its own module under js/; this file only wires them together and owns the session.
 
-import { ApiError, acceptReview, fetchDocument, runCommand, streamRun } from "./js/api.js";
+import { ApiError, fetchDocument, runCommand, streamRun } from "./js/api.js";
+import { createAuditPanel } from "./js/audit-panel.js";
 import { createCommandPanel } from "./js/command-panel.js";
 import { createContextPanel } from "./js/context-panel.js";
+import { createReviewPanel } from "./js/review-panel.js";
+import { createToolsPanel } from "./js/tools-panel.js";
 import { count, h, replace } from "./js/dom.js";
 import { loadEngine } from "./js/engine.js";
 import { createPageView } from "./js/page-view.js";
@@ -62,25 +66,27 @@ async function main() {
     }
   }
 
+  /** Reads the page again after a write this page did not make itself (a review accepted, a revert, Hermes). */
+  async function reload() {
+    const stored = await fetchDocument(documentId);
+    if (stored.revision !== session.revision) follow(stored);
+    await auditPanel.refresh();
+  }
+
   /**
    * Applies a direct command on the server: `POST /api/page-ai/command` routes it again in the document's
    * Durable Object (the same core as the preview) and writes it there, validated, audited and with its tool
-   * events. Held for review (the review mode says so), it is accepted right away: the person clicking
-   * "Accept and apply" has just reviewed the preview. Answers `{outcome, page, answer}`.
+   * events. When the review mode holds it, it waits in the review panel. Answers `{outcome, page, answer}`.
    */
   async function apply({ prompt, mode, selection }) {
     const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
     const answer = await runCommand({ documentId, prompt, scope, selection, mode });
     if (answer.outcome === "applied") {
       follow(answer.page, answer.result);
+      await Promise.all([auditPanel.refresh(), reviewPanel.refresh()]);
       return { outcome: "applied", page: answer.page, answer };
     }
-    if (answer.outcome === "review") {
-      const accepted = await acceptReview(answer.reviewSession.sessionId, crypto.randomUUID());
-      const stored = await fetchDocument(documentId);
-      follow(stored, accepted.result);
-      return { outcome: accepted.state, page: stored, answer: accepted };
-    }
+    if (answer.outcome === "review") await reviewPanel.refresh(answer.reviewSession.sessionId);
     return { outcome: answer.outcome, page: null, answer };
   }
 
@@ -99,20 +105,25 @@ async function main() {
       throw Object.assign(new Error(error.message ?? "the run did not start"), { code: error.code, hint: error.hint });
     }
     const last = await streamRun(run.runId, run.sessionId, onEvent);
-    const stored = await fetchDocument(documentId);
-    if (stored.revision !== session.revision) follow(stored);
+    await Promise.all([reload(), reviewPanel.refresh()]);
     return { outcome: "hermes", run, last };
   }
 
   const deps = { session: () => session, isPageAiError: engine.isPageAiError, pageView };
   contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
+  const reviewPanel = createReviewPanel($("#review-panel"), { documentId, onWrite: reload });
+  const auditPanel = createAuditPanel($("#audit-panel"), { documentId });
+  const toolsPanel = createToolsPanel($("#tools-panel"), { onProfile: (profile) => commandPanel?.showMode(profile.reviewMode) });
   commandPanel = createCommandPanel($("#command-panel"), {
     ...deps,
     selection: () => contextPanel.picked(),
     apply,
     sendToHermes,
+    // The review mode is the stored profile's: what the preview shows is what the server and Hermes obey.
+    onMode: (reviewMode) => toolsPanel.save({ reviewMode }),
   });
   contextPanel.refresh();
+  await Promise.all([toolsPanel.load(), reviewPanel.refresh(), auditPanel.refresh()]);
   commandPanel.refresh();
   document.body.dataset.state = "ready";
 }

@@ -52,6 +52,9 @@ const chipIds = () => page.locator("#context-targets [data-block-id]").evaluateA
 
 const reference = (request) => pageai.buildContext(welcome, request, "ctx_ref");
 
+/** The stored page of the demo's document. */
+const storedPage = async () => (await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth })).json();
+
 /** Clicks Apply and waits for its success; answers the requests that were not GETs, as "METHOD /path". */
 async function applyAndRecordWrites() {
   const writes = [];
@@ -309,15 +312,27 @@ describe("web demo", () => {
 
     await page.click("#command-examples >> text=English replace");
     await page.waitForSelector("#command-panel[data-status=direct]");
+    // The panel shows the stored profile's review mode: the Worker's default profile reviews every write.
+    assert.equal(await page.locator("#review-mode [aria-pressed=true]").getAttribute("data-mode"), "review");
+    assert.match(await page.locator("#command-decision").innerText(), /needs your review/);
+    await page.click("#review-mode [data-mode=yolo]");
     assert.match(await page.locator("#command-decision").innerText(), /applies directly/);
     await page.click("#review-mode [data-mode=review]");
     assert.match(await page.locator("#command-decision").innerText(), /needs your review/);
     assert.match(await page.locator("#command-diff").innerText(), /held for review/);
-    assert.equal(await page.locator("#command-apply").innerText(), "Accept and apply");
+    assert.equal(await page.locator("#command-apply").innerText(), "Hold for review");
     await shoot("demo-command-review.png");
     await page.click("#review-mode [data-mode=yolo]");
-    assert.deepEqual(requests, [], "switching commands and modes sent no request");
+    await page.waitForFunction(() => document.querySelector("#tools-panel") && !document.querySelector("#tool-list input:disabled"));
+    // Routing and previewing sent nothing; the review mode is the stored profile's, so picking one stores it.
+    assert.deepEqual(
+      requests.map((r) => r.replace(worker.url, "")),
+      ["PUT /api/profile", "PUT /api/profile", "PUT /api/profile"],
+      "switching commands sent no request",
+    );
     page.off("request", record);
+    const stored = await (await fetch(`${worker.url}/api/profile`, { headers: worker.auth })).json();
+    assert.equal(stored.profile.reviewMode, "yolo");
   });
 
   test("Apply sends the command to the server, which writes it; the page follows", async () => {
@@ -353,23 +368,121 @@ describe("web demo", () => {
     await page.fill("#command-input", "");
   });
 
-  test("in review mode the server holds the write, and Accept and apply accepts it", async () => {
-    const before = await (await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth })).json();
+  test("in review mode the server holds the write; the review panel accepts it, and reverts it", async () => {
+    const before = await storedPage();
     await page.click("#review-mode [data-mode=review]");
     await page.click("#command-examples >> text=English replace");
     await page.waitForSelector("#command-panel[data-status=direct]");
-    assert.equal(await page.locator("#command-apply").innerText(), "Accept and apply");
+    assert.equal(await page.locator("#command-apply").innerText(), "Hold for review");
 
     const writes = await applyAndRecordWrites();
-    assert.equal(writes.length, 2, writes.join());
-    assert.equal(writes[0], "POST /api/page-ai/command");
-    assert.match(writes[1], /^POST \/api\/page-ai\/review-sessions\/rs\.welcome\.[^/]+\/accept$/);
-    assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 1}`);
+    assert.deepEqual(writes, ["POST /api/page-ai/command"], "held: nothing accepted yet");
+    assert.equal((await storedPage()).revision, before.revision, "nothing was written");
+    await page.waitForSelector("#review-session[data-state=awaiting_user]");
+    assert.equal(await page.locator("#review-open-count").innerText(), "1 open");
+    const [block] = await page.locator("#review-session .review-block").evaluateAll((els) => els.map((e) => e.dataset.blockId));
+    assert.match(await page.locator(`#review-session .review-block[data-block-id="${block}"] .inline-diff`).innerText(), /finance review/);
+    await shoot("demo-review.png");
 
-    const sessions = await (await fetch(`${worker.url}/api/documents/welcome/review-sessions`, { headers: worker.auth })).json();
-    const [newest] = sessions.sessions;
-    assert.equal(newest.state, "applied", JSON.stringify(newest).slice(0, 300));
+    await page.click('#review-session [data-action="accept"]');
+    await page.waitForSelector("#review-session[data-state=applied]");
+    assert.match(await page.locator("#review-notice").innerText(), new RegExp(`Applied · revision ${before.revision + 1}`));
+    assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 1}`);
+    assert.match(await page.locator(`#page-blocks [data-block-id="${block}"]`).innerText(), /finance review/);
+    assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.accept");
+
+    // Undo: the applied session reverts as one write, and the page shows the old text again.
+    await page.click('#review-session [data-action="revert"]');
+    await page.waitForSelector("#review-session[data-state=reverted]");
+    assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 2}`);
+    assert.match(await page.locator(`#page-blocks [data-block-id="${block}"]`).innerText(), /numbers check/);
+    assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.revert");
+  });
+
+  test("a held write turns stale when the page moves on; retry previews it again and it applies", async () => {
+    // Still in review mode: hold a change, then change the page underneath it.
+    await page.click("#command-examples >> text=English replace");
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    await applyAndRecordWrites();
+    await page.waitForSelector("#review-session[data-state=awaiting_user]");
+    const held = await page.locator("#review-session").getAttribute("data-session-id");
     await page.click("#review-mode [data-mode=yolo]");
+    await page.fill("#command-input", 'replace "dry run first" with "preview first"');
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    assert.equal(await page.locator("#command-apply").innerText(), "Apply");
+    await applyAndRecordWrites();
+    const moved = await storedPage();
+    assert.match(moved.blocks.find((b) => b.blockId === "li_dryrun").text, /preview first/);
+
+    await page.click(`#review-list [data-session-id="${held}"]`);
+    await page.waitForSelector(`#review-session[data-session-id="${held}"]`);
+    await page.click('#review-session [data-action="accept"]');
+    await page.waitForSelector("#review-session[data-state=stale]");
+    assert.match(await page.locator("#review-stale").innerText(), new RegExp(`now revision ${moved.revision}`));
+    assert.equal((await storedPage()).revision, moved.revision, "a stale accept writes nothing");
+    await shoot("demo-review-stale.png");
+
+    await page.click('#review-session [data-action="retry"]');
+    await page.waitForSelector("#review-session[data-state=awaiting_user]");
+    await page.click('#review-session [data-action="accept"]');
+    await page.waitForSelector("#review-session[data-state=applied]");
+    assert.equal((await storedPage()).revision, moved.revision + 1);
+  });
+
+  test("a held write over two blocks can be accepted in part", async () => {
+    await page.click("#review-mode [data-mode=review]");
+    await page.fill("#command-input", "replace 'end-to-end suite' with 'e2e suite' and 'partial accept' with '部分接受'");
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    await applyAndRecordWrites();
+    await page.waitForSelector("#review-session[data-state=awaiting_user]");
+    const blocks = await page.locator("#review-session .review-block").evaluateAll((els) => els.map((e) => e.dataset.blockId));
+    assert.deepEqual(blocks.sort(), ["t_hermes", "t_partial"]);
+    const before = await storedPage();
+
+    await page.locator('#review-session input[data-block-id="t_partial"]').uncheck();
+    assert.equal(await page.locator('#review-session [data-action="accept"]').innerText(), "Accept 1 of 2");
+    await page.click('#review-session [data-action="accept"]');
+    await page.waitForSelector("#review-session[data-state=applied]");
+    const after = await storedPage();
+    assert.equal(after.revision, before.revision + 1);
+    const text = (page, id) => page.blocks.find((b) => b.blockId === id).text;
+    assert.match(text(after, "t_hermes"), /e2e suite/);
+    assert.equal(text(after, "t_partial"), text(before, "t_partial"), "the unchecked block is untouched");
+  });
+
+  test("reject writes nothing and closes the session", async () => {
+    await page.click("#review-mode [data-mode=review]");
+    await page.fill("#command-input", "把第二段改成引用");
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    await applyAndRecordWrites();
+    await page.waitForSelector("#review-session[data-state=awaiting_user]");
+    const before = await storedPage();
+    await page.click('#review-session [data-action="reject"]');
+    await page.waitForSelector("#review-notice");
+    assert.match(await page.locator("#review-notice").innerText(), /Rejected: nothing was written/);
+    assert.equal((await storedPage()).revision, before.revision);
+    assert.equal(await page.locator("#review-open-count").innerText(), "0 open");
+    await page.click("#review-mode [data-mode=yolo]");
+  });
+
+  test("tool toggles store the profile, and the audit chain verifies", async () => {
+    const row = page.locator('#tool-list [data-tool="mnote.doc.search"]');
+    await row.locator("input").uncheck();
+    await page.waitForSelector('#tool-list [data-tool="mnote.doc.search"].is-off');
+    let stored = await (await fetch(`${worker.url}/api/profile`, { headers: worker.auth })).json();
+    assert.deepEqual(stored.profile.tools.disabled, ["mnote.doc.search"]);
+    const listed = stored.manifest.tools.find((t) => t.name === "mnote.doc.search");
+    assert.equal(listed.availability.enabled, false);
+    await row.locator("input").check();
+    await page.waitForSelector('#tool-list [data-tool="mnote.doc.search"]:not(.is-off)');
+    stored = await (await fetch(`${worker.url}/api/profile`, { headers: worker.auth })).json();
+    assert.deepEqual(stored.profile.tools.disabled, []);
+
+    await page.click("#audit-verify");
+    await page.waitForSelector("#audit-verdict.status-ok");
+    const verified = await (await fetch(`${worker.url}/api/documents/welcome/audit/verify`, { headers: worker.auth })).json();
+    assert.equal(await page.locator("#audit-verdict").innerText(), `Chain verified · ${verified.entries} entries`);
+    await shoot("demo-tools-audit.png");
   });
 
   test("Send to Hermes without a configured Hermes shows the coded reason, and writes nothing", async () => {

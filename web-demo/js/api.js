@@ -52,14 +52,6 @@ export const runCommand = (body) =>
     body: JSON.stringify(body),
   });
 
-/** Accepts a held review session: the server applies it, or answers `stale` with a fresh preview. */
-export const acceptReview = (sessionId, idempotencyKey) =>
-  request(`/api/page-ai/review-sessions/${encodeURIComponent(sessionId)}/accept`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ idempotencyKey }),
-  });
-
 /**
  * Reads a Hermes run's events (`GET /api/hermes/client/events/{runId}?sessionId=`, SSE) and calls `onEvent`
  * with each one until the terminal event (`run.completed`, `run.failed`, `run.cancelled`), which it answers
@@ -107,3 +99,47 @@ export async function streamRun(runId, sessionId, onEvent) {
   }
   throw new ApiError(502, { code: "hermes_client_upstream_unavailable", message: "the run's event stream ended before the run did" });
 }
+
+/** Accepts a held review session: the server applies it, or answers `stale` with a fresh preview. */
+export const acceptReview = (sessionId, idempotencyKey, blockIds) =>
+  reviewAction(sessionId, "accept", blockIds ? { idempotencyKey, blockIds } : { idempotencyKey });
+
+const postJson = (path, body) =>
+  request(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+/** The page-AI profile and the manifest it yields: `{profile: {tools: {disabled}, reviewMode}, manifest}`. */
+export const fetchProfile = () => request("/api/profile");
+
+/** Stores the profile; answers `{profile, manifest}` as stored. */
+export const putProfile = (profile) =>
+  request("/api/profile", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(profile) });
+
+/** The document's review sessions, newest first: `[{sessionId, state, updatedAt}]`. */
+export const listReviewSessions = (documentId, limit = 20) =>
+  request(`/api/documents/${encodeURIComponent(documentId)}/review-sessions?limit=${limit}`).then((a) => a.sessions);
+
+/** One review session, `mnote.page_ai_review_session.v1`. */
+export const fetchReviewSession = (sessionId) => request(`/api/page-ai/review-sessions/${encodeURIComponent(sessionId)}`);
+
+/**
+ * A review action on a session: `accept` ({idempotencyKey, blockIds?}), `reject`, `abort`, `retry`
+ * ({toolCallId}) or `revert` ({idempotencyKey}).
+ */
+export const reviewAction = (sessionId, action, body) =>
+  postJson(`/api/page-ai/review-sessions/${encodeURIComponent(sessionId)}/${action}`, body);
+
+/** The newest `n` entries of the document's audit log, oldest first, and its head `{seq, hash}`. */
+export async function fetchRecentAudit(documentId, n = 10) {
+  const path = `/api/documents/${encodeURIComponent(documentId)}/audit`;
+  const { head } = await request(`${path}?limit=1`);
+  const after = Math.max(0, (head?.seq ?? 0) - n);
+  const { entries } = await request(`${path}?after=${after}&limit=${n}`);
+  return { entries, head };
+}
+
+/** Checks the document's audit hash chain: `{ok, verified, entries, head}`, or a coded error. */
+export const verifyAudit = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}/audit/verify`);

@@ -37,9 +37,10 @@ const REVIEW_MODES = [
  * @param {{ session: () => object, isPageAiError: (e: unknown) => boolean, pageView: object,
  *   selection: () => string[],
  *   apply: (command: {prompt: string, mode: string, selection: string[]}) => Promise<{outcome: string, page: object | null}>,
- *   sendToHermes: (command: {prompt: string, selection: string[]}, onEvent: (event: object) => void) => Promise<object> }} deps
+ *   sendToHermes: (command: {prompt: string, selection: string[]}, onEvent: (event: object) => void) => Promise<object>,
+ *   onMode: (reviewMode: string) => void }} deps `onMode` stores a review mode the user picked
  */
-export function createCommandPanel(root, { session, isPageAiError, pageView, selection, apply, sendToHermes }) {
+export function createCommandPanel(root, { session, isPageAiError, pageView, selection, apply, sendToHermes, onMode }) {
   const state = { prompt: "", reviewMode: "yolo", route: null, preview: null, status: null, busy: false, run: null };
 
   const input = h("textarea", {
@@ -115,6 +116,15 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
   }
 
   function setMode(mode) {
+    if (mode === state.reviewMode) return;
+    state.reviewMode = mode;
+    compute();
+    onMode(mode);
+  }
+
+  /** Shows the stored profile's review mode (without storing it again). */
+  function showMode(mode) {
+    if (!mode || mode === state.reviewMode) return;
     state.reviewMode = mode;
     compute();
   }
@@ -227,13 +237,13 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
 
   function actions(ms) {
     const direct = state.route && !state.route.requiresHermesRun && state.preview;
-    const label = state.route?.requiresReview ? "Accept and apply" : "Apply";
+    const label = state.route?.requiresReview ? "Hold for review" : "Apply";
     return h(
       "div",
       { class: "command-actions" },
       h("span", { class: "timing", id: "command-timing", title: "route + dry-run, in WASM" }, ms ? `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms · local` : ""),
       direct
-        ? h("button", { type: "button", class: "primary", id: "command-apply", disabled: state.busy, onclick: onApply, title: "Writes the previewed change to the document (⌘/Ctrl+Enter)" }, state.busy ? "Applying…" : label)
+        ? h("button", { type: "button", class: "primary", id: "command-apply", disabled: state.busy, onclick: onApply, title: state.route?.requiresReview ? "Sends the change to the server, which holds it in the Review panel (⌘/Ctrl+Enter)" : "Writes the previewed change to the document (⌘/Ctrl+Enter)" }, state.busy ? "Sending…" : label)
         : h(
             "button",
             {
@@ -266,8 +276,9 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
       if (done.outcome === "applied") {
         state.status = { kind: "ok", text: `Applied · revision ${done.page.revision}` };
         input.value = state.prompt = "";
-      } else if (done.outcome === "stale") {
-        state.status = { kind: "error", text: "The page changed before the write: look at the preview again" };
+      } else if (done.outcome === "review") {
+        state.status = { kind: "ok", text: "Held for review: accept or reject it in the Review panel" };
+        input.value = state.prompt = "";
       } else {
         state.status = { kind: "error", text: `The server routed this differently (${done.outcome}); nothing was written` };
       }
@@ -353,7 +364,7 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
     );
   }
 
-  return { refresh: compute };
+  return { refresh: compute, showMode };
 }
 
 /** At most 120 characters (code points), for unchanged text shown for context. */
