@@ -113,7 +113,7 @@ async function main() {
   contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
   const reviewPanel = createReviewPanel($("#review-panel"), { documentId, onWrite: reload });
   const auditPanel = createAuditPanel($("#audit-panel"), { documentId });
-  const toolsPanel = createToolsPanel($("#tools-panel"), { onProfile: (profile) => commandPanel?.showMode(profile.reviewMode) });
+  const toolsPanel = createToolsPanel($("#tools-panel"), { onProfile: (profile) => commandPanel?.showProfile(profile) });
   commandPanel = createCommandPanel($("#command-panel"), {
     ...deps,
     selection: () => contextPanel.picked(),

@@ -41,7 +41,8 @@ const REVIEW_MODES = [
  *   onMode: (reviewMode: string) => void }} deps `onMode` stores a review mode the user picked
  */
 export function createCommandPanel(root, { session, isPageAiError, pageView, selection, apply, sendToHermes, onMode }) {
-  const state = { prompt: "", reviewMode: "yolo", route: null, preview: null, status: null, busy: false, run: null };
+  // `tools` is the stored profile's tool settings: the router's hints leave disabled tools out, as the server's do.
+  const state = { prompt: "", reviewMode: "yolo", tools: { disabled: [] }, route: null, preview: null, status: null, busy: false, run: null };
 
   const input = h("textarea", {
     id: "command-input",
@@ -122,10 +123,10 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
     onMode(mode);
   }
 
-  /** Shows the stored profile's review mode (without storing it again). */
-  function showMode(mode) {
-    if (!mode || mode === state.reviewMode) return;
-    state.reviewMode = mode;
+  /** Takes the stored profile: its review mode and its disabled tools (without storing them again). */
+  function showProfile(profile) {
+    state.reviewMode = profile.reviewMode ?? state.reviewMode;
+    state.tools = profile.tools ?? { disabled: [] };
     compute();
   }
 
@@ -144,7 +145,7 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
       pageView.showPreview(null);
       return paint(0);
     }
-    const profile = { reviewMode: state.reviewMode };
+    const profile = { reviewMode: state.reviewMode, tools: state.tools };
     const started = performance.now();
     try {
       state.route = session().route(state.prompt, { profile, selection: picked });
@@ -364,7 +365,7 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
     );
   }
 
-  return { refresh: compute, showMode };
+  return { refresh: compute, showProfile };
 }
 
 /** At most 120 characters (code points), for unchanged text shown for context. */
