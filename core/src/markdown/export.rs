@@ -32,11 +32,18 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
             }
         };
         match block.kind {
+            // An ATX heading (`## x`) is one line; a heading of several lines is written setext-style
+            // (underlined), which levels 1 and 2 have. Deeper ones get their line breaks as spaces.
+            BlockType::Heading if block.text.contains(['\n', '\r']) && block.attrs.level.unwrap_or(1) <= 2 => {
+                push_indented(&mut out, &block.text, 0);
+                inline_marker(&mut out);
+                out.push_str(if block.attrs.level.unwrap_or(1) == 1 { "\n===" } else { "\n---" });
+            }
             BlockType::Heading => {
                 let level = block.attrs.level.unwrap_or(1).clamp(1, 6);
                 out.push_str(&"#".repeat(level as usize));
                 out.push(' ');
-                out.push_str(&block.text);
+                out.push_str(&block.text.replace(['\n', '\r'], " "));
                 inline_marker(&mut out);
             }
             BlockType::Paragraph if block.text.trim().is_empty() => {
@@ -45,7 +52,7 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
                 }
             }
             BlockType::Paragraph => {
-                out.push_str(&block.text);
+                push_indented(&mut out, &block.text, 0);
                 inline_marker(&mut out);
             }
             BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo => {
@@ -129,14 +136,68 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
     out
 }
 
+/// The lines of a block's text, each but the first after `indent` spaces (the first follows its bullet).
 fn push_indented(out: &mut String, text: &str, indent: usize) {
+    // CommonMark ends a line at `\n`, `\r\n` or a lone `\r`; only `\n` gets the indentation.
+    let mut first = true;
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
             out.push_str(&" ".repeat(indent));
         }
-        out.push_str(line);
+        for (j, part) in line.split('\r').enumerate() {
+            if j > 0 {
+                out.push('\r');
+            }
+            match block_syntax_at(part, first) {
+                // A backslash makes the punctuation literal: the line stays text of this block.
+                Some(at) => {
+                    out.push_str(part.get(..at).unwrap_or_default());
+                    out.push('\\');
+                    out.push_str(part.get(at..).unwrap_or_default());
+                }
+                None => out.push_str(part),
+            }
+            first = false;
+        }
     }
+}
+
+/// Where a line of text, written as is, would start a block of its own in CommonMark (a list item, a
+/// heading, a quote, a rule, a fence, an HTML block, or on a later line a setext underline): the byte index
+/// of the punctuation to escape. Block text is inline Markdown source, so everything else is written as is.
+fn block_syntax_at(line: &str, first: bool) -> Option<usize> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let rest = line.get(indent..).unwrap_or_default();
+    let bytes = rest.as_bytes();
+    let ends_marker = |at: usize| matches!(bytes.get(at), None | Some(b' ' | b'\t'));
+    let lead = *bytes.first()?;
+    let only = |c: u8| rest.bytes().all(|b| b == c || b == b' ' || b == b'\t');
+    let count = |c: u8| rest.bytes().filter(|&b| b == c).count();
+    let syntax = match lead {
+        b'-' | b'+' | b'*' if ends_marker(1) => true,
+        b'-' | b'*' | b'_' if only(lead) && count(lead) >= 3 => true,
+        b'=' | b'-' if !first && only(lead) => true,
+        b'#' => {
+            let hashes = bytes.iter().take_while(|&&b| b == b'#').count();
+            hashes <= 6 && ends_marker(hashes)
+        }
+        b'>' => true,
+        b'`' | b'~' => bytes.iter().take_while(|&&b| b == lead).count() >= 3,
+        b'<' => bytes.get(1).is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'/' | b'!' | b'?')),
+        b'0'..=b'9' => {
+            let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits <= 9 && matches!(bytes.get(digits), Some(b'.' | b')')) && ends_marker(digits + 1) {
+                return Some(indent + digits);
+            }
+            false
+        }
+        _ => false,
+    };
+    syntax.then_some(indent)
 }
 
 fn push_marker_line(out: &mut String, marker: Option<&str>) {

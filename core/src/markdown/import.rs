@@ -202,6 +202,13 @@ impl<'a> Importer<'a> {
             ImageState::None => {}
             _ => *image = ImageState::NotImage,
         }
+        // Block text is inline Markdown source, so a backslash escape belongs to it, but the parser's range
+        // of an escaped character starts after the backslash. At the start of a block that would lose the
+        // escape that keeps `\-` or `\#` a paragraph, and the next export would start a list or a heading.
+        let escaped = range.start > 0
+            && self.source.as_bytes().get(range.start - 1) == Some(&b'\\')
+            && self.source.as_bytes().get(range.start).is_some_and(u8::is_ascii_punctuation);
+        let range = if escaped { range.start - 1..range.end } else { range };
         *r = Some(match r.take() {
             Some(r) => r.start.min(range.start)..r.end.max(range.end),
             None => range,
