@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 CARGO ?= cargo
 
-.PHONY: help setup setup-dev dev test bench test-rust test-nostd lint wasm test-wasm test-e2e test-hermes test-tools
+.PHONY: help setup setup-dev dev test bench fuzz test-rust test-nostd lint wasm test-wasm test-e2e test-hermes test-tools
 
 # The Hermes proxy suites run in test-hermes; every other end-to-end file runs in test-e2e.
 E2E_HERMES := $(wildcard tests/e2e/hermes_*.test.mjs)
@@ -14,6 +14,7 @@ help:
 	@echo "make test   run every test suite (Rust, no_std, WASM package, Worker e2e, browser, Hermes)"
 	@echo "make bench  run the benchmarks (criterion + node)"
 	@echo "make test-tools  only the mnote tools against the real Hermes Agent"
+	@echo "make fuzz   fuzz core's parsers, FUZZ_SECONDS each (cargo-fuzz on stable, --sanitizer none)"
 
 setup:
 	@scripts/setup
@@ -34,6 +35,8 @@ lint:
 	@# The package's two modules (wasm/Cargo.toml): the Markdown one alone, and both (no unused helpers).
 	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features markdown -- -D warnings
 	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --all-features -- -D warnings
+	@# The fuzz targets (their own workspace, see fuzz/Cargo.toml) must keep compiling against core.
+	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --bins -- -D warnings
 
 test-rust:
 	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --skip corpus_precision_and_recall
@@ -66,3 +69,16 @@ bench: setup-dev wasm
 	node benches/wasm.mjs
 	node benches/sse_relay.mjs
 	node benches/worker_tools.mjs
+
+# Fuzzes core's parsers (SPEC §12): tool arguments, router prompts, Markdown import, continuation tokens.
+# Stable Rust: cargo-fuzz with --sanitizer none (core is safe Rust; the fuzzer hunts panics and broken
+# invariants). FUZZ_SECONDS per target; a finding is saved under fuzz/artifacts/ and stops the run.
+CARGO_FUZZ_VERSION := 0.13.2
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := tool_args router_prompt markdown_import continuation_token
+fuzz:
+	@cargo fuzz --version 2>/dev/null | grep -q " $(CARGO_FUZZ_VERSION)$$" || \
+		$(CARGO) install cargo-fuzz --version $(CARGO_FUZZ_VERSION) --locked
+	cd fuzz && for target in $(FUZZ_TARGETS); do \
+		cargo fuzz run --sanitizer none $$target -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
