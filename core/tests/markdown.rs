@@ -160,7 +160,15 @@ proptest! {
 /// import, exported as `- <!-- marker -->`, an empty list item, and the block and its id vanished.
 #[test]
 fn an_escaped_block_marker_stays_a_paragraph_with_its_id() {
-    for source in ["\\-\r\t", "\\# not a heading", "\\> not a quote", "1\\. not a list", "\\---", "a\n\\==="] {
+    for source in [
+        "\\-\r\t",
+        "\\# not a heading",
+        "\\> not a quote",
+        "1\\. not a list",
+        "\\---",
+        "a\n\\===",
+        "\u{0}\u{c}\n\u{c}\n/",
+    ] {
         let blocks = pageai_core::markdown::import(source, &mut counter("b_")).unwrap();
         assert_eq!(blocks.len(), 1, "{source:?}: {blocks:?}");
         assert_eq!(blocks[0].kind, BlockType::Paragraph, "{source:?}");
@@ -184,6 +192,12 @@ fn text_that_looks_like_block_syntax_is_escaped_on_export() {
     blocks.push(Block::paragraph("p_rule", "title\n---"));
     blocks.push(Block::paragraph("p_cr", "[\r- not a list"));
     blocks.push(Block::heading("h_two_lines", 2, "[\r~."));
+    blocks.push(Block::paragraph("p_html", "g<!a"));
+    blocks.push(Block::paragraph("p_ref", "[_]:"));
+    let mut code = Block::new("c_tick", BlockType::Code, "x");
+    code.attrs.language = Some("`".into());
+    blocks.push(code);
+    blocks.push(Block::heading("h_html", 3, "see <b and <!x"));
     blocks.push(Block::new("l_1", BlockType::BulletedListItem, "- nested?"));
     let page = Page::new("ws", "doc", "t", blocks).unwrap();
     let once = import(&export(&page), &mut counter("c_")).unwrap();

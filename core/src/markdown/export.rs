@@ -43,8 +43,9 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
                 let level = block.attrs.level.unwrap_or(1).clamp(1, 6);
                 out.push_str(&"#".repeat(level as usize));
                 out.push(' ');
-                out.push_str(&block.text.replace(['\n', '\r'], " "));
-                inline_marker(&mut out);
+                let text = block.text.replace(['\n', '\r'], " ");
+                out.push_str(&text);
+                marker_after_text(&mut out, &text, marker.as_deref());
             }
             BlockType::Paragraph if block.text.trim().is_empty() => {
                 if markers {
@@ -53,7 +54,7 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
             }
             BlockType::Paragraph => {
                 push_indented(&mut out, &block.text, 0);
-                inline_marker(&mut out);
+                marker_after_text(&mut out, &block.text, marker.as_deref());
             }
             BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo => {
                 let depth = (block.attrs.depth.unwrap_or(0) as usize).min(list_indent.len());
@@ -100,9 +101,12 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
                 inline_marker(&mut out);
             }
             BlockType::Code => {
-                let fence = "`".repeat(longest_backtick_run(&block.text).max(2) + 1);
+                // A backtick fence's info string may not contain a backtick; a tilde fence's may.
+                let language = block.attrs.language.as_deref().unwrap_or("");
+                let fence_char = if language.contains('`') { '~' } else { '`' };
+                let fence = fence_char.to_string().repeat(longest_run(&block.text, fence_char).max(2) + 1);
                 out.push_str(&fence);
-                out.push_str(block.attrs.language.as_deref().unwrap_or(""));
+                out.push_str(language);
                 out.push('\n');
                 out.push_str(&block.text);
                 if !block.text.is_empty() {
@@ -164,7 +168,8 @@ fn push_indented(out: &mut String, text: &str, indent: usize) {
 }
 
 /// Where a line of text, written as is, would start a block of its own in CommonMark (a list item, a
-/// heading, a quote, a rule, a fence, an HTML block, or on a later line a setext underline): the byte index
+/// heading, a quote, a rule, a fence, an HTML block, a link reference definition, or on a later line a
+/// setext underline): the byte index
 /// of the punctuation to escape. Block text is inline Markdown source, so everything else is written as is.
 fn block_syntax_at(line: &str, first: bool) -> Option<usize> {
     let indent = line.len() - line.trim_start_matches(' ').len();
@@ -186,6 +191,8 @@ fn block_syntax_at(line: &str, first: bool) -> Option<usize> {
             hashes <= 6 && ends_marker(hashes)
         }
         b'>' => true,
+        // `[label]: destination` is a link reference definition, not text.
+        b'[' => rest.contains("]:"),
         b'`' | b'~' => bytes.iter().take_while(|&&b| b == lead).count() >= 3,
         b'<' => bytes.get(1).is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'/' | b'!' | b'?')),
         b'0'..=b'9' => {
@@ -200,6 +207,19 @@ fn block_syntax_at(line: &str, first: bool) -> Option<usize> {
     syntax.then_some(indent)
 }
 
+/// The marker of a paragraph or heading: on the same line, unless the text has a `<`, which could open inline
+/// HTML (`<!a`, `<b`) that runs on and swallows the marker; then on its own line, where it is an HTML block
+/// that ends the paragraph and names it.
+fn marker_after_text(out: &mut String, text: &str, marker: Option<&str>) {
+    let Some(m) = marker else { return };
+    if text.contains('<') {
+        push_marker_line(out, Some(m));
+    } else {
+        out.push(' ');
+        out.push_str(m);
+    }
+}
+
 fn push_marker_line(out: &mut String, marker: Option<&str>) {
     if let Some(m) = marker {
         out.push('\n');
@@ -207,8 +227,8 @@ fn push_marker_line(out: &mut String, marker: Option<&str>) {
     }
 }
 
-fn longest_backtick_run(text: &str) -> usize {
-    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+fn longest_run(text: &str, of: char) -> usize {
+    text.split(|c| c != of).map(str::len).max().unwrap_or(0)
 }
 
 fn escape_link_text(text: &str) -> String {

@@ -346,7 +346,7 @@ impl<'a> Importer<'a> {
             }
             Collect::Inline { kind, attrs, range, marker, image } => {
                 let text = range.map(|r| unindent(self.slice(r))).unwrap_or_default();
-                let text = text.trim_end().to_string();
+                let text = text.trim_end_matches([' ', '\t', '\r', '\n']).to_string();
                 let block = match image {
                     ImageState::Closed { src, alt } => Block {
                         attrs: Attrs { src: Some(src), alt: Some(alt), ..Attrs::default() },
@@ -398,7 +398,9 @@ fn unindent(text: &str) -> String {
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
-            out.push_str(line.trim_start());
+            // CommonMark's whitespace is spaces and tabs: a form feed or a vertical tab is text, and
+            // dropping it could leave a blank line, which the next export would read as a block break.
+            out.push_str(line.trim_start_matches([' ', '\t']));
         } else {
             out.push_str(line);
         }
