@@ -194,6 +194,9 @@ fn text_that_looks_like_block_syntax_is_escaped_on_export() {
     blocks.push(Block::heading("h_two_lines", 2, "[\r~."));
     blocks.push(Block::paragraph("p_html", "g<!a"));
     blocks.push(Block::paragraph("p_ref", "[_]:"));
+    blocks.push(Block::paragraph("p_ref_lines", "[A1\r]:"));
+    blocks.push(Block::paragraph("p_link", "[a link](https://example.com) stays a link"));
+    blocks.push(Block::paragraph("p_blank_line", "<?1\n\n*"));
     let mut code = Block::new("c_tick", BlockType::Code, "x");
     code.attrs.language = Some("`".into());
     blocks.push(code);

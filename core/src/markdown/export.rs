@@ -144,6 +144,7 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
 fn push_indented(out: &mut String, text: &str, indent: usize) {
     // CommonMark ends a line at `\n`, `\r\n` or a lone `\r`; only `\n` gets the indentation.
     let mut first = true;
+    let definition_like = text.contains("]:");
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
@@ -153,7 +154,14 @@ fn push_indented(out: &mut String, text: &str, indent: usize) {
             if j > 0 {
                 out.push('\r');
             }
-            match block_syntax_at(part, first) {
+            // A blank line would end the block; a lone backslash (a hard line break) keeps it going. Only raw
+            // HTML, kept as a paragraph's text, brings blank lines into a block.
+            if !first && part.trim_matches([' ', '\t']).is_empty() {
+                out.push('\\');
+                first = false;
+                continue;
+            }
+            match block_syntax_at(part, first, definition_like) {
                 // A backslash makes the punctuation literal: the line stays text of this block.
                 Some(at) => {
                     out.push_str(part.get(..at).unwrap_or_default());
@@ -171,7 +179,7 @@ fn push_indented(out: &mut String, text: &str, indent: usize) {
 /// heading, a quote, a rule, a fence, an HTML block, a link reference definition, or on a later line a
 /// setext underline): the byte index
 /// of the punctuation to escape. Block text is inline Markdown source, so everything else is written as is.
-fn block_syntax_at(line: &str, first: bool) -> Option<usize> {
+fn block_syntax_at(line: &str, first: bool, definition_like: bool) -> Option<usize> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     if indent > 3 {
         return None;
@@ -191,8 +199,9 @@ fn block_syntax_at(line: &str, first: bool) -> Option<usize> {
             hashes <= 6 && ends_marker(hashes)
         }
         b'>' => true,
-        // `[label]: destination` is a link reference definition, not text.
-        b'[' => rest.contains("]:"),
+        // `[label]: destination` (the label may span lines) is a link reference definition, not text; one
+        // can only start a paragraph.
+        b'[' => first && definition_like,
         b'`' | b'~' => bytes.iter().take_while(|&&b| b == lead).count() >= 3,
         b'<' => bytes.get(1).is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'/' | b'!' | b'?')),
         b'0'..=b'9' => {
