@@ -22,7 +22,7 @@ use pageai_core::wire::PageAiContextV1;
 use pageai_core::{Error, wire};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use worker::{DurableObject, Env, Headers, Method, Request, RequestInit, Response, State, durable_object};
+use worker::{DurableObject, Env, Request, Response, State, durable_object};
 
 use crate::clock::Now;
 use crate::config::{Config, DOCUMENTS_BINDING};
@@ -400,20 +400,7 @@ impl DocumentClient {
     /// Sends `command` and returns the object's JSON answer as text. A coded error from the object comes
     /// back as [`Failure::Relayed`], ready to return to the client.
     pub async fn send_raw(&self, command: &DocumentCommand, trace_id: &str) -> Result<String, Failure> {
-        let body = serde_json::to_string(command).or_internal("encode document command", trace_id)?;
-        let headers = Headers::new();
-        headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
-        headers.set("content-type", "application/json").or_internal("set content type", trace_id)?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post).with_headers(headers).with_body(Some(body.into()));
-        // The host is never resolved: a stub delivers the request straight to the object.
-        let request =
-            Request::new_with_init("https://document.internal/", &init).or_internal("build request", trace_id)?;
-        let mut response = self.stub.fetch_with_request(request).await.or_internal("call document object", trace_id)?;
-        if response.status_code() != 200 {
-            return Err(Failure::Relayed(response));
-        }
-        Ok(response.text().await.or_internal("read document object answer", trace_id)?)
+        super::call_object(&self.stub, "document", command, trace_id).await
     }
 
     /// Sends `command` and decodes the answer as `T`.

@@ -1,4 +1,35 @@
-//! Durable Object classes, one file per class.
+//! Durable Object classes, one file per class, and the one way a route calls an object.
 
 pub mod document;
 pub mod profile;
+
+use serde::Serialize;
+use worker::{Headers, Method, Request, RequestInit, Stub};
+
+use crate::error::{Failure, OrInternal, TRACE_HEADER};
+
+/// Sends `command` to the object behind `stub` as JSON (with the request's trace id) and answers the
+/// object's JSON text. A coded error from the object comes back as [`Failure::Relayed`], ready to return to
+/// the client. `object` names it in internal errors ("document", "profile").
+pub(crate) async fn call_object(
+    stub: &Stub,
+    object: &str,
+    command: &impl Serialize,
+    trace_id: &str,
+) -> Result<String, Failure> {
+    let body = serde_json::to_string(command).or_internal(&format!("encode {object} command"), trace_id)?;
+    let headers = Headers::new();
+    headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
+    headers.set("content-type", "application/json").or_internal("set content type", trace_id)?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post).with_headers(headers).with_body(Some(body.into()));
+    // The host is never resolved: a stub delivers the request straight to the object.
+    let request =
+        Request::new_with_init(&format!("https://{object}.internal/"), &init).or_internal("build request", trace_id)?;
+    let mut response =
+        stub.fetch_with_request(request).await.or_internal(&format!("call {object} object"), trace_id)?;
+    if response.status_code() != 200 {
+        return Err(Failure::Relayed(response));
+    }
+    Ok(response.text().await.or_internal(&format!("read {object} object answer"), trace_id)?)
+}

@@ -8,7 +8,7 @@
 use pageai_core::profile::Profile;
 use pageai_core::{Error, wire};
 use serde::{Deserialize, Serialize};
-use worker::{DurableObject, Env, Headers, Method, Request, RequestInit, Response, State, durable_object};
+use worker::{DurableObject, Env, Request, Response, State, durable_object};
 
 use crate::config::{Config, PROFILE_OBJECT_NAME, PROFILES_BINDING};
 use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
@@ -124,19 +124,7 @@ impl ProfileClient {
     }
 
     async fn send(&self, command: &ProfileCommand, trace_id: &str) -> Result<Profile, Failure> {
-        let body = serde_json::to_string(command).or_internal("encode profile command", trace_id)?;
-        let headers = Headers::new();
-        headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
-        headers.set("content-type", "application/json").or_internal("set content type", trace_id)?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post).with_headers(headers).with_body(Some(body.into()));
-        let request =
-            Request::new_with_init("https://profile.internal/", &init).or_internal("build request", trace_id)?;
-        let mut response = self.stub.fetch_with_request(request).await.or_internal("call profile object", trace_id)?;
-        if response.status_code() != 200 {
-            return Err(Failure::Relayed(response));
-        }
-        let text = response.text().await.or_internal("read profile object answer", trace_id)?;
+        let text = super::call_object(&self.stub, "profile", command, trace_id).await?;
         Ok(serde_json::from_str(&text).or_internal("decode profile object answer", trace_id)?)
     }
 }
