@@ -50,6 +50,7 @@ pub mod markdown;
 pub mod normalize;
 pub mod ops;
 pub mod page;
+pub mod policy;
 pub mod profile;
 pub mod review;
 pub mod route;

@@ -30,6 +30,16 @@ impl ReviewMode {
             ReviewMode::Required => "required",
         }
     }
+
+    /// The mode one command runs under when it asks for `requested`: the request replaces this mode, except
+    /// that `required` cannot be relaxed (nothing may opt out of it).
+    pub fn overridden_by(self, requested: Option<ReviewMode>) -> ReviewMode {
+        match (self, requested) {
+            (ReviewMode::Required, _) => ReviewMode::Required,
+            (ReviewMode::Yolo | ReviewMode::Review, Some(mode)) => mode,
+            (mode, None) => mode,
+        }
+    }
 }
 
 /// Tool switches.
@@ -59,5 +69,19 @@ impl Profile {
     /// Whether the profile switches `tool_name` off.
     pub fn disables(&self, tool_name: &str) -> bool {
         self.tools.disabled.iter().any(|t| t == tool_name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReviewMode;
+
+    #[test]
+    fn a_command_mode_overrides_the_profile_but_never_relaxes_required() {
+        assert_eq!(ReviewMode::Review.overridden_by(Some(ReviewMode::Yolo)), ReviewMode::Yolo);
+        assert_eq!(ReviewMode::Yolo.overridden_by(Some(ReviewMode::Required)), ReviewMode::Required);
+        assert_eq!(ReviewMode::Yolo.overridden_by(None), ReviewMode::Yolo);
+        assert_eq!(ReviewMode::Required.overridden_by(Some(ReviewMode::Yolo)), ReviewMode::Required);
+        assert_eq!(ReviewMode::Required.overridden_by(Some(ReviewMode::Review)), ReviewMode::Required);
     }
 }

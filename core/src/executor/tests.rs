@@ -5,7 +5,9 @@ use serde_json::{Value, json};
 
 use super::idempotency::MemoryIdempotencyStore;
 use super::*;
-use crate::page::Block;
+use crate::ops::Risk;
+use crate::page::{Block, Permission};
+use crate::profile::ReviewMode;
 
 fn page() -> Page {
     let mut p = Page::new(

@@ -22,7 +22,9 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::executor::Origin;
 use crate::page::Permission;
+use crate::policy::{self, Ask, Stage};
 use crate::profile::{Profile, ReviewMode};
 pub use export::{mcp_tools_list, openai_functions};
 
@@ -305,24 +307,19 @@ pub fn scope_granted(granted: Option<&[String]>, required: &str) -> bool {
     })
 }
 
-/// Why `tool` is unavailable here, or `None` when it may run.
+/// Why `tool` is unavailable here, or `None` when it may run: the policy's [`Unavailable`] as its human
+/// reason (see [`crate::policy`], which decides it).
+///
+/// [`Unavailable`]: crate::policy::Unavailable
 pub fn unavailable_reason(
     tool: Tool,
     profile: &Profile,
     grants: Option<&[String]>,
     permission: Permission,
 ) -> Option<String> {
-    let spec = tool.spec();
-    if tool.writes() && permission == Permission::Read {
-        return Some("document is read-only".to_string());
-    }
-    if profile.disables(spec.name) {
-        return Some("disabled in the profile".to_string());
-    }
-    if !scope_granted(grants, spec.capability_scope) {
-        return Some(alloc::format!("capability scope {} is not granted", spec.capability_scope));
-    }
-    None
+    // The manifest lists tools for an AI caller; availability does not depend on the origin.
+    let ask = Ask { tool, origin: Origin::Hermes, profile, grants, permission };
+    policy::decide(&ask, Stage::Run).err().map(|unavailable| unavailable.to_string())
 }
 
 /// Approval facts of a tool under a profile.

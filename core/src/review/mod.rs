@@ -2,6 +2,8 @@
 //!
 //! Which one should I use?
 //!
+//! - An AI tool call, from Hermes or the router: [`submit`] says whether it runs straight through the
+//!   executor or through a review session, and [`answer`] is what a call that went to a session answers.
 //! - A write tool call from Hermes or the router that should wait for the user: [`propose`]. It dry-runs the
 //!   call through the executor and returns an `awaiting_user` session (in `yolo` mode an unblocked write is
 //!   applied at once, and the session of the same shape is `applied`).
@@ -58,6 +60,7 @@ mod propose;
 mod revert;
 mod session;
 mod state;
+mod submit;
 mod write;
 
 pub use decide::{AcceptRequest, abort, accept, reject};
@@ -69,6 +72,7 @@ pub use session::{
     ReviewSessionV1, SessionAuditV1, SourceV1, StaleV1, TransitionV1,
 };
 pub use state::{Action, State, allowed_actions, next};
+pub use submit::{Proposal, REVIEW_PENDING, Submission, answer, submit};
 
 use alloc::string::String;
 

@@ -1,6 +1,6 @@
 //! How review sessions ask the executor for a dry-run or a write. Every write a session makes is an
-//! `mnote.doc.apply_block_ops` call through [`crate::executor::execute`], so scope, revision, editability,
-//! idempotency and policy are checked there and nowhere else.
+//! `mnote.doc.apply_block_ops` call with typed arguments through [`crate::executor::execute_write`], so
+//! scope, revision, editability, idempotency and policy are checked there and nowhere else.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -8,14 +8,11 @@ use alloc::vec::Vec;
 use super::Stamp;
 use super::session::BlockStampV1;
 use crate::error::{Error, Result};
-use crate::executor::{Call, Effect, Env, Origin, Outcome, execute};
+use crate::executor::{Effect, Env, Origin, Outcome, WriteArgs, WriteCall, execute_write};
 use crate::manifest::args::ApplyBlockOpsArgs;
 use crate::ops::Operation;
 use crate::page::Page;
 use crate::wire::{self, ToolResultV1};
-
-/// The tool every session write goes through: it takes any batch of operations.
-pub(crate) const APPLY_TOOL: &str = "mnote.doc.apply_block_ops";
 
 /// One batch to run.
 pub(crate) struct Batch<'s> {
@@ -27,9 +24,10 @@ pub(crate) struct Batch<'s> {
     pub tool_call_id: &'s str,
 }
 
-/// Runs `batch` against the page as it is now (its revision is the base) and returns the tool result.
+/// Runs `batch` against the page as it is now (its revision is the base) and returns the tool result. The
+/// batch is an `mnote.doc.apply_block_ops` call: that tool takes any batch of operations.
 pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &mut Env<'_>) -> Result<ToolResultV1> {
-    let args = ApplyBlockOpsArgs {
+    let args = WriteArgs::ApplyBlockOps(ApplyBlockOpsArgs {
         context_id: None,
         document_id: page.document_id.clone(),
         base_revision: page.revision,
@@ -37,18 +35,10 @@ pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &m
         dry_run: batch.dry_run,
         idempotency_key: batch.idempotency_key.to_string(),
         allowed_target_block_ids: batch.allowed.map(<[String]>::to_vec),
-    };
-    let args = serde_json::to_value(&args).map_err(|e| Error::invalid("", e.to_string()))?;
-    let call = Call {
-        tool_name: APPLY_TOOL,
-        args: &args,
-        origin: batch.origin,
-        actor: stamp.actor,
-        at: stamp.at,
-        tool_call_id: batch.tool_call_id,
-        new_context_id: "",
-    };
-    result_of(execute(page, &call, env)?)
+    });
+    let call =
+        WriteCall { args, origin: batch.origin, actor: stamp.actor, at: stamp.at, tool_call_id: batch.tool_call_id };
+    result_of(execute_write(page, call, env)?)
 }
 
 /// The tool result inside a write's outcome; a replay's stored JSON is parsed back.

@@ -42,6 +42,7 @@ use crate::manifest::{Tool, unavailable_reason};
 use crate::normalize::fold;
 use crate::ops::Risk;
 use crate::page::Page;
+use crate::policy::{self, Ask, Stage, Unavailable};
 use crate::profile::{Profile, ReviewMode};
 use classify::Class;
 use grammar::Command;
@@ -297,8 +298,29 @@ fn locked_holding<'p>(page: &'p Page, text: &'p str) -> impl Iterator<Item = Str
     page.blocks.iter().filter(move |b| !b.editable && b.text.contains(text)).map(|b| b.block_id.clone())
 }
 
+/// The policy's answer for the shortcut's write tool here.
+fn apply_availability(input: &RouteInput<'_>) -> Result<(), Unavailable> {
+    let ask = Ask {
+        tool: Tool::DocApplyBlockOps,
+        origin: Origin::Shortcut,
+        profile: input.profile,
+        grants: input.grants,
+        permission: input.page.permission,
+    };
+    policy::decide(&ask, Stage::Run).map(|_| ())
+}
+
+/// The reason code of a tool the policy finds unavailable.
+fn unavailable_code(unavailable: Unavailable) -> &'static str {
+    match unavailable {
+        Unavailable::ReadOnly => "read_only_document",
+        Unavailable::Disabled | Unavailable::ScopeNotGranted { .. } => "tool_disabled",
+    }
+}
+
 /// Maps an executor error from the self dry-run onto a reason code.
-fn refusal_of(page: &Page, error: &Error, quoted: bool) -> (&'static str, Vec<String>) {
+fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool) -> (&'static str, Vec<String>) {
+    let page = input.page;
     match error {
         // Text that exists only in locked blocks is out of reach, not missing.
         Error::MatchNotFound { match_text, .. } if locked_holding(page, match_text).next().is_some() => {
@@ -320,21 +342,21 @@ fn refusal_of(page: &Page, error: &Error, quoted: bool) -> (&'static str, Vec<St
         Error::BlockTargetOutOfScope { block_id, .. } => ("out_of_selection", vec![block_id.clone()]),
         Error::BlockNotEditable { block_id } => ("not_editable", vec![block_id.clone()]),
         Error::BlockNotFound { .. } => ("target_not_found", Vec::new()),
-        Error::ToolDisabled { reason, .. } if reason.contains("read-only") => ("read_only_document", Vec::new()),
-        Error::ToolDisabled { .. } | Error::ScopeDenied { .. } => ("tool_disabled", Vec::new()),
+        // Only the policy refuses a tool; ask it for the typed cause.
+        Error::ToolDisabled { .. } | Error::ScopeDenied { .. } => {
+            (apply_availability(input).err().map_or("tool_disabled", unavailable_code), Vec::new())
+        }
         _ => ("complex", Vec::new()),
     }
 }
 
 fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quote: Option<String>) -> RouteV1 {
     let intent = commands.first().map_or("complex_rewrite", Command::intent);
-    if let Some(reason) = unavailable_reason(Tool::DocApplyBlockOps, input.profile, input.grants, input.page.permission)
-    {
-        let code = if reason.contains("read-only") { "read_only_document" } else { "tool_disabled" };
+    if let Err(reason) = apply_availability(input) {
         return hermes(
             input,
             intent,
-            code,
+            unavailable_code(reason),
             0.7,
             format!("{} {reason}", Tool::DocApplyBlockOps.spec().name),
             first_quote,
@@ -395,13 +417,9 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
                         })
                         .map(|b| b.block_id.clone())
                         .collect();
-                    if outside.is_empty() {
-                        refusal_of(input.page, &error, quoted)
-                    } else {
-                        ("out_of_selection", outside)
-                    }
+                    if outside.is_empty() { refusal_of(input, &error, quoted) } else { ("out_of_selection", outside) }
                 }
-                _ => refusal_of(input.page, &error, quoted),
+                _ => refusal_of(input, &error, quoted),
             };
             let intent = if code == "complex" && !quoted { "complex_rewrite" } else { intent };
             return hermes(input, intent, code, 0.7, error.message(), first_quote, &candidates);

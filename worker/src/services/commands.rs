@@ -85,15 +85,6 @@ pub struct CommandAnswer {
     pub page: Option<Page>,
 }
 
-/// The review mode a command runs under.
-pub fn effective_mode(profile: ReviewMode, requested: Option<ReviewMode>) -> ReviewMode {
-    match (profile, requested) {
-        (ReviewMode::Required, _) => ReviewMode::Required,
-        (_, Some(mode)) => mode,
-        (mode, None) => mode,
-    }
-}
-
 /// Runs the command against `page`. `trace_id` tags the shortcut's events and session.
 pub fn run(
     page: &mut Page,
@@ -112,7 +103,7 @@ pub fn run(
     let frozen = FrozenContext::of(&context);
     desk.freeze(&frozen)?;
 
-    let mode = effective_mode(desk.profile.review_mode, request.mode);
+    let mode = desk.profile.review_mode.overridden_by(request.mode);
     let profile = Profile { review_mode: mode, ..desk.profile.clone() };
     let key = desk.mint.opaque("idem")?;
     let input = RouteInput {

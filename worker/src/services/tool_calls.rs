@@ -16,18 +16,16 @@
 //! so the model knows the page did not change and the user decides. The same key and arguments (whatever
 //! their `dryRun`) find the same session again instead of making a second one.
 //!
-//! Applied writes and new sessions are written to the audit log. An `Err` means nothing changed; only its
-//! events are kept.
+//! Core decides all of this ([`review::submit`], [`review::answer`], over `pageai_core::policy`); this
+//! module stores what it decided and emits the events. Applied writes and new sessions are written to the
+//! audit log. An `Err` means nothing changed; only its events are kept.
 
 use pageai_core::audit::{self, AuditDraft};
 use pageai_core::events::{self, EventIds};
-use pageai_core::executor::idempotency::fingerprint;
 use pageai_core::executor::{self, Call, Effect, Origin, Outcome};
 use pageai_core::manifest::Tool;
 use pageai_core::page::Page;
-use pageai_core::profile::ReviewMode;
-use pageai_core::review::{self, ProposeRequest, ReviewSessionV1, State};
-use pageai_core::wire::{ToolResultV1, WarningV1};
+use pageai_core::review::{self, Proposal, ProposeRequest, ReviewSessionV1, State, Submission};
 use pageai_core::{Error, wire};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -36,9 +34,6 @@ use std::collections::BTreeMap;
 
 use super::desk::{Desk, ProposalKey};
 use pageai_core::executor::FrozenContext;
-
-/// Code of the warning a held write answers with.
-pub const REVIEW_PENDING: &str = "review_pending";
 
 /// A tool call as the document's object runs it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -123,16 +118,6 @@ pub fn document_of(args: &Value, pointer: &str) -> Result<String, Error> {
     Ok(id.to_string())
 }
 
-/// The actor recorded for an origin.
-pub fn actor_of(origin: Origin) -> &'static str {
-    match origin {
-        Origin::Hermes => "hermes",
-        Origin::Shortcut => "shortcut",
-        Origin::User => "user",
-        Origin::ReviewAccept => "user",
-    }
-}
-
 fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Result<(ToolReply, Outcome), Error> {
     let tool = Tool::from_name(&request.tool_name);
     let contexts = desk.contexts_for(&request.args)?;
@@ -143,15 +128,14 @@ fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Resul
         tool_name: &request.tool_name,
         args: &request.args,
         origin: request.origin,
-        actor: actor_of(request.origin),
+        actor: request.origin.actor(),
         at: &now.at,
         tool_call_id: &request.tool_call_id,
         new_context_id: &new_context_id,
     };
-    match tool {
-        Some(tool) if tool.writes() => write(tool, page, &call, request, &contexts, desk),
-        // Reads, and unknown names (the executor answers those with the nearest tool names).
-        _ => plain(page, &call, &contexts, desk),
+    match desk.with_env(&contexts, |env| review::submit(page, &call, env)) {
+        Submission::Execute => plain(page, &call, &contexts, desk),
+        Submission::Session(proposal) => session(page, &call, request, proposal, &contexts, desk),
     }
 }
 
@@ -175,36 +159,21 @@ fn plain(
     Ok((reply, outcome))
 }
 
-fn write(
-    tool: Tool,
+/// A write that goes through a review session: the one found for its proposal, or a new one, stored with
+/// its event and audit entry.
+fn session(
     page: &mut Page,
     call: &Call<'_>,
     request: &ToolCallRequest,
+    proposal: Proposal,
     contexts: &BTreeMap<String, FrozenContext>,
     desk: &mut Desk<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
-    let spec = tool.spec();
-    let args = &request.args;
-    // A missing dryRun is left for the executor to report; it is never defaulted. A mistyped one is
-    // reported by the executor right here, because `review::propose` overwrites the field with a bool.
-    if args.get("dryRun").is_some_and(|v| !v.is_boolean()) {
-        return plain(page, call, contexts, desk);
-    }
-    let dry_run = spec.always_dry_run || args.get("dryRun").and_then(Value::as_bool).unwrap_or(false);
-    let key = args.get("idempotencyKey").and_then(Value::as_str).unwrap_or_default();
-    if !dry_run && !key.is_empty() && desk.idempotency.lookup(&page.document_id, key).is_some() {
-        return plain(page, call, contexts, desk);
-    }
-    if desk.profile.review_mode == ReviewMode::Yolo && dry_run && !spec.always_dry_run {
-        return plain(page, call, contexts, desk);
-    }
-
-    let proposal =
-        ProposalKey { idempotency_key: key.into(), fingerprint: fingerprint(spec.name, &without_dry_run(args)) };
-    if !key.is_empty()
+    let proposal = ProposalKey { idempotency_key: proposal.idempotency_key, fingerprint: proposal.fingerprint };
+    if !proposal.idempotency_key.is_empty()
         && let Some(session) = desk.sessions.find_proposal(&proposal)?
     {
-        return reply_for(&session, spec.name, true);
+        return reply_for(&session, call, true);
     }
     let session_id = desk.mint.session_id(&page.document_id)?;
     let propose =
@@ -217,56 +186,19 @@ fn write(
         None => AuditDraft::for_session("review.propose", &session, call.actor, call.at, page.revision),
     };
     audit::record(&mut *desk.audit, draft)?;
-    reply_for(&session, spec.name, false)
+    reply_for(&session, call, false)
 }
 
-/// The answer for a session: the applied result, or else the preview with a `review_pending` warning.
-fn reply_for(session: &ReviewSessionV1, tool_name: &str, found: bool) -> Result<(ToolReply, Outcome), Error> {
-    let session_ref = Some(SessionRef { session_id: session.session_id.clone(), state: session.state });
-    if let Some(applied) = &session.applied {
-        let json = to_json(&applied.result)?;
-        let effect = if found { Effect::Replayed } else { Effect::Applied(applied.result.clone()) };
-        let reply = ToolReply { tool_name: tool_name.into(), result: raw(json.clone())?, review_session: session_ref };
-        return Ok((reply, Outcome { json, effect }));
-    }
-    let Some(preview) = &session.preview else {
-        // Only a session whose first preview failed has none, and propose never stores one like that.
-        return Err(Error::invalid("", format!("review session {} holds no preview", session.session_id)));
+/// Core's answer for a session, as the reply that names it.
+fn reply_for(session: &ReviewSessionV1, call: &Call<'_>, found: bool) -> Result<(ToolReply, Outcome), Error> {
+    let outcome = review::answer(session, found)?;
+    let tool_name = Tool::from_name(call.tool_name).map_or(call.tool_name, |t| t.spec().name);
+    let reply = ToolReply {
+        tool_name: tool_name.into(),
+        result: raw(outcome.json.clone())?,
+        review_session: Some(SessionRef { session_id: session.session_id.clone(), state: session.state }),
     };
-    let mut held: ToolResultV1 = preview.clone();
-    held.warnings.push(WarningV1 { code: REVIEW_PENDING.into(), message: pending_message(session) });
-    let json = to_json(&held)?;
-    let effect = if found { Effect::Replayed } else { Effect::Previewed(held) };
-    let reply = ToolReply { tool_name: tool_name.into(), result: raw(json.clone())?, review_session: session_ref };
-    Ok((reply, Outcome { json, effect }))
-}
-
-fn pending_message(session: &ReviewSessionV1) -> String {
-    let id = &session.session_id;
-    match session.state {
-        State::AwaitingUser => format!(
-            "held for review: session {id} is awaiting_user. The page is unchanged; the user accepts or rejects \
-             this preview. Do not repeat the write: tell the user what you proposed."
-        ),
-        State::Failed => {
-            let code = session.error.as_ref().map_or("an error", |e| e.code.as_str());
-            format!("review session {id} is failed ({code}); nothing was written")
-        }
-        state => format!("review session {id} is {}; nothing was written by this call", state.as_str()),
-    }
-}
-
-/// The arguments without `dryRun`, so a preview and its apply have the same proposal fingerprint.
-fn without_dry_run(args: &Value) -> Value {
-    let mut args = args.clone();
-    if let Some(map) = args.as_object_mut() {
-        map.remove("dryRun");
-    }
-    args
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
+    Ok((reply, outcome))
 }
 
 fn raw(json: String) -> Result<Box<RawValue>, Error> {

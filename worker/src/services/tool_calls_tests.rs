@@ -4,7 +4,8 @@
 
 use pageai_core::audit::AuditStore;
 use pageai_core::page::Block;
-use pageai_core::profile::{Profile, ToolsPolicy};
+use pageai_core::profile::{Profile, ReviewMode, ToolsPolicy};
+use pageai_core::review::REVIEW_PENDING;
 use serde_json::json;
 
 use super::*;

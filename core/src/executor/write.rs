@@ -1,0 +1,325 @@
+//! Writes: the typed arguments of every write tool ([`WriteArgs`]), reduced to one shape, and SPEC §5's
+//! guards in order, each a named step. JSON calls arrive here parsed; core's own callers (review sessions)
+//! arrive with typed arguments through [`super::execute_write`], so nothing inside core goes through JSON.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::idempotency::fingerprint;
+use super::{ContextLookup, Effect, Env, Origin, Outcome, Staged, check_document, page_save, to_json};
+use crate::error::{Error, Result};
+use crate::manifest::{Tool, args};
+use crate::ops::{self, Operation, Plan, Risk, TargetScope};
+use crate::page::Page;
+use crate::policy::{self, Ask, Decision, Hold, Stage};
+use crate::wire::{AuditV1, TOOL_RESULT_V1, ToolResultV1, WarningV1};
+
+/// A write tool's arguments, already typed: one variant per write tool.
+///
+/// Serialized, a variant is its arguments exactly as a model would send them (no tag), so the idempotency
+/// fingerprint of a typed call equals that of the same call sent as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum WriteArgs {
+    /// `mnote.doc.apply_block_ops`
+    ApplyBlockOps(args::ApplyBlockOpsArgs),
+    /// `mnote.doc.plan_update`
+    PlanUpdate(args::PlanUpdateArgs),
+    /// `mnote.block.insert`
+    BlockInsert(args::BlockInsertArgs),
+    /// `mnote.block.update`
+    BlockUpdate(args::BlockUpdateArgs),
+    /// `mnote.block.delete`
+    BlockDelete(args::BlockDeleteArgs),
+    /// `mnote.block.move`
+    BlockMove(args::BlockMoveArgs),
+    /// `mnote.page.save`
+    PageSave(args::PageSaveArgs),
+}
+
+impl WriteArgs {
+    /// The tool these arguments are for.
+    pub fn tool(&self) -> Tool {
+        match self {
+            WriteArgs::ApplyBlockOps(_) => Tool::DocApplyBlockOps,
+            WriteArgs::PlanUpdate(_) => Tool::DocPlanUpdate,
+            WriteArgs::BlockInsert(_) => Tool::BlockInsert,
+            WriteArgs::BlockUpdate(_) => Tool::BlockUpdate,
+            WriteArgs::BlockDelete(_) => Tool::BlockDelete,
+            WriteArgs::BlockMove(_) => Tool::BlockMove,
+            WriteArgs::PageSave(_) => Tool::PageSave,
+        }
+    }
+
+    /// Whether the call only previews (`plan_update` always does).
+    fn dry_run(&self) -> bool {
+        match self {
+            WriteArgs::ApplyBlockOps(a) => a.dry_run,
+            WriteArgs::PlanUpdate(_) => true,
+            WriteArgs::BlockInsert(a) => a.dry_run,
+            WriteArgs::BlockUpdate(a) => a.dry_run,
+            WriteArgs::BlockDelete(a) => a.dry_run,
+            WriteArgs::BlockMove(a) => a.dry_run,
+            WriteArgs::PageSave(a) => a.dry_run,
+        }
+    }
+}
+
+/// A write call with typed arguments: what [`super::execute_write`] runs.
+#[derive(Debug, Clone)]
+pub struct WriteCall<'a> {
+    /// The tool's arguments.
+    pub args: WriteArgs,
+    /// Who is asking.
+    pub origin: Origin,
+    /// The actor recorded in the audit.
+    pub actor: &'a str,
+    /// The caller's clock, RFC 3339.
+    pub at: &'a str,
+    /// The tool call's id.
+    pub tool_call_id: &'a str,
+}
+
+/// Any write tool's arguments, reduced to one shape.
+struct WriteRequest {
+    context_id: Option<String>,
+    document_id: String,
+    base_revision: u64,
+    operations: Vec<Operation>,
+    dry_run: bool,
+    idempotency_key: String,
+    allowed: Option<Vec<String>>,
+}
+
+macro_rules! block_write {
+    ($a:ident, $ops:expr) => {
+        WriteRequest {
+            context_id: $a.context_id,
+            document_id: $a.document_id,
+            base_revision: $a.base_revision,
+            operations: $ops,
+            dry_run: $a.dry_run,
+            idempotency_key: $a.idempotency_key,
+            allowed: $a.allowed_target_block_ids,
+        }
+    };
+}
+
+impl WriteRequest {
+    fn of(args: WriteArgs, page: &Page) -> Result<Self> {
+        Ok(match args {
+            WriteArgs::ApplyBlockOps(a) => {
+                let ops = a.operations.clone();
+                block_write!(a, ops)
+            }
+            WriteArgs::PlanUpdate(a) => WriteRequest {
+                context_id: a.context_id,
+                document_id: a.document_id,
+                base_revision: a.base_revision,
+                operations: a.operations,
+                dry_run: true,
+                idempotency_key: a.idempotency_key,
+                allowed: a.allowed_target_block_ids,
+            },
+            WriteArgs::BlockInsert(a) => {
+                let op = match (a.after_block_id.clone(), a.before_block_id.clone()) {
+                    (Some(after_block_id), None) => Operation::InsertAfter { after_block_id, block: a.block.clone() },
+                    (None, Some(before_block_id)) => {
+                        Operation::InsertBefore { before_block_id, block: a.block.clone() }
+                    }
+                    (None, None) | (Some(_), Some(_)) => {
+                        return Err(Error::invalid(
+                            "/afterBlockId",
+                            "give exactly one of afterBlockId and beforeBlockId",
+                        ));
+                    }
+                };
+                block_write!(a, alloc::vec![op])
+            }
+            WriteArgs::BlockUpdate(a) => {
+                let op = Operation::Update {
+                    block_id: a.block_id.clone(),
+                    text: a.text.clone(),
+                    kind: a.kind,
+                    attrs: a.attrs.clone(),
+                };
+                block_write!(a, alloc::vec![op])
+            }
+            WriteArgs::BlockDelete(a) => {
+                let op = Operation::Delete { block_id: a.block_id.clone() };
+                block_write!(a, alloc::vec![op])
+            }
+            WriteArgs::BlockMove(a) => {
+                let op = Operation::Move { block_id: a.block_id.clone(), after_block_id: a.after_block_id.clone() };
+                block_write!(a, alloc::vec![op])
+            }
+            WriteArgs::PageSave(a) => WriteRequest {
+                operations: page_save::operations_for(page, &a.blocks)?,
+                context_id: a.context_id,
+                document_id: a.document_id,
+                base_revision: a.base_revision,
+                dry_run: a.dry_run,
+                idempotency_key: a.idempotency_key,
+                allowed: None,
+            },
+        })
+    }
+}
+
+/// Runs a write up to its commit. `sent` is the JSON the arguments were parsed from, if any: the
+/// idempotency fingerprint hashes the arguments as sent.
+pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<&Value>, env: &mut Env<'_>) -> Result<Staged> {
+    let WriteCall { args, origin, actor, at, tool_call_id } = call;
+    let tool = args.tool();
+    // Dry-runs are never recorded, so only an apply pays for the canonical fingerprint.
+    let fingerprint = if args.dry_run() { String::new() } else { fingerprint_of(tool, &args, sent)? };
+    let request = WriteRequest::of(args, page)?;
+    check_key(&request.idempotency_key)?;
+    check_document(page, Some(&request.document_id))?;
+    let ask = Ask { tool, origin, profile: env.profile, grants: env.grants, permission: page.permission };
+    if let Some(replayed) = replay(page, &request, &fingerprint, &ask, env)? {
+        return Ok(Staged::Done(replayed));
+    }
+    let plan = {
+        let scope = target_scope(page, &request, env.contexts)?;
+        if request.base_revision != page.revision {
+            return Err(Error::RevisionConflict { expected: request.base_revision, actual: page.revision });
+        }
+        ops::plan(page, &request.operations, &scope, env.mint)?
+    };
+    let hold = hold_of(&ask, plan.risk)?;
+    if !request.dry_run && hold.is_some() {
+        return Err(Error::ReviewRequired { tool: tool.spec().name.into() });
+    }
+    let audit = AuditV1 {
+        tool_call_id: tool_call_id.into(),
+        idempotency_key: request.idempotency_key.clone(),
+        actor: actor.into(),
+        at: at.into(),
+    };
+    let result = tool_result(page, tool, &request, &plan, hold, audit);
+    finish(page, result, request, plan, fingerprint)
+}
+
+fn fingerprint_of(tool: Tool, args: &WriteArgs, sent: Option<&Value>) -> Result<String> {
+    let name = tool.spec().name;
+    match sent {
+        Some(json) => Ok(fingerprint(name, json)),
+        None => {
+            let json = serde_json::to_value(args).map_err(|e| Error::invalid("", e.to_string()))?;
+            Ok(fingerprint(name, &json))
+        }
+    }
+}
+
+fn check_key(key: &str) -> Result<()> {
+    if key.trim().is_empty() || key.len() > 255 {
+        return Err(Error::invalid("/idempotencyKey", "use a non-empty key of at most 255 bytes"));
+    }
+    Ok(())
+}
+
+/// The stored answer when the policy replays this call; a stored answer to other arguments is a conflict.
+fn replay(
+    page: &Page,
+    request: &WriteRequest,
+    fingerprint: &str,
+    ask: &Ask<'_>,
+    env: &Env<'_>,
+) -> Result<Option<Outcome>> {
+    let stored =
+        if request.dry_run { None } else { env.idempotency.lookup(&page.document_id, &request.idempotency_key) };
+    let Some(record) = stored else { return Ok(None) };
+    match policy::decide(ask, Stage::Submitted { dry_run: request.dry_run, stored: true }) {
+        Ok(Decision::Replay) if record.fingerprint == fingerprint => {
+            Ok(Some(Outcome { json: record.response, effect: Effect::Replayed }))
+        }
+        Ok(Decision::Replay) => Err(Error::IdempotencyConflict { key: request.idempotency_key.clone() }),
+        Ok(Decision::Run | Decision::Preview | Decision::Propose | Decision::Apply | Decision::Hold(_)) | Err(_) => {
+            Ok(None)
+        }
+    }
+}
+
+/// The frozen context's allowed blocks, narrowed (never widened) by the caller's list.
+fn target_scope<'r>(
+    page: &Page,
+    request: &'r WriteRequest,
+    contexts: &'r dyn ContextLookup,
+) -> Result<TargetScope<'r>> {
+    let mut scope = TargetScope::unrestricted();
+    if let Some(context_id) = &request.context_id {
+        let frozen =
+            contexts.frozen(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.clone() })?;
+        if frozen.document_id != page.document_id {
+            return Err(Error::invalid("/contextId", "the context belongs to another document"));
+        }
+        scope = TargetScope::only(frozen.allowed_target_block_ids.iter().map(String::as_str));
+    }
+    Ok(scope.narrowed_by(request.allowed.as_deref()))
+}
+
+/// The policy's answer for a planned write: `Err` when the tool is unavailable, the hold reason if held.
+fn hold_of(ask: &Ask<'_>, risk: Risk) -> Result<Option<Hold>> {
+    match policy::decide(ask, Stage::Planned { risk }).map_err(|u| u.error(ask.tool))? {
+        Decision::Hold(hold) => Ok(Some(hold)),
+        Decision::Apply | Decision::Run | Decision::Replay | Decision::Preview | Decision::Propose => Ok(None),
+    }
+}
+
+fn tool_result(
+    page: &Page,
+    tool: Tool,
+    request: &WriteRequest,
+    plan: &Plan,
+    hold: Option<Hold>,
+    audit: AuditV1,
+) -> ToolResultV1 {
+    let spec = tool.spec();
+    let mut warnings = Vec::new();
+    if spec.always_dry_run {
+        warnings.push(WarningV1 {
+            code: "proposal_only".into(),
+            message: "plan_update never writes: the user accepts or rejects the proposal in a review session".into(),
+        });
+    }
+    ToolResultV1 {
+        schema: TOOL_RESULT_V1.into(),
+        ok: true,
+        dry_run: request.dry_run,
+        tool_name: spec.name.into(),
+        document_id: page.document_id.clone(),
+        base_revision: page.revision,
+        new_revision: None,
+        changed_blocks: plan.changed.clone(),
+        diff: plan.diffs.clone(),
+        warnings,
+        risk: policy::risk_of(tool, plan.risk),
+        blocked: hold.is_some(),
+        blocked_reason: hold.map(|h| h.message().into()),
+        operations: plan.operations.clone(),
+        inverse: None,
+        audit,
+    }
+}
+
+/// A dry-run is done; an apply gets its new revision and inverse and waits to be committed.
+fn finish(
+    page: &Page,
+    mut result: ToolResultV1,
+    request: WriteRequest,
+    plan: Plan,
+    fingerprint: String,
+) -> Result<Staged> {
+    if request.dry_run {
+        let json = to_json(&result)?;
+        return Ok(Staged::Done(Outcome { json, effect: Effect::Previewed(result) }));
+    }
+    result.new_revision = Some(page.revision + 1);
+    result.inverse = Some(plan.inverse.clone());
+    let json = to_json(&result)?;
+    let outcome = Outcome { json, effect: Effect::Applied(result) };
+    Ok(Staged::Commit { outcome, plan, key: request.idempotency_key, fingerprint })
+}
