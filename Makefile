@@ -47,7 +47,7 @@ test-nostd:
 	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none
 
 # The parity test also runs `cargo run -p pageai-wasm --example route_corpus` for the native answers.
-test-wasm: wasm
+test-wasm: setup wasm
 	node --test wasm/tests/
 
 test-e2e: wasm

@@ -137,18 +137,32 @@ pub struct Block {
     #[serde(rename = "type")]
     pub kind: BlockType,
     /// Inline Markdown (literal text for `code`, table source for `table`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub text: String,
     /// Type-specific attributes.
-    #[serde(default, skip_serializing_if = "Attrs::is_empty")]
+    #[serde(default, skip_serializing_if = "Attrs::is_empty", deserialize_with = "null_as_default")]
     pub attrs: Attrs,
     /// `false` locks the block: no write may touch it.
-    #[serde(default = "editable_default")]
+    #[serde(default = "editable_default", deserialize_with = "null_as_editable")]
     pub editable: bool,
 }
 
 const fn editable_default() -> bool {
     true
+}
+
+/// Reads `null` as the field's default, the same as leaving it out: OpenAI's strict function calling
+/// sends every optional argument, as `null` when unset (`manifest::openai_functions_strict`).
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> core::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
+}
+
+fn null_as_editable<'de, D: serde::Deserializer<'de>>(deserializer: D) -> core::result::Result<bool, D::Error> {
+    Ok(Option::<bool>::deserialize(deserializer)?.unwrap_or(editable_default()))
 }
 
 impl Block {

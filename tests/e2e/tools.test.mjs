@@ -177,7 +177,9 @@ describe('the tool credential', () => {
   test('a missing or wrong token is refused on both tool routes', async () => {
     for (const headers of [{}, bearer('wrong-token'), { authorization: `Basic ${TOOL_TOKEN}` }, { authorization: TOOL_TOKEN }]) {
       assertCodedError(await toolCall(url, 'doc_fetch', probe(), { headers }), 401, 'mnote_unauthorized');
-      assertCodedError(await mcp(url, 'tools/list', {}, { headers }), 401, 'mnote_unauthorized');
+      const refused = await mcp(url, 'tools/list', {}, { headers });
+      assertCodedError(refused, 401, 'mnote_unauthorized');
+      assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="mnote-mcp"');
     }
   });
 

@@ -459,8 +459,21 @@ export interface McpToolV1 {
 
 /** One tool of an OpenAI function-calling request. */
 export interface OpenAiFunctionV1 {
-  function: { description: string; name: McpToolName; parameters: JsonSchema };
+  /** `strict` is set (to `true`) only by `openaiFunctions({ strict: true })`. */
+  function: { description: string; name: McpToolName; parameters: JsonSchema; strict?: true };
   type: "function";
+}
+
+/** The options form of `openaiFunctions`'s first argument. */
+export interface OpenAiFunctionsOptions {
+  /** OpenAI strict mode: every property required, optional ones nullable (`null` reads as absent). */
+  strict: boolean;
+  /** Disabled tools and review mode. */
+  profile?: Profile | null;
+  /** Granted capability scopes; all when omitted or null. */
+  grants?: CapabilityScope[] | null;
+  /** The document's permission; `"edit"` when omitted. */
+  permission?: Permission;
 }
 
 /** The options of `PageSession.route`. Everything is optional. */

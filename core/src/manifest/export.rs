@@ -1,6 +1,7 @@
 //! The manifest in the two forms models consume: MCP `tools/list` and OpenAI function calling.
 //! Both list only enabled tools, named by `mcpName` (dots are not legal in function names).
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{Value, json};
 
@@ -54,4 +55,103 @@ pub fn openai_functions(manifest: &ManifestV1) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// The `tools` array of an OpenAI request in strict mode (`"strict": true` on each function).
+///
+/// OpenAI's strict mode accepts a subset of JSON Schema: every object lists all its properties in
+/// `required` and sets `additionalProperties: false`; an optional property is instead required and
+/// nullable; `oneOf` is written `anyOf`; `default` is not accepted. The executor reads a `null` optional
+/// argument as absent, so a strict model's calls mean the same as a plain one's.
+pub fn openai_functions_strict(manifest: &ManifestV1) -> Vec<Value> {
+    manifest
+        .tools
+        .iter()
+        .filter(|t| t.availability.enabled)
+        .map(|t| {
+            let mut parameters = t.input_schema.clone();
+            strict_schema(&mut parameters);
+            if let Some(root) = parameters.as_object_mut() {
+                root.remove("$schema");
+            }
+            json!({
+                "type": "function",
+                "function": {
+                    "name": t.mcp_name,
+                    "description": t.description,
+                    "parameters": parameters,
+                    "strict": true,
+                },
+            })
+        })
+        .collect()
+}
+
+/// Rewrites `schema` in place into OpenAI's strict subset (see [`openai_functions_strict`]).
+fn strict_schema(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else { return };
+    object.remove("default");
+    if let Some(one_of) = object.remove("oneOf") {
+        object.insert("anyOf".into(), one_of);
+    }
+    let required: Vec<String> = match object.get("required") {
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).map(String::from).collect(),
+        _ => Vec::new(),
+    };
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        let mut all = Vec::new();
+        for (name, property) in properties.iter_mut() {
+            if !required.iter().any(|r| r == name) {
+                make_nullable(property);
+            }
+            all.push(Value::String(name.clone()));
+        }
+        object.insert("required".into(), Value::Array(all));
+        object.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    for (_, child) in object.iter_mut() {
+        match child {
+            Value::Object(_) => strict_schema(child),
+            Value::Array(items) => items.iter_mut().for_each(strict_schema),
+            _ => {}
+        }
+    }
+}
+
+/// Lets `property` also be `null`, the strict form of "may be left out".
+fn make_nullable(property: &mut Value) {
+    let Some(object) = property.as_object_mut() else { return };
+    if object.contains_key("const") {
+        wrap_nullable(property);
+        return;
+    }
+    if let Some(Value::Array(values)) = object.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
+    }
+    match object.get_mut("type") {
+        Some(Value::String(kind)) if kind != "null" => {
+            let kind = Value::String(core::mem::take(kind));
+            object.insert("type".into(), json!([kind, "null"]));
+        }
+        Some(Value::Array(kinds)) => {
+            if !kinds.iter().any(|k| k == "null") {
+                kinds.push(Value::from("null"));
+            }
+        }
+        Some(_) => {}
+        None => wrap_nullable(property),
+    }
+}
+
+/// `{anyOf: [property, {type: null}]}`, keeping the description on the outside.
+fn wrap_nullable(property: &mut Value) {
+    let description = property.as_object_mut().and_then(|o| o.remove("description"));
+    let inner = core::mem::take(property);
+    let mut wrapped = json!({ "anyOf": [inner, { "type": "null" }] });
+    if let (Some(description), Some(map)) = (description, wrapped.as_object_mut()) {
+        map.insert("description".into(), description);
+    }
+    *property = wrapped;
 }

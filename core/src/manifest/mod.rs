@@ -26,7 +26,7 @@ use crate::executor::Origin;
 use crate::page::Permission;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::{Profile, ReviewMode};
-pub use export::{mcp_tools_list, openai_functions};
+pub use export::{mcp_tools_list, openai_functions, openai_functions_strict};
 
 /// Schema id of [`ManifestV1`].
 pub const AI_TOOL_MANIFEST_V1: &str = "mnote.ai_tool_manifest.v1";

@@ -83,28 +83,72 @@ fn exports_list_enabled_tools_by_mcp_name() {
     assert_eq!(openai[0]["function"]["parameters"]["additionalProperties"], false);
 }
 
+/// Integer and float `format`s that schemars emits (`uint8`, `uint32`, `int64`, `double`, …) are not JSON Schema
+/// formats: strict validators (ajv's default mode) refuse to compile a schema that names them. This drops them
+/// and states the range with `minimum` / `maximum` instead, where a JSON number can hold the bound exactly.
+#[derive(Clone)]
+struct StandardFormats;
+
+impl schemars::transform::Transform for StandardFormats {
+    fn transform(&mut self, schema: &mut schemars::Schema) {
+        if let Some(object) = schema.as_object_mut()
+            && let Some(format) = object.get("format").and_then(Value::as_str)
+        {
+            let bounds: Option<(i64, Option<i64>)> = match format {
+                "uint8" => Some((0, Some(i64::from(u8::MAX)))),
+                "uint16" => Some((0, Some(i64::from(u16::MAX)))),
+                "uint32" => Some((0, Some(i64::from(u32::MAX)))),
+                "uint" | "uint64" | "uint128" => Some((0, None)),
+                "int8" => Some((i64::from(i8::MIN), Some(i64::from(i8::MAX)))),
+                "int16" => Some((i64::from(i16::MIN), Some(i64::from(i16::MAX)))),
+                "int32" => Some((i64::from(i32::MIN), Some(i64::from(i32::MAX)))),
+                _ => None,
+            };
+            let numeric = matches!(format, "int" | "int64" | "int128" | "float" | "double");
+            if bounds.is_some() || numeric {
+                object.remove("format");
+            }
+            if let Some((minimum, maximum)) = bounds {
+                // A field's own tighter bound (e.g. `#[schemars(range(min = 1))]`) wins.
+                let min = object.get("minimum").and_then(Value::as_i64).map_or(minimum, |m| m.max(minimum));
+                object.insert("minimum".into(), Value::from(min));
+                if let Some(maximum) = maximum {
+                    let max = object.get("maximum").and_then(Value::as_i64).map_or(maximum, |m| m.min(maximum));
+                    object.insert("maximum".into(), Value::from(max));
+                }
+            }
+        }
+        schemars::transform::transform_subschemas(self, schema);
+    }
+}
+
+/// The JSON Schema of `T`, draft 2020-12, with only standard keywords (see [`StandardFormats`]).
+fn derive<T: schemars::JsonSchema>() -> Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with_transform(StandardFormats);
+    settings.into_generator().into_root_schema_for::<T>().to_value()
+}
+
 /// The schemas `schemars` derives from the argument and answer types, by file name under `schemas/`.
 fn derived_schemas() -> Vec<(String, Value)> {
-    use schemars::schema_for;
     let input = |tool: Tool| {
         let schema = match tool {
-            Tool::DocFetch => schema_for!(args::DocFetchArgs),
-            Tool::BlockFetch => schema_for!(args::BlockFetchArgs),
-            Tool::DocSearch => schema_for!(args::DocSearchArgs),
-            Tool::DocApplyBlockOps => schema_for!(args::ApplyBlockOpsArgs),
-            Tool::DocPlanUpdate => schema_for!(args::PlanUpdateArgs),
-            Tool::BlockInsert => schema_for!(args::BlockInsertArgs),
-            Tool::BlockUpdate => schema_for!(args::BlockUpdateArgs),
-            Tool::BlockDelete => schema_for!(args::BlockDeleteArgs),
-            Tool::BlockMove => schema_for!(args::BlockMoveArgs),
-            Tool::PageSave => schema_for!(args::PageSaveArgs),
+            Tool::DocFetch => derive::<args::DocFetchArgs>(),
+            Tool::BlockFetch => derive::<args::BlockFetchArgs>(),
+            Tool::DocSearch => derive::<args::DocSearchArgs>(),
+            Tool::DocApplyBlockOps => derive::<args::ApplyBlockOpsArgs>(),
+            Tool::DocPlanUpdate => derive::<args::PlanUpdateArgs>(),
+            Tool::BlockInsert => derive::<args::BlockInsertArgs>(),
+            Tool::BlockUpdate => derive::<args::BlockUpdateArgs>(),
+            Tool::BlockDelete => derive::<args::BlockDeleteArgs>(),
+            Tool::BlockMove => derive::<args::BlockMoveArgs>(),
+            Tool::PageSave => derive::<args::PageSaveArgs>(),
         };
-        (alloc::format!("input/{}.json", tool.spec().mcp_name), schema.to_value())
+        (alloc::format!("input/{}.json", tool.spec().mcp_name), schema)
     };
     let mut all: Vec<(String, Value)> = Tool::ALL.into_iter().map(input).collect();
-    all.push(("output/page_ai_context.json".into(), schema_for!(crate::wire::PageAiContextV1).to_value()));
-    all.push(("output/doc_search.json".into(), schema_for!(crate::wire::SearchResultV1).to_value()));
-    all.push(("output/tool_result.json".into(), schema_for!(crate::wire::ToolResultV1).to_value()));
+    all.push(("output/page_ai_context.json".into(), derive::<crate::wire::PageAiContextV1>()));
+    all.push(("output/doc_search.json".into(), derive::<crate::wire::SearchResultV1>()));
+    all.push(("output/tool_result.json".into(), derive::<crate::wire::ToolResultV1>()));
     all
 }
 

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use hashbrown::HashSet;
 use serde::{Deserialize, Serialize};
 
-use crate::page::{Attrs, BlockType};
+use crate::page::{Attrs, BlockType, null_as_default};
 
 /// How many matches a `replace` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -33,10 +33,10 @@ pub struct NewBlock {
     #[serde(rename = "type")]
     pub kind: BlockType,
     /// Inline Markdown.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_as_default")]
     pub text: String,
     /// Type-specific attributes.
-    #[serde(default, skip_serializing_if = "Attrs::is_empty")]
+    #[serde(default, skip_serializing_if = "Attrs::is_empty", deserialize_with = "null_as_default")]
     pub attrs: Attrs,
 }
 
@@ -55,7 +55,7 @@ pub enum Operation {
         /// Text to put in its place.
         content: String,
         /// `unique` (default) or `all`.
-        #[serde(default, skip_serializing_if = "is_unique")]
+        #[serde(default, skip_serializing_if = "is_unique", deserialize_with = "null_as_default")]
         occurrence: Occurrence,
     },
     /// Insert a block after another.

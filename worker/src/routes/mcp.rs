@@ -25,10 +25,20 @@ use pageai_core::executor::Origin;
 /// The header that carries the session id minted at `initialize`.
 const SESSION_HEADER: &str = "mcp-session-id";
 
+/// The coded 401 for a missing or wrong tool token, with the `WWW-Authenticate: Bearer` challenge that
+/// RFC 6750 (and the MCP authorization section) asks of a protected resource.
+fn bearer_challenge(error: &Error, trace_id: &str) -> worker::Result<Response> {
+    let mut response = crate::error::error_response(error, trace_id)?;
+    response.headers_mut().set("www-authenticate", "Bearer realm=\"mnote-mcp\"")?;
+    Ok(response)
+}
+
 /// Answers one JSON-RPC message.
 pub async fn post(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
     auth::check_tool_origin(&req, ctx)?;
-    auth::require_tool_token(&req, &ctx.env)?;
+    if let Err(error) = auth::require_tool_token(&req, &ctx.env) {
+        return Ok(bearer_challenge(&error, &ctx.trace_id).or_internal("answer 401", &ctx.trace_id)?);
+    }
     let bytes = read_body(&mut req, ctx.config.max_body_bytes, &ctx.trace_id).await?;
     let text = match std::str::from_utf8(&bytes) {
         Ok(text) => text,

@@ -310,12 +310,12 @@ fn require_document_id(schema: &mut Map<String, Value>) {
 }
 
 /// The `tools/call` result for a tool's answer: its JSON as text and as `structuredContent`. A failed call
-/// (`is_error`) carries the coded error body as text only, since it does not follow the output schema.
+/// (`is_error`) carries the coded error body both ways too, so a client reads `code` and `details` without
+/// parsing text; MCP clients check `structuredContent` against the output schema only when `isError` is
+/// false.
 pub fn call_result(reply: &Reply, answer_json: &str, is_error: bool) -> Value {
     let mut result = json!({"content": [{"type": "text", "text": answer_json}], "isError": is_error});
-    if !is_error
-        && let (Ok(structured), Some(map)) = (serde_json::from_str::<Value>(answer_json), result.as_object_mut())
-    {
+    if let (Ok(structured), Some(map)) = (serde_json::from_str::<Value>(answer_json), result.as_object_mut()) {
         map.insert("structuredContent".into(), structured);
     }
     reply.result(result)
