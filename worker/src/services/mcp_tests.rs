@@ -118,7 +118,10 @@ fn tool_results_carry_text_and_structured_content() {
     let failed = call_error(&reply, &Error::invalid("/documentId", "missing"), "tr_1");
     assert_eq!(failed["result"]["isError"], true);
     let structured = &failed["result"]["structuredContent"];
-    assert_eq!((structured["ok"].as_bool(), structured["code"].as_str()), (Some(false), Some("mnote_invalid_arguments")));
+    assert_eq!(
+        (structured["ok"].as_bool(), structured["code"].as_str()),
+        (Some(false), Some("mnote_invalid_arguments"))
+    );
     let text: Value =
         serde_json::from_str(failed["result"]["content"][0]["text"].as_str().expect("text")).expect("json");
     assert_eq!((text["code"].as_str(), text["traceId"].as_str()), (Some("mnote_invalid_arguments"), Some("tr_1")));
