@@ -15,6 +15,35 @@ use crate::page::{Block, Page};
 /// never moved: the blocks around them move instead, as few as possible (a longest increasing run of old
 /// positions stays where it is).
 pub(super) fn operations_for(page: &Page, blocks: &[Block]) -> Result<Vec<Operation>> {
+    let seen = check_blocks(page, blocks)?;
+    let kept = blocks_that_stay(page, blocks)?;
+    let old: BTreeMap<&str, &Block> = page.blocks.iter().map(|b| (b.block_id.as_str(), b)).collect();
+    let mut plan = Plan { order: page.blocks.iter().map(|b| b.block_id.clone()).collect(), ops: Vec::new() };
+    let mut previous: Option<&str> = None;
+    for block in blocks {
+        match old.get(block.block_id.as_str()) {
+            None => plan.insert(block, previous)?,
+            Some(existing) => {
+                if !kept.contains(block.block_id.as_str()) {
+                    plan.place(&block.block_id, previous);
+                }
+                plan.update(existing, block);
+            }
+        }
+        previous = Some(&block.block_id);
+    }
+    for existing in page.blocks.iter().filter(|b| !seen.contains(b.block_id.as_str())) {
+        plan.ops.push(Operation::Delete { block_id: existing.block_id.clone() });
+    }
+    if plan.ops.is_empty() {
+        return Err(Error::invalid("/blocks", "the blocks are the same as the page's; nothing to save"));
+    }
+    Ok(plan.ops)
+}
+
+/// Checks the new block list on its own and against the page: at least one block, each valid, ids unique,
+/// no block locked or unlocked. Returns the ids it holds.
+fn check_blocks<'a>(page: &Page, blocks: &'a [Block]) -> Result<BTreeSet<&'a str>> {
     if blocks.is_empty() {
         return Err(Error::invalid("/blocks", "a page keeps at least one block"));
     }
@@ -25,76 +54,73 @@ pub(super) fn operations_for(page: &Page, blocks: &[Block]) -> Result<Vec<Operat
             return Err(Error::invalid(format!("/blocks/{i}/blockId"), "duplicate block id"));
         }
     }
-    let old: BTreeMap<&str, &Block> = page.blocks.iter().map(|b| (b.block_id.as_str(), b)).collect();
     for (i, block) in blocks.iter().enumerate() {
-        if let Some(existing) = old.get(block.block_id.as_str())
+        if let Some(existing) = page.block(&block.block_id)
             && existing.editable != block.editable
         {
             return Err(Error::invalid(format!("/blocks/{i}/editable"), "a save cannot lock or unlock blocks"));
         }
     }
+    Ok(seen)
+}
 
-    let kept = blocks_that_stay(page, blocks)?;
-    let mut order: Vec<String> = page.blocks.iter().map(|b| b.block_id.clone()).collect();
-    let mut ops = Vec::new();
-    let mut previous: Option<&str> = None;
-    for block in blocks {
-        let id = block.block_id.as_str();
-        match old.get(id) {
-            None => {
-                let new = NewBlock {
-                    block_id: Some(block.block_id.clone()),
-                    kind: block.kind,
-                    text: block.text.clone(),
-                    attrs: block.attrs.clone(),
-                };
-                let at = match previous {
-                    Some(prev) => {
-                        ops.push(Operation::InsertAfter { after_block_id: prev.into(), block: new });
-                        order.iter().position(|b| b == prev).map_or(0, |p| p + 1)
-                    }
-                    None => match order.first() {
-                        Some(first) => {
-                            ops.push(Operation::InsertBefore { before_block_id: first.clone(), block: new });
-                            0
-                        }
-                        None => {
-                            return Err(Error::invalid("/blocks", "the page has no block to anchor on"));
-                        }
-                    },
-                };
-                order.insert(at, block.block_id.clone());
+/// The operations so far, and the block order they leave.
+struct Plan {
+    order: Vec<String>,
+    ops: Vec<Operation>,
+}
+
+impl Plan {
+    /// Inserts a new block after `previous`, or first on the page.
+    fn insert(&mut self, block: &Block, previous: Option<&str>) -> Result<()> {
+        let new = NewBlock {
+            block_id: Some(block.block_id.clone()),
+            kind: block.kind,
+            text: block.text.clone(),
+            attrs: block.attrs.clone(),
+        };
+        let at = match (previous, self.order.first()) {
+            (Some(prev), _) => {
+                self.ops.push(Operation::InsertAfter { after_block_id: prev.into(), block: new });
+                self.position(prev).map_or(0, |p| p + 1)
             }
-            Some(existing) => {
-                let current_previous =
-                    order.iter().position(|b| b == id).and_then(|p| p.checked_sub(1)).and_then(|p| order.get(p));
-                if !kept.contains(id) && current_previous.map(String::as_str) != previous {
-                    ops.push(Operation::Move { block_id: id.into(), after_block_id: previous.map(String::from) });
-                    order.retain(|b| b != id);
-                    let at = previous.and_then(|prev| order.iter().position(|b| b == prev)).map_or(0, |p| p + 1);
-                    order.insert(at, id.into());
-                }
-                if existing.text != block.text || existing.kind != block.kind || existing.attrs != block.attrs {
-                    ops.push(Operation::Update {
-                        block_id: id.into(),
-                        text: (existing.text != block.text).then(|| block.text.clone()),
-                        kind: (existing.kind != block.kind).then_some(block.kind),
-                        attrs: Some(block.attrs.clone()),
-                    });
-                }
+            (None, Some(first)) => {
+                self.ops.push(Operation::InsertBefore { before_block_id: first.clone(), block: new });
+                0
             }
-        }
-        previous = Some(id);
+            (None, None) => return Err(Error::invalid("/blocks", "the page has no block to anchor on")),
+        };
+        self.order.insert(at, block.block_id.clone());
+        Ok(())
     }
-    for existing in &page.blocks {
-        if !seen.contains(existing.block_id.as_str()) {
-            ops.push(Operation::Delete { block_id: existing.block_id.clone() });
+
+    /// Moves an existing block right after `previous` (first when `None`), unless it is there already.
+    fn place(&mut self, id: &str, previous: Option<&str>) {
+        let current_previous = self.position(id).and_then(|p| p.checked_sub(1)).and_then(|p| self.order.get(p));
+        if current_previous.map(String::as_str) == previous {
+            return;
+        }
+        self.ops.push(Operation::Move { block_id: id.into(), after_block_id: previous.map(String::from) });
+        self.order.retain(|b| b != id);
+        let at = previous.and_then(|prev| self.position(prev)).map_or(0, |p| p + 1);
+        self.order.insert(at, id.into());
+    }
+
+    /// Updates an existing block's text, type and attributes when any of them changed.
+    fn update(&mut self, existing: &Block, block: &Block) {
+        if existing.text != block.text || existing.kind != block.kind || existing.attrs != block.attrs {
+            self.ops.push(Operation::Update {
+                block_id: block.block_id.clone(),
+                text: (existing.text != block.text).then(|| block.text.clone()),
+                kind: (existing.kind != block.kind).then_some(block.kind),
+                attrs: Some(block.attrs.clone()),
+            });
         }
     }
-    if ops.is_empty() {
-        return Err(Error::invalid("/blocks", "the blocks are the same as the page's; nothing to save"));
+
+    fn position(&self, id: &str) -> Option<usize> {
+        self.order.iter().position(|b| b == id)
     }
-    Ok(ops)
 }
 
 /// Existing blocks that keep their place: every locked block, plus, between consecutive locked blocks, a
