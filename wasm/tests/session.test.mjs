@@ -318,6 +318,36 @@ describe("stateless helpers", () => {
     assert.equal(coded(() => pageai.diffChars("a", 1), "mnote_invalid_arguments").details.pointer, "/after");
   });
 
+  test("diffChars equals the preview's spans for text beyond the BMP, and for lone surrogates", () => {
+    // Emoji and rare CJK are two UTF-16 units each; a lone surrogate becomes U+FFFD on its way into core.
+    const pairs = [
+      ["周报 😀 draft 𠀋 v1", "周报 😃 final 𠀋𠀋 v2"],
+      ["😀😀😀", "😀😁😀"],
+      ["ascii only", "😀 then ascii only"],
+      ["lone \uD800 surrogate", "lone \uDC00 surrogate!"],
+      ["\uFFFD kept", "\uFFFD kept too"],
+    ];
+    for (const [before, after] of pairs) {
+      // A page cannot hold a lone surrogate (JSON has no way to carry one), so the preview diffs the
+      // well-formed text, with U+FFFD where the surrogate was: what diffChars must give for the raw strings.
+      const text = before.toWellFormed();
+      const doc = { ...page(), blocks: [{ blockId: "p_1", type: "paragraph", text }] };
+      const session = new pageai.PageSession(doc);
+      const operations = [{ op: "update", blockId: "p_1", text: after.toWellFormed() }];
+      const call = {
+        toolName: "mnote.doc.apply_block_ops",
+        args: { documentId: "doc_1", baseRevision: 4, dryRun: true, idempotencyKey: "idem_1", operations },
+      };
+      const [diff] = session.preview(call, AT).diff;
+      session.free();
+      assert.deepEqual(pageai.diffChars(before, after), diff.inline, JSON.stringify([before, after]));
+    }
+    assert.deepEqual(pageai.diffChars("a\uD800", "b"), [
+      { tag: "delete", text: "a\uFFFD" },
+      { tag: "insert", text: "b" },
+    ]);
+  });
+
   test("the manifest follows the profile, the grants and the permission", () => {
     const m = pageai.manifest({ tools: { disabled: ["mnote.block.fetch"] }, reviewMode: "yolo" }, ["doc.write"], "edit");
     assert.equal(m.schema, "mnote.ai_tool_manifest.v1");
