@@ -163,6 +163,28 @@ describe("PageSession.preview", () => {
     session.free();
   });
 
+  test("a recommendation's allowed ids are the caller's to change, and the preview follows the change", () => {
+    const session = new pageai.PageSession(page());
+    const options = { profile: { reviewMode: "yolo" } };
+    const first = session.route('replace "final" with "settled"', options).recommendedToolCall;
+    const second = session.route('replace "final" with "settled"', options).recommendedToolCall;
+    assert.notEqual(first.args.allowedTargetBlockIds, second.args.allowedTargetBlockIds, "a fresh array each time");
+    first.args.allowedTargetBlockIds.push("p_9");
+    assert.deepEqual(second.args.allowedTargetBlockIds, ["h_1", "p_1", "p_2"]);
+    assert.deepEqual(session.route('replace "final" with "settled"', options).recommendedToolCall.args.allowedTargetBlockIds, ["h_1", "p_1", "p_2"]);
+
+    // As returned, as a copy and as JSON text: the same answer, byte for byte.
+    const expected = JSON.stringify(session.preview(JSON.stringify(second), AT));
+    assert.equal(JSON.stringify(session.preview(second, AT)), expected);
+    assert.equal(JSON.stringify(session.preview(structuredClone(second), AT)), expected);
+    // A narrowed list narrows the preview; an unknown field is still refused.
+    const narrowed = { ...second, args: { ...second.args, allowedTargetBlockIds: ["h_1", "p_1"] } };
+    coded(() => session.preview(narrowed, AT), "mnote_match_not_found");
+    const extra = { ...second, args: { ...second.args, colour: "red" } };
+    assert.match(coded(() => session.preview(extra, AT), "mnote_invalid_arguments").details.reason, /colour/);
+    session.free();
+  });
+
   test("inserted blocks take the given ids, then minted ones", () => {
     const session = new pageai.PageSession(page());
     const args = {
