@@ -55,7 +55,7 @@ pub fn diff_chars(
         let new = interop::string(&after, "/after")?;
         // A lone surrogate reaches Rust as U+FFFD, which is what the spans must then hold; slicing the
         // caller's strings would keep the surrogate. Such text takes the spans whole, through JSON.
-        if old.contains(char::REPLACEMENT_CHARACTER) || new.contains(char::REPLACEMENT_CHARACTER) {
+        if old.contains("\u{FFFD}") || new.contains("\u{FFFD}") {
             return interop::to_js(&inline_diff(&old, &new));
         }
         Ok(decode_spans(&before, &after, &utf16_runs(&old, &new)))
