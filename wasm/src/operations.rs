@@ -2,7 +2,7 @@
 
 use pageai_core::executor::NoContexts;
 use pageai_core::manifest::Tool;
-use pageai_core::ops::diff::{SpanTag, inline_diff, inline_runs};
+use pageai_core::ops::diff::{SpanTag, inline_runs};
 use serde_json::json;
 use wasm_bindgen::prelude::*;
 
@@ -53,11 +53,6 @@ pub fn diff_chars(
     let run = || {
         let old = interop::string(&before, "/before")?;
         let new = interop::string(&after, "/after")?;
-        // A lone surrogate reaches Rust as U+FFFD, which is what the spans must then hold; slicing the
-        // caller's strings would keep the surrogate. Such text takes the spans whole, through JSON.
-        if old.contains("\u{FFFD}") || new.contains("\u{FFFD}") {
-            return interop::to_js(&inline_diff(&old, &new));
-        }
         Ok(decode_spans(&before, &after, &utf16_runs(&old, &new)))
     };
     error::throw(run())
@@ -65,7 +60,8 @@ pub fn diff_chars(
 
 #[wasm_bindgen(module = "/js/spans.js")]
 extern "C" {
-    /// Builds the `{tag, text}` spans from [`utf16_runs`] by slicing `before` and `after`.
+    /// Builds the `{tag, text}` spans from [`utf16_runs`] by slicing `before` and `after` as Rust read them
+    /// (a lone surrogate as U+FFFD).
     #[wasm_bindgen(js_name = decodeSpans)]
     fn decode_spans(before: &JsValue, after: &JsValue, runs: &[u32]) -> JsValue;
 }

@@ -370,15 +370,20 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
             return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates);
         }
     };
-    let args = json!({
+    let mut args = json!({
         "contextId": input.context.context_id,
         "documentId": input.page.document_id,
         "baseRevision": input.page.revision,
         "operations": ops,
         "dryRun": true,
         "idempotencyKey": input.idempotency_key,
-        "allowedTargetBlockIds": allowed,
     });
+    // The context's own list narrows nothing, so the self dry-run goes without it (on a full-page context of a
+    // long page, reading back thousands of ids cost more than the dry-run); the recommendation still names it.
+    let narrows = allowed != input.context.allowed_target_block_ids;
+    if narrows {
+        add_allowed(&mut args, &allowed);
+    }
     let contexts = input.context;
     let mut store = MemoryIdempotencyStore::new();
     let mut n = 0u32;
@@ -425,6 +430,9 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
             return hermes(input, intent, code, 0.7, error.message(), first_quote, &candidates);
         }
     };
+    if !narrows {
+        add_allowed(&mut args, &allowed);
+    }
     let risk = result.risk;
     let confidence = match (
         quoted,
@@ -452,6 +460,12 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
         reason,
         reason_code: None,
         tool_hint: None,
+    }
+}
+
+fn add_allowed(args: &mut Value, allowed: &[String]) {
+    if let Some(args) = args.as_object_mut() {
+        args.insert("allowedTargetBlockIds".into(), json!(allowed));
     }
 }
 
