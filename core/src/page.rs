@@ -90,7 +90,16 @@ impl BlockType {
 
     /// List-like blocks carry `attrs.depth`.
     pub const fn is_list(self) -> bool {
-        matches!(self, BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo)
+        match self {
+            BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo => true,
+            BlockType::Heading
+            | BlockType::Paragraph
+            | BlockType::Quote
+            | BlockType::Code
+            | BlockType::Divider
+            | BlockType::Image
+            | BlockType::Table => false,
+        }
     }
 }
 

@@ -47,7 +47,10 @@ pub enum Origin {
 impl Origin {
     /// Whether the caller is an AI, held to the profile's review mode.
     pub fn is_ai(self) -> bool {
-        matches!(self, Origin::Hermes | Origin::Shortcut)
+        match self {
+            Origin::Hermes | Origin::Shortcut => true,
+            Origin::User | Origin::ReviewAccept => false,
+        }
     }
 
     /// The actor an AI call records in the audit when no person is named: `hermes`, `shortcut`, `user`.
@@ -276,7 +279,7 @@ fn check_document(page: &Page, document_id: Option<&str>) -> Result<()> {
         Some(id) if id != page.document_id => {
             Err(Error::invalid("/documentId", alloc::format!("this call is bound to document {:?}", page.document_id)))
         }
-        _ => Ok(()),
+        Some(_) | None => Ok(()),
     }
 }
 

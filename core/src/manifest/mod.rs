@@ -289,7 +289,13 @@ impl Tool {
         match self {
             Tool::DocFetch | Tool::BlockFetch => include_str!("schemas/output/page_ai_context.json"),
             Tool::DocSearch => include_str!("schemas/output/doc_search.json"),
-            _ => include_str!("schemas/output/tool_result.json"),
+            Tool::DocApplyBlockOps
+            | Tool::DocPlanUpdate
+            | Tool::BlockInsert
+            | Tool::BlockUpdate
+            | Tool::BlockDelete
+            | Tool::BlockMove
+            | Tool::PageSave => include_str!("schemas/output/tool_result.json"),
         }
     }
 }

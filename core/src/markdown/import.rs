@@ -352,7 +352,9 @@ impl<'a> Importer<'a> {
                         attrs: Attrs { src: Some(src), alt: Some(alt), ..Attrs::default() },
                         ..Block::new(String::new(), BlockType::Image, "")
                     },
-                    _ => Block { attrs, ..Block::new(String::new(), kind, text) },
+                    ImageState::None | ImageState::Open { .. } | ImageState::NotImage => {
+                        Block { attrs, ..Block::new(String::new(), kind, text) }
+                    }
                 };
                 if let Some(item) = self.items.last_mut()
                     && (kind.is_list() || block.kind.is_list())

@@ -152,30 +152,36 @@ impl Action {
     }
 }
 
-/// Where `action` leads from `state`, or `None` when the state does not allow it.
-const fn target(state: State, action: Action) -> Option<State> {
+/// The machine, one line per action: the states that allow it, and where it leads. A new action does not
+/// compile until it has its line; a state that no line lists allows nothing.
+const fn rule(action: Action) -> (&'static [State], State) {
     use Action as A;
     use State as S;
-    Some(match (state, action) {
-        (S::Draft, A::Plan) => S::Planning,
-        (S::Draft | S::Planning, A::Preview) => S::Previewing,
-        (S::Planning | S::Previewing, A::PreviewFailed) => S::Failed,
-        (S::Previewing, A::Present) => S::AwaitingUser,
+    match action {
+        A::Plan => (&[S::Draft], S::Planning),
+        A::Preview => (&[S::Draft, S::Planning], S::Previewing),
+        A::Present => (&[S::Previewing], S::AwaitingUser),
+        A::PreviewFailed => (&[S::Planning, S::Previewing], S::Failed),
+        A::Accept => (&[S::AwaitingUser], S::Accepted),
         // `yolo`: an unblocked write skips awaiting_user, but still passes through applying.
-        (S::Previewing | S::Accepted, A::Apply) => S::Applying,
-        (S::AwaitingUser, A::Accept) => S::Accepted,
-        (S::AwaitingUser | S::Stale, A::Reject) => S::Rejected,
-        (S::AwaitingUser | S::Stale | S::Failed, A::Retry) => S::Previewing,
-        (S::AwaitingUser | S::Accepted, A::MarkStale) => S::Stale,
-        (S::Applying, A::ApplySucceeded) => S::Applied,
-        (S::Applying, A::ApplyFailed) => S::Failed,
-        (S::Applied, A::Revert) => S::Reverted,
+        A::Apply => (&[S::Previewing, S::Accepted], S::Applying),
+        A::ApplySucceeded => (&[S::Applying], S::Applied),
+        A::ApplyFailed => (&[S::Applying], S::Failed),
+        A::MarkStale => (&[S::AwaitingUser, S::Accepted], S::Stale),
+        A::Reject => (&[S::AwaitingUser, S::Stale], S::Rejected),
+        A::Retry => (&[S::AwaitingUser, S::Stale, S::Failed], S::Previewing),
         // A write in flight cannot be interrupted (it is one atomic batch), and finished sessions stay so.
-        (S::Draft | S::Planning | S::Previewing | S::AwaitingUser | S::Accepted | S::Failed | S::Stale, A::Abort) => {
-            S::Aborted
+        A::Abort => {
+            (&[S::Draft, S::Planning, S::Previewing, S::AwaitingUser, S::Accepted, S::Failed, S::Stale], S::Aborted)
         }
-        _ => return None,
-    })
+        A::Revert => (&[S::Applied], S::Reverted),
+    }
+}
+
+/// Where `action` leads from `state`, or `None` when the state does not allow it.
+fn target(state: State, action: Action) -> Option<State> {
+    let (from, to) = rule(action);
+    from.contains(&state).then_some(to)
 }
 
 /// The actions `state` allows, in [`Action::ALL`] order.

@@ -82,7 +82,12 @@ fn new_block(kind: BlockType, text: &str) -> NewBlock {
         BlockType::Todo => Attrs { checked: Some(false), depth: Some(0), ..Attrs::default() },
         BlockType::BulletedListItem | BlockType::NumberedListItem => Attrs { depth: Some(0), ..Attrs::default() },
         BlockType::Heading => Attrs { level: Some(2), ..Attrs::default() },
-        _ => Attrs::default(),
+        BlockType::Paragraph
+        | BlockType::Quote
+        | BlockType::Code
+        | BlockType::Divider
+        | BlockType::Image
+        | BlockType::Table => Attrs::default(),
     };
     NewBlock { block_id: None, kind, text: text.into(), attrs }
 }
