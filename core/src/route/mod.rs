@@ -24,6 +24,7 @@
 
 mod classify;
 mod grammar;
+mod intent;
 mod plan;
 mod prompt;
 mod target;
@@ -46,6 +47,7 @@ use crate::policy::{self, Ask, Stage, Unavailable};
 use crate::profile::{Profile, ReviewMode};
 use classify::Class;
 use grammar::Command;
+pub use intent::{Intent, ReasonCode};
 
 /// Schema id of [`RouteV1`].
 pub const PAGE_AI_COMMAND_ROUTE_V1: &str = "mnote.page_ai_command_route.v1";
@@ -107,9 +109,8 @@ pub struct ToolHintV1 {
 pub struct RouteV1 {
     /// Always [`PAGE_AI_COMMAND_ROUTE_V1`].
     pub schema: String,
-    /// `direct_replace`, `direct_delete`, `direct_insert`, `direct_type_change`, `read_only_question`,
-    /// `complex_rewrite` or `unsupported`.
-    pub intent: String,
+    /// What the router understood the prompt to be.
+    pub intent: Intent,
     /// How sure the router is of its reading; see the module docs for the levels.
     pub confidence: f64,
     /// The call to preview and apply, for direct routes.
@@ -122,11 +123,9 @@ pub struct RouteV1 {
     pub requires_review: bool,
     /// Why, in words.
     pub reason: String,
-    /// Why, as a stable code, for Hermes routes: `match_not_found`, `match_ambiguous`, `target_not_found`,
-    /// `out_of_selection`, `not_editable`, `tool_disabled`, `read_only_document`, `question`, `complex`,
-    /// `unsupported`.
+    /// Why, as a stable code, for Hermes routes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason_code: Option<String>,
+    pub reason_code: Option<ReasonCode>,
     /// Where a Hermes run should start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_hint: Option<ToolHintV1>,
@@ -135,10 +134,26 @@ pub struct RouteV1 {
 /// Routes `prompt`. Never panics and never calls a model; any string is a valid prompt.
 pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
     if prompt.trim().is_empty() {
-        return hermes(input, "unsupported", "unsupported", 0.4, "the prompt is empty".into(), None, &[]);
+        return hermes(
+            input,
+            Intent::Unsupported,
+            ReasonCode::Unsupported,
+            0.4,
+            "the prompt is empty".into(),
+            None,
+            &[],
+        );
     }
     if prompt.chars().count() > MAX_COMMAND_CHARS {
-        return hermes(input, "complex_rewrite", "complex", 0.6, "too long to be a single command".into(), None, &[]);
+        return hermes(
+            input,
+            Intent::ComplexRewrite,
+            ReasonCode::Complex,
+            0.6,
+            "too long to be a single command".into(),
+            None,
+            &[],
+        );
     }
     let parsed = prompt::parse(prompt);
     let first_quote = parsed.quotes.first().cloned();
@@ -154,17 +169,19 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
             let asked = parsed.skeleton.trim_end().ends_with('?');
             let (intent, code, confidence, reason) = match classify::classify(stripped, asked) {
                 Some(Class::Unsupported) => {
-                    ("unsupported", "unsupported", 0.6, "the page AI cannot do this with page tools")
+                    (Intent::Unsupported, ReasonCode::Unsupported, 0.6, "the page AI cannot do this with page tools")
                 }
-                Some(Class::Complex) => ("complex_rewrite", "complex", 0.6, "an open request that needs a model"),
+                Some(Class::Complex) => {
+                    (Intent::ComplexRewrite, ReasonCode::Complex, 0.6, "an open request that needs a model")
+                }
                 Some(Class::Question) => {
-                    ("read_only_question", "question", 0.6, "a question about the page; nothing to write")
+                    (Intent::ReadOnlyQuestion, ReasonCode::Question, 0.6, "a question about the page; nothing to write")
                 }
                 None => match classify::edit_intent(stripped) {
                     Some(intent) => {
-                        (intent, "complex", 0.5, "an edit whose target can't be pinned down without a model")
+                        (intent, ReasonCode::Complex, 0.5, "an edit whose target can't be pinned down without a model")
                     }
-                    None => ("complex_rewrite", "complex", 0.4, "no direct command pattern matched"),
+                    None => (Intent::ComplexRewrite, ReasonCode::Complex, 0.4, "no direct command pattern matched"),
                 },
             };
             hermes(input, intent, code, confidence, reason.into(), first_quote, &[])
@@ -311,47 +328,76 @@ fn apply_availability(input: &RouteInput<'_>) -> Result<(), Unavailable> {
 }
 
 /// The reason code of a tool the policy finds unavailable.
-fn unavailable_code(unavailable: Unavailable) -> &'static str {
+fn unavailable_code(unavailable: Unavailable) -> ReasonCode {
     match unavailable {
-        Unavailable::ReadOnly => "read_only_document",
-        Unavailable::Disabled | Unavailable::ScopeNotGranted { .. } => "tool_disabled",
+        Unavailable::ReadOnly => ReasonCode::ReadOnlyDocument,
+        Unavailable::Disabled | Unavailable::ScopeNotGranted { .. } => ReasonCode::ToolDisabled,
     }
 }
 
 /// Maps an executor error from the self dry-run onto a reason code.
-fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool) -> (&'static str, Vec<String>) {
+fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool) -> (ReasonCode, Vec<String>) {
     let page = input.page;
     match error {
         // Text that exists only in locked blocks is out of reach, not missing.
         Error::MatchNotFound { match_text, .. } if locked_holding(page, match_text).next().is_some() => {
-            ("not_editable", locked_holding(page, match_text).collect())
+            (ReasonCode::NotEditable, locked_holding(page, match_text).collect())
         }
-        Error::MatchNotFound { .. } if !quoted => ("complex", Vec::new()),
+        Error::MatchNotFound { .. } if !quoted => (ReasonCode::Complex, Vec::new()),
         Error::MatchNotFound { did_you_mean, .. } => {
-            ("match_not_found", did_you_mean.iter().map(|(b, _)| b.clone()).collect())
+            (ReasonCode::MatchNotFound, did_you_mean.iter().map(|(b, _)| b.clone()).collect())
         }
         Error::MatchAmbiguous { matches, .. } => {
             let mut ids: Vec<String> = matches.iter().map(|(b, _)| b.clone()).collect();
             ids.dedup();
-            ("match_ambiguous", ids)
+            (ReasonCode::MatchAmbiguous, ids)
         }
         // A locked block is outside every frozen scope; say why it is out of reach.
         Error::BlockTargetOutOfScope { block_id, .. } if page.block(block_id).is_some_and(|b| !b.editable) => {
-            ("not_editable", vec![block_id.clone()])
+            (ReasonCode::NotEditable, vec![block_id.clone()])
         }
-        Error::BlockTargetOutOfScope { block_id, .. } => ("out_of_selection", vec![block_id.clone()]),
-        Error::BlockNotEditable { block_id } => ("not_editable", vec![block_id.clone()]),
-        Error::BlockNotFound { .. } => ("target_not_found", Vec::new()),
+        Error::BlockTargetOutOfScope { block_id, .. } => (ReasonCode::OutOfSelection, vec![block_id.clone()]),
+        Error::BlockNotEditable { block_id } => (ReasonCode::NotEditable, vec![block_id.clone()]),
+        Error::BlockNotFound { .. } => (ReasonCode::TargetNotFound, Vec::new()),
         // Only the policy refuses a tool; ask it for the typed cause.
         Error::ToolDisabled { .. } | Error::ScopeDenied { .. } => {
-            (apply_availability(input).err().map_or("tool_disabled", unavailable_code), Vec::new())
+            (apply_availability(input).err().map_or(ReasonCode::ToolDisabled, unavailable_code), Vec::new())
         }
-        _ => ("complex", Vec::new()),
+        // Nothing else is a refusal the router can explain: a model has to look.
+        Error::InvalidArguments { .. }
+        | Error::RevisionConflict { .. }
+        | Error::ReviewRequired { .. }
+        | Error::IdempotencyConflict { .. }
+        | Error::ContextStale { .. }
+        | Error::DocumentNotFound { .. }
+        | Error::DocumentReadOnly { .. }
+        | Error::InvalidPage { .. }
+        | Error::InvalidMarkdown { .. }
+        | Error::UnsupportedSchema { .. }
+        | Error::PayloadTooLarge { .. }
+        | Error::InvalidBody { .. }
+        | Error::Unauthorized
+        | Error::ForbiddenOrigin { .. }
+        | Error::RouteNotFound { .. }
+        | Error::MethodNotAllowed { .. }
+        | Error::StorageFailed
+        | Error::UnknownTool { .. }
+        | Error::ContextNotFound { .. }
+        | Error::ReviewInvalidTransition { .. }
+        | Error::RevertConflict { .. }
+        | Error::ReviewSessionNotFound { .. }
+        | Error::AuditChainBroken { .. }
+        | Error::HermesUnauthorized
+        | Error::HermesUnconfigured
+        | Error::HermesBadRequest { .. }
+        | Error::HermesUpstreamUnauthorized { .. }
+        | Error::HermesUpstreamRateLimited { .. }
+        | Error::HermesUpstreamUnavailable { .. } => (ReasonCode::Complex, Vec::new()),
     }
 }
 
 fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quote: Option<String>) -> RouteV1 {
-    let intent = commands.first().map_or("complex_rewrite", Command::intent);
+    let intent = commands.first().map_or(Intent::ComplexRewrite, Command::intent);
     if let Err(reason) = apply_availability(input) {
         return hermes(
             input,
@@ -366,7 +412,7 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
     let (ops, allowed, structural) = match plan::operations(input, commands) {
         Ok(found) => found,
         Err(r) => {
-            let intent = if r.code == "complex" { "complex_rewrite" } else { intent };
+            let intent = if r.code == ReasonCode::Complex { Intent::ComplexRewrite } else { intent };
             return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates);
         }
     };
@@ -400,7 +446,15 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
     let result = match executor::preview(input.page, &call, &mut env) {
         Ok(executor::Outcome { effect: Effect::Previewed(result), .. }) => result,
         Ok(_) => {
-            return hermes(input, intent, "complex", 0.4, "the self dry-run did not preview".into(), first_quote, &[]);
+            return hermes(
+                input,
+                intent,
+                ReasonCode::Complex,
+                0.4,
+                "the self dry-run did not preview".into(),
+                first_quote,
+                &[],
+            );
         }
         Err(error) => {
             let (code, candidates) = match &error {
@@ -417,11 +471,15 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
                         })
                         .map(|b| b.block_id.clone())
                         .collect();
-                    if outside.is_empty() { refusal_of(input, &error, quoted) } else { ("out_of_selection", outside) }
+                    if outside.is_empty() {
+                        refusal_of(input, &error, quoted)
+                    } else {
+                        (ReasonCode::OutOfSelection, outside)
+                    }
                 }
                 _ => refusal_of(input, &error, quoted),
             };
-            let intent = if code == "complex" && !quoted { "complex_rewrite" } else { intent };
+            let intent = if code == ReasonCode::Complex && !quoted { Intent::ComplexRewrite } else { intent };
             return hermes(input, intent, code, 0.7, error.message(), first_quote, &candidates);
         }
     };
@@ -438,12 +496,12 @@ fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quot
     let reason = format!(
         "{} {} on {}; the self dry-run succeeded",
         if quoted { "explicit" } else { "unquoted" },
-        intent.trim_start_matches("direct_").replace('_', " "),
+        intent.as_str().trim_start_matches("direct_").replace('_', " "),
         if changed.is_empty() { "no block".to_string() } else { changed.join(", ") },
     );
     RouteV1 {
         schema: PAGE_AI_COMMAND_ROUTE_V1.into(),
-        intent: intent.into(),
+        intent,
         confidence,
         recommended_tool_call: Some(RecommendedCallV1 { tool_name: Tool::DocApplyBlockOps.spec().name.into(), args }),
         risk,
@@ -465,8 +523,8 @@ pub fn requires_review(mode: ReviewMode, risk: Risk) -> bool {
 
 fn hermes(
     input: &RouteInput<'_>,
-    intent: &str,
-    code: &str,
+    intent: Intent,
+    code: ReasonCode,
     confidence: f64,
     reason: String,
     match_text: Option<String>,
@@ -493,17 +551,17 @@ fn hermes(
         .find(|t| enabled(*t))
         .map(|t| t.spec().name.to_string());
     let candidate_block_ids = if candidates.is_empty() { input.selection.to_vec() } else { candidates.to_vec() };
-    let risk = if intent == "read_only_question" { Risk::Low } else { Risk::Medium };
+    let risk = if intent == Intent::ReadOnlyQuestion { Risk::Low } else { Risk::Medium };
     RouteV1 {
         schema: PAGE_AI_COMMAND_ROUTE_V1.into(),
-        intent: intent.into(),
+        intent,
         confidence,
         recommended_tool_call: None,
         risk,
         requires_hermes_run: true,
-        requires_review: intent != "read_only_question" && input.profile.review_mode != ReviewMode::Yolo,
+        requires_review: intent != Intent::ReadOnlyQuestion && input.profile.review_mode != ReviewMode::Yolo,
         reason,
-        reason_code: Some(code.into()),
+        reason_code: Some(code),
         tool_hint: Some(ToolHintV1 {
             read_tools,
             start_with,

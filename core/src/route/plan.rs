@@ -8,22 +8,23 @@ use alloc::vec::Vec;
 
 use super::RouteInput;
 use super::grammar::{BlockRef, Command, InsertAt, Within};
+use super::intent::ReasonCode;
 use crate::ops::{NewBlock, Occurrence, Operation};
 use crate::page::{Attrs, BlockType, Page};
 
 /// Why a command can't become operations: a reason code and a sentence.
 pub(super) struct Refusal {
-    pub code: &'static str,
+    pub code: ReasonCode,
     pub reason: String,
     pub candidates: Vec<String>,
 }
 
-fn refuse(code: &'static str, reason: impl Into<String>) -> Refusal {
+fn refuse(code: ReasonCode, reason: impl Into<String>) -> Refusal {
     Refusal { code, reason: reason.into(), candidates: Vec::new() }
 }
 
 fn resolve(page: &Page, selection: &[String], target: &BlockRef, allowed: &[String]) -> Result<Vec<String>, Refusal> {
-    let missing = || refuse("target_not_found", "the page has no such block");
+    let missing = || refuse(ReasonCode::TargetNotFound, "the page has no such block");
     match target {
         BlockRef::Ordinal(o) => o.resolve(page).map(|id| vec![id]).ok_or_else(missing),
         BlockRef::Ordinals(list) => {
@@ -43,14 +44,14 @@ fn resolve(page: &Page, selection: &[String], target: &BlockRef, allowed: &[Stri
                 [] => Err(missing()),
                 [one] => Ok(vec![one.clone()]),
                 many => Err(Refusal {
-                    code: "match_ambiguous",
+                    code: ReasonCode::MatchAmbiguous,
                     reason: format!("the page has {} such blocks: {}", many.len(), many.join(", ")),
                     candidates: many.to_vec(),
                 }),
             }
         }
         BlockRef::Selection if selection.is_empty() => {
-            Err(refuse("target_not_found", "the prompt refers to a selection, but nothing is selected"))
+            Err(refuse(ReasonCode::TargetNotFound, "the prompt refers to a selection, but nothing is selected"))
         }
         BlockRef::Selection => {
             Ok(page.blocks.iter().filter(|b| selection.contains(&b.block_id)).map(|b| b.block_id.clone()).collect())
@@ -64,11 +65,11 @@ fn resolve(page: &Page, selection: &[String], target: &BlockRef, allowed: &[Stri
                 .collect();
             let visible: Vec<String> = hits.iter().filter(|id| allowed.contains(id)).cloned().collect();
             match (hits.len(), visible.len()) {
-                (0, _) => Err(refuse("match_not_found", format!("no block contains {text:?}"))),
+                (0, _) => Err(refuse(ReasonCode::MatchNotFound, format!("no block contains {text:?}"))),
                 (_, 1) => Ok(visible),
                 (1, 0) => Ok(hits),
                 _ => Err(Refusal {
-                    code: "match_ambiguous",
+                    code: ReasonCode::MatchAmbiguous,
                     reason: format!("{} blocks contain {text:?}: {}", hits.len(), hits.join(", ")),
                     candidates: hits,
                 }),
@@ -112,7 +113,10 @@ pub(super) fn operations(
     });
     let allowed: Vec<String> = if uses_selection {
         if input.selection.is_empty() {
-            return Err(refuse("target_not_found", "the prompt refers to a selection, but nothing is selected"));
+            return Err(refuse(
+                ReasonCode::TargetNotFound,
+                "the prompt refers to a selection, but nothing is selected",
+            ));
         }
         context_allowed.iter().filter(|id| input.selection.contains(id)).cloned().collect()
     } else {
@@ -137,7 +141,7 @@ pub(super) fn operations(
                 let block = new_block(*kind, text);
                 let first_last = |last: bool| {
                     let b = if last { page.blocks.last() } else { page.blocks.first() };
-                    b.map(|b| b.block_id.clone()).ok_or_else(|| refuse("target_not_found", "the page is empty"))
+                    b.map(|b| b.block_id.clone()).ok_or_else(|| refuse(ReasonCode::TargetNotFound, "the page is empty"))
                 };
                 ops.push(match at {
                     InsertAt::End => Operation::InsertAfter { after_block_id: first_last(true)?, block },
@@ -148,7 +152,7 @@ pub(super) fn operations(
                             (true, [.., last]) => last.clone(),
                             (false, [first, ..]) => first.clone(),
                             _ => {
-                                return Err(refuse("target_not_found", "no block to insert next to"));
+                                return Err(refuse(ReasonCode::TargetNotFound, "no block to insert next to"));
                             }
                         };
                         if matches!(at, InsertAt::After(_)) {
@@ -166,7 +170,10 @@ pub(super) fn operations(
                     // reworked, which is a model's job.
                     let from = page.block(&id).map(|b| b.kind);
                     if !from.is_some_and(is_text_type) || !is_text_type(*kind) {
-                        return Err(refuse("complex", "turning this block into that type needs its content rewritten"));
+                        return Err(refuse(
+                            ReasonCode::Complex,
+                            "turning this block into that type needs its content rewritten",
+                        ));
                     }
                     let attrs = level.map(|l| Attrs { level: Some(l), ..Attrs::default() });
                     ops.push(Operation::Update { block_id: id, text: None, kind: Some(*kind), attrs });
@@ -196,7 +203,7 @@ fn replace_op(
             page.blocks.iter().filter(|b| !b.editable && b.text.contains(find)).map(|b| b.block_id.clone()).collect();
         if !locked.is_empty() {
             return Err(Refusal {
-                code: "not_editable",
+                code: ReasonCode::NotEditable,
                 reason: format!("{find:?} also occurs in locked blocks: {}", locked.join(", ")),
                 candidates: locked,
             });
@@ -209,7 +216,7 @@ fn replace_op(
             _ => None,
         },
         Within::Block(o) => {
-            Some(o.resolve(page).ok_or_else(|| refuse("target_not_found", "the page has no such block"))?)
+            Some(o.resolve(page).ok_or_else(|| refuse(ReasonCode::TargetNotFound, "the page has no such block"))?)
         }
         // `表格里的「A」`: the one block of that kind holding the text.
         Within::Kind(kind) => {
@@ -221,11 +228,11 @@ fn replace_op(
                 .collect();
             match holders.as_slice() {
                 [one] => Some((*one).into()),
-                [] => return Err(refuse("match_not_found", format!("no such block contains {find:?}"))),
+                [] => return Err(refuse(ReasonCode::MatchNotFound, format!("no such block contains {find:?}"))),
                 _ if all => None,
                 many => {
                     return Err(Refusal {
-                        code: "match_ambiguous",
+                        code: ReasonCode::MatchAmbiguous,
                         reason: format!("{find:?} occurs in {} such blocks: {}", many.len(), many.join(", ")),
                         candidates: many.iter().map(|s| String::from(*s)).collect(),
                     });
