@@ -150,6 +150,20 @@ impl Action {
             Action::Revert => "revert",
         }
     }
+
+    /// The actions a person sends, each the last path segment of its review route
+    /// (`POST /api/page-ai/review-sessions/{id}/{verb}`); the others are steps the services take.
+    pub const VERBS: [Action; 5] = [Action::Accept, Action::Reject, Action::Retry, Action::Abort, Action::Revert];
+
+    /// An action from its wire name, e.g. `apply_succeeded`.
+    pub fn parse(name: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+
+    /// A person's action from a review route's path segment (one of [`Action::VERBS`]).
+    pub fn parse_verb(segment: &str) -> Option<Action> {
+        Action::VERBS.into_iter().find(|a| a.as_str() == segment)
+    }
 }
 
 /// The machine, one line per action: the states that allow it, and where it leads. A new action does not
@@ -293,7 +307,20 @@ mod tests {
         }
         for action in Action::ALL {
             assert_eq!(serde_json::to_value(action).unwrap(), action.as_str());
+            assert_eq!(Action::parse(action.as_str()), Some(action));
         }
+        assert_eq!(Action::parse("nope"), None);
+    }
+
+    #[test]
+    fn only_a_persons_verbs_parse_as_path_segments() {
+        let verbs: Vec<&str> = Action::VERBS.iter().map(|a| a.as_str()).collect();
+        assert_eq!(verbs, ["accept", "reject", "retry", "abort", "revert"]);
+        for action in Action::ALL {
+            let expected = Action::VERBS.contains(&action).then_some(action);
+            assert_eq!(Action::parse_verb(action.as_str()), expected, "{action:?}");
+        }
+        assert_eq!(Action::parse_verb("get"), None);
     }
 
     #[test]

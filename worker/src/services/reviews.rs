@@ -42,15 +42,15 @@ pub enum ReviewAction {
 }
 
 impl ReviewAction {
-    /// The action's name in routes and audit entries.
-    pub fn name(&self) -> &'static str {
+    /// The review verb this is (core's one verb enum); `None` for a read.
+    pub fn verb(&self) -> Option<review::Action> {
         match self {
-            ReviewAction::Get => "get",
-            ReviewAction::Accept(_) => "accept",
-            ReviewAction::Reject => "reject",
-            ReviewAction::Retry(_) => "retry",
-            ReviewAction::Abort => "abort",
-            ReviewAction::Revert(_) => "revert",
+            ReviewAction::Get => None,
+            ReviewAction::Accept(_) => Some(review::Action::Accept),
+            ReviewAction::Reject => Some(review::Action::Reject),
+            ReviewAction::Retry(_) => Some(review::Action::Retry),
+            ReviewAction::Abort => Some(review::Action::Abort),
+            ReviewAction::Revert(_) => Some(review::Action::Revert),
         }
     }
 }
