@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::executor::{Effect, Outcome};
+use crate::json;
 use crate::ops::Risk;
 use crate::review::{ReviewSessionV1, State};
-use crate::wire::{self, ToolResultV1};
+use crate::wire::ToolResultV1;
 
 /// Schema id of [`ToolEventV1`].
 pub const TOOL_EVENT_V1: &str = "mnote.tool_event.v1";
@@ -151,7 +152,7 @@ pub fn tool_started(ids: &EventIds<'_>) -> ToolEventV1 {
 pub fn tool_completed(ids: &EventIds<'_>, outcome: &Outcome) -> ToolEventV1 {
     let summary = match &outcome.effect {
         Effect::Previewed(result) | Effect::Applied(result) => EventSummaryV1::of_result(result),
-        Effect::Replayed => match wire::from_json::<ToolResultV1>(&outcome.json) {
+        Effect::Replayed => match json::from_json::<ToolResultV1>(&outcome.json) {
             Ok(result) => EventSummaryV1 { replayed: Some(true), ..EventSummaryV1::of_result(&result) },
             Err(_) => EventSummaryV1 { ok: Some(true), replayed: Some(true), ..EventSummaryV1::default() },
         },

@@ -18,7 +18,8 @@
 //!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
-//! - [`error`]: the one error enum, with stable codes and hints.
+//! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.
+//! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.
 //! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
 //!
 //! ```
@@ -44,6 +45,7 @@ pub mod context;
 pub mod error;
 pub mod events;
 pub mod executor;
+pub mod json;
 pub mod manifest;
 #[cfg(feature = "std")]
 pub mod markdown;

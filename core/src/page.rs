@@ -301,7 +301,7 @@ impl Page {
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     pub fn from_json(json: &str) -> Result<Self> {
-        let page: Page = crate::wire::from_json(json)?;
+        let page: Page = crate::json::from_json(json)?;
         page.validate()?;
         Ok(page)
     }

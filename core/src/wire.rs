@@ -3,10 +3,12 @@
 //! Each shape carries a `schema` id such as `mnote.page_ai_context.v1`. A shape never changes in place: a
 //! breaking change adds a `…v2` type beside the old one. Golden fixtures under `tests/fixtures/wire/v1/`
 //! pin every shape, and the Rust, WASM and Worker tests all read them.
+//!
+//! Decoding lives in [`crate::json`]; its functions are re-exported here for the adapters that call them
+//! by this path.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -15,71 +17,14 @@ use crate::ops::diff::BlockDiff;
 use crate::ops::{ChangedBlock, Operation, Risk};
 use crate::page::BlockType;
 
+pub use crate::json::{from_json, from_value, from_value_ref, serde_error};
+
 /// Schema id of [`PageAiContextV1`].
 pub const PAGE_AI_CONTEXT_V1: &str = "mnote.page_ai_context.v1";
 /// Schema id of [`ToolResultV1`].
 pub const TOOL_RESULT_V1: &str = "mnote.tool_result.v1";
 /// Schema id of [`SearchResultV1`].
 pub const DOC_SEARCH_V1: &str = "mnote.doc_search.v1";
-
-/// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
-///
-/// The text is parsed into a [`Value`] first and `T` is read from that. Every shape is then read by one
-/// deserializer, which matters for the browser package: each deserializer a type is read from adds a copy of
-/// its parsing code to the WASM module.
-pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
-    let value: Value = serde_json::from_str(json).map_err(|e| Error::invalid("", e.to_string()))?;
-    from_value_ref(&value)
-}
-
-/// Converts a JSON value into `T`, with the same error mapping as [`from_json`].
-pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
-    from_value_ref(&value)
-}
-
-/// Deserializes `T` from a borrowed JSON value, without copying it first. The one place shapes are read.
-pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let pointer = pointer_of(e.path());
-        serde_error(&pointer, e.inner())
-    })
-}
-
-/// Maps a serde_json error at `pointer` to [`Error::InvalidArguments`].
-pub fn serde_error(pointer: &str, e: &serde_json::Error) -> Error {
-    // serde_json appends " at line L column C"; the pointer already says where.
-    let mut reason = e.to_string();
-    if let Some(cut) = reason.find(" at line ") {
-        reason.truncate(cut);
-    }
-    Error::invalid(pointer, reason)
-}
-
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        out.push('/');
-        match segment {
-            Segment::Seq { index } => out.push_str(&index.to_string()),
-            Segment::Map { key } => push_escaped(&mut out, key),
-            Segment::Enum { variant } => push_escaped(&mut out, variant),
-            Segment::Unknown => out.push('?'),
-        }
-    }
-    out
-}
-
-// RFC 6901: '~' becomes "~0" and '/' becomes "~1".
-fn push_escaped(out: &mut String, key: &str) {
-    for c in key.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-}
 
 /// The error body every surface returns: `{ok:false, code, message, hint, details, traceId}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -13,19 +13,20 @@ pub mod idempotency;
 mod page_save;
 mod write;
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::{self, ContextRequest, Scope};
 use crate::error::{Error, Result};
+use crate::json::{from_value_ref, to_json};
 use crate::manifest::{Tool, args};
 use crate::ops;
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
-use crate::wire::{self, PageAiContextV1, ToolResultV1};
+use crate::wire::{PageAiContextV1, ToolResultV1};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use write::{WriteArgs, WriteCall};
 
@@ -235,16 +236,16 @@ enum Parsed {
 /// Every tool, one arm each: a new tool does not compile until it is parsed here.
 fn parse(tool: Tool, json: &Value) -> Result<Parsed> {
     Ok(match tool {
-        Tool::DocFetch => Parsed::Read(ReadArgs::DocFetch(wire::from_value_ref(json)?)),
-        Tool::BlockFetch => Parsed::Read(ReadArgs::BlockFetch(wire::from_value_ref(json)?)),
-        Tool::DocSearch => Parsed::Read(ReadArgs::DocSearch(wire::from_value_ref(json)?)),
-        Tool::DocApplyBlockOps => Parsed::Write(WriteArgs::ApplyBlockOps(wire::from_value_ref(json)?)),
-        Tool::DocPlanUpdate => Parsed::Write(WriteArgs::PlanUpdate(wire::from_value_ref(json)?)),
-        Tool::BlockInsert => Parsed::Write(WriteArgs::BlockInsert(wire::from_value_ref(json)?)),
-        Tool::BlockUpdate => Parsed::Write(WriteArgs::BlockUpdate(wire::from_value_ref(json)?)),
-        Tool::BlockDelete => Parsed::Write(WriteArgs::BlockDelete(wire::from_value_ref(json)?)),
-        Tool::BlockMove => Parsed::Write(WriteArgs::BlockMove(wire::from_value_ref(json)?)),
-        Tool::PageSave => Parsed::Write(WriteArgs::PageSave(wire::from_value_ref(json)?)),
+        Tool::DocFetch => Parsed::Read(ReadArgs::DocFetch(from_value_ref(json)?)),
+        Tool::BlockFetch => Parsed::Read(ReadArgs::BlockFetch(from_value_ref(json)?)),
+        Tool::DocSearch => Parsed::Read(ReadArgs::DocSearch(from_value_ref(json)?)),
+        Tool::DocApplyBlockOps => Parsed::Write(WriteArgs::ApplyBlockOps(from_value_ref(json)?)),
+        Tool::DocPlanUpdate => Parsed::Write(WriteArgs::PlanUpdate(from_value_ref(json)?)),
+        Tool::BlockInsert => Parsed::Write(WriteArgs::BlockInsert(from_value_ref(json)?)),
+        Tool::BlockUpdate => Parsed::Write(WriteArgs::BlockUpdate(from_value_ref(json)?)),
+        Tool::BlockDelete => Parsed::Write(WriteArgs::BlockDelete(from_value_ref(json)?)),
+        Tool::BlockMove => Parsed::Write(WriteArgs::BlockMove(from_value_ref(json)?)),
+        Tool::PageSave => Parsed::Write(WriteArgs::PageSave(from_value_ref(json)?)),
     })
 }
 
@@ -281,10 +282,6 @@ fn check_document(page: &Page, document_id: Option<&str>) -> Result<()> {
         }
         Some(_) | None => Ok(()),
     }
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<Outcome> {

@@ -9,10 +9,11 @@ use super::Stamp;
 use super::session::BlockStampV1;
 use crate::error::{Error, Result};
 use crate::executor::{Effect, Env, Origin, Outcome, WriteArgs, WriteCall, execute_write};
+use crate::json;
 use crate::manifest::args::ApplyBlockOpsArgs;
 use crate::ops::Operation;
 use crate::page::Page;
-use crate::wire::{self, ToolResultV1};
+use crate::wire::ToolResultV1;
 
 /// One batch to run.
 pub(crate) struct Batch<'s> {
@@ -45,7 +46,7 @@ pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &m
 pub(crate) fn result_of(outcome: Outcome) -> Result<ToolResultV1> {
     match outcome.effect {
         Effect::Previewed(result) | Effect::Applied(result) => Ok(result),
-        Effect::Replayed => wire::from_json(&outcome.json),
+        Effect::Replayed => json::from_json(&outcome.json),
         Effect::Read { .. } => Err(Error::invalid("/toolName", "a review session holds writes; this tool only reads")),
     }
 }

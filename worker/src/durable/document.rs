@@ -367,7 +367,7 @@ struct EventsPage {
 }
 
 fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
+    pageai_core::json::to_json(value)
 }
 
 /// The stored page, seeding it first when it is a known sample and the store is empty.

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use pageai_core::Error;
 use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::events;
+use pageai_core::json::to_json;
 use pageai_core::page::Page;
 use pageai_core::review::{self, AcceptRequest, Answer, RetryRequest, RevertRequest, ReviewSessionV1, Stamp};
 use serde::{Deserialize, Serialize};
@@ -120,10 +121,6 @@ fn moved(session: &ReviewSessionV1, action: AuditAction, revision: u64, desk: &m
     desk.events.push(events::review_updated(session, &desk.now.at));
     audit::record(&mut *desk.audit, AuditDraft::for_session(action, session, REVIEWER, &desk.now.at, revision))?;
     to_json(session)
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 #[cfg(test)]
