@@ -19,6 +19,8 @@ use crate::error::{Error, Result};
 use crate::review::ReviewSessionV1;
 use crate::wire::ToolResultV1;
 
+pub use crate::wire::AuditEntryV1;
+
 /// The `prevHash` of the first entry: 64 zeros.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -95,40 +97,6 @@ impl core::fmt::Display for AuditAction {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// One entry of the log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AuditEntryV1 {
-    /// 1 for the first entry, then one more per entry.
-    pub seq: u64,
-    /// The previous entry's `hash`, or [`GENESIS_HASH`].
-    pub prev_hash: String,
-    /// SHA-256 (64 lowercase hex digits) over the canonical encoding of every other field.
-    pub hash: String,
-    /// When, by the caller's clock, RFC 3339.
-    pub at: String,
-    /// Who.
-    pub actor: String,
-    /// The document.
-    pub document_id: String,
-    /// What happened: an [`AuditAction`]'s name, e.g. `tool.applied`, `review.accept`, `document.put`.
-    pub action: String,
-    /// The tool, when a tool call did it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_name: Option<String>,
-    /// The tool call, when a tool call did it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_call_id: Option<String>,
-    /// The review session, when one is involved.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub review_session_id: Option<String>,
-    /// The page revision after the event.
-    pub revision: u64,
-    /// One line for people.
-    pub summary: String,
 }
 
 /// An entry before it is sealed into the chain: everything but `seq`, `prevHash` and `hash`.

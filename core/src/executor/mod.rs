@@ -10,6 +10,7 @@
 //! idempotency store, the clock reading and an id minter, and persists what the [`Effect`] says changed.
 
 pub mod idempotency;
+mod origin;
 mod page_save;
 mod write;
 
@@ -28,41 +29,8 @@ use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
 use crate::wire::{PageAiContextV1, ToolResultV1};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
+pub use origin::Origin;
 pub use write::{WriteArgs, WriteCall};
-
-/// Who is asking. AI callers are held to the review mode; people are not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    /// A Hermes run, through MCP or the tool route.
-    Hermes,
-    /// The deterministic command router's shortcut.
-    Shortcut,
-    /// A person acting directly (the editor, an import).
-    User,
-    /// A person accepting a review session.
-    ReviewAccept,
-}
-
-impl Origin {
-    /// Whether the caller is an AI, held to the profile's review mode.
-    pub fn is_ai(self) -> bool {
-        match self {
-            Origin::Hermes | Origin::Shortcut => true,
-            Origin::User | Origin::ReviewAccept => false,
-        }
-    }
-
-    /// The actor an AI call records in the audit when no person is named: `hermes`, `shortcut`, `user`.
-    pub fn actor(self) -> &'static str {
-        match self {
-            Origin::Hermes => "hermes",
-            Origin::Shortcut => "shortcut",
-            Origin::User | Origin::ReviewAccept => "user",
-        }
-    }
-}
 
 /// A frozen context as the executor needs it: what a contextId binds a write to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,6 +2,8 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use serde_json::Value;
+
 use super::*;
 
 #[test]
