@@ -28,14 +28,6 @@ pub use crate::wire::{AI_TOOL_MANIFEST_V1, AnnotationsV1, AvailabilityV1, Manife
 pub use catalog::{SelectionEffect, Tool, ToolRisk, ToolSpec};
 pub use export::{mcp_tools_list, openai_functions, openai_functions_strict};
 
-/// Whether `granted` covers `required`. A write scope covers the read scope of the same prefix.
-pub fn scope_granted(granted: Option<&[String]>, required: &str) -> bool {
-    let Some(granted) = granted else { return true };
-    granted.iter().any(|g| {
-        g == required || required.strip_suffix(".read").is_some_and(|prefix| g.strip_suffix(".write") == Some(prefix))
-    })
-}
-
 /// Why `tool` is unavailable here, or `None` when it may run: the policy's [`Unavailable`] as its human
 /// reason (see [`crate::policy`], which decides it).
 ///

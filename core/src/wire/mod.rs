@@ -34,9 +34,9 @@ mod review;
 mod route;
 mod tool_event;
 mod tool_result;
+mod warning;
 
-use alloc::string::{String, ToString};
-use serde::{Deserialize, Serialize};
+use alloc::string::ToString;
 
 use crate::error::Error;
 
@@ -54,17 +54,7 @@ pub use review::{
 pub use route::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteV1, ToolHintV1};
 pub use tool_event::{EventKind, EventSummaryV1, TOOL_EVENT_V1, ToolEventV1};
 pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultV1};
-
-/// A warning that does not stop the request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct WarningV1 {
-    /// Stable snake_case code, e.g. `context_truncated`.
-    pub code: String,
-    /// A sentence for people.
-    pub message: String,
-}
+pub use warning::WarningV1;
 
 /// Rejects a payload whose `schema` is not `expected`.
 pub fn check_schema(found: &str, expected: &str) -> Result<(), Error> {
