@@ -19,6 +19,8 @@
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
 //! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.
+//! - [`ids`]: how ids and keys are spelled (one alphabet, the length of each kind); the caller brings the
+//!   randomness.
 //! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.
 //! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
 //!
@@ -45,6 +47,7 @@ pub mod context;
 pub mod error;
 pub mod events;
 pub mod executor;
+pub mod ids;
 pub mod json;
 pub mod manifest;
 #[cfg(feature = "std")]
