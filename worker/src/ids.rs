@@ -10,6 +10,7 @@
 
 use pageai_core::Error;
 use pageai_core::ids::{self, BLOCK_ID_CHARS, ID_CHARS};
+use pageai_core::page::validate_document_id;
 
 use crate::services::desk::Mint;
 
@@ -110,7 +111,7 @@ pub fn session_document(session_id: &str) -> Result<&str, Error> {
     let plain = |s: &str, max: usize| {
         (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     };
-    match plain(document_id, 64) && plain(random, 64) {
+    match validate_document_id(document_id).is_ok() && plain(random, 64) {
         true => Ok(document_id),
         false => Err(not_found()),
     }

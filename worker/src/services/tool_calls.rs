@@ -113,8 +113,7 @@ pub fn document_of(args: &Value, pointer: &str) -> Result<String, Error> {
     let Some(id) = args.get("documentId").and_then(Value::as_str) else {
         return Err(Error::invalid(at, "every mnote tool call names its page with documentId"));
     };
-    crate::services::documents::check_document_id(id)
-        .map_err(|_| Error::invalid(at, "a document id has 1 to 64 characters from A-Z, a-z, 0-9, '_' and '-'"))?;
+    pageai_core::page::validate_document_id(id).map_err(|reason| Error::invalid(at, reason))?;
     Ok(id.to_string())
 }
 
