@@ -164,7 +164,18 @@ pub fn execute_write(page: &mut Page, call: WriteCall<'_>, env: &mut Env<'_>) ->
 /// Runs a read or a dry-run against a page that stays shared: the browser's instant preview and the router's
 /// self-check. A call that would write is refused.
 pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    match stage(page, call, env)? {
+    previewed(stage(page, call, env)?)
+}
+
+/// [`preview`] for a write whose arguments are already typed (the router's self-check, the browser's
+/// `validateOps`): the same guards and answer as the same call sent as JSON, without the JSON.
+pub fn preview_write(page: &Page, call: WriteCall<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    previewed(write::write(page, call, None, env)?)
+}
+
+/// A preview's answer; a call that would write is refused.
+fn previewed(staged: Staged) -> Result<Outcome> {
+    match staged {
         Staged::Done(outcome) => Ok(outcome),
         Staged::Commit { .. } => Err(Error::invalid("/dryRun", "a preview runs only with dryRun:true")),
     }

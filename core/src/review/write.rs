@@ -2,7 +2,7 @@
 //! `mnote.doc.apply_block_ops` call with typed arguments through [`crate::executor::execute_write`], so
 //! scope, revision, editability, idempotency and policy are checked there and nowhere else.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::Stamp;
@@ -29,13 +29,9 @@ pub(crate) struct Batch<'s> {
 /// batch is an `mnote.doc.apply_block_ops` call: that tool takes any batch of operations.
 pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &mut Env<'_>) -> Result<ToolResultV1> {
     let args = WriteArgs::ApplyBlockOps(ApplyBlockOpsArgs {
-        context_id: None,
-        document_id: page.document_id.clone(),
-        base_revision: page.revision,
-        operations: batch.operations.to_vec(),
         dry_run: batch.dry_run,
-        idempotency_key: batch.idempotency_key.to_string(),
         allowed_target_block_ids: batch.allowed.map(<[String]>::to_vec),
+        ..ApplyBlockOpsArgs::dry_run(page, batch.operations.to_vec(), batch.idempotency_key)
     });
     let call =
         WriteCall { args, origin: batch.origin, actor: stamp.actor, at: stamp.at, tool_call_id: batch.tool_call_id };

@@ -2,10 +2,12 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::*;
+use crate::ops::Risk;
 use crate::page::Block;
+use crate::profile::ReviewMode;
 
 fn page() -> Page {
     let mut p = Page::new(
