@@ -22,7 +22,8 @@
 //! - [`ids`]: how ids and keys are spelled (one alphabet, the length of each kind); the caller brings the
 //!   randomness.
 //! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.
-//! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
+//! - [`wire`]: every versioned wire DTO (`mnote.*.v1`) and its schema id, one file per schema, and the coded
+//!   error body.
 //!
 //! ```
 //! use pageai_core::context::{build_context, ContextRequest, Scope, Format};
