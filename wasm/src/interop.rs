@@ -15,9 +15,9 @@
 
 use pageai_core::error::Error;
 use pageai_core::executor::Origin;
+use pageai_core::json;
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
-use pageai_core::wire;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -167,7 +167,7 @@ impl CatalogInput {
             grants: optional(grants, "/grants")?,
             // A string here is the permission itself, not JSON text.
             permission: match optional_string(permission, "/permission")? {
-                Some(name) => wire::from_value(Value::String(name)).map_err(|e| match e {
+                Some(name) => json::from_value(Value::String(name)).map_err(|e| match e {
                     Error::InvalidArguments { reason, .. } => Error::invalid("/permission", reason),
                     other => other,
                 })?,
@@ -192,7 +192,7 @@ pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, pointer: &str) -> Re
         }
         other => other,
     };
-    wire::from_json(&json_text(value, pointer)?).map_err(pointed)
+    json::from_json(&json_text(value, pointer)?).map_err(pointed)
 }
 
 /// Like [`from_js`], for an optional argument: omitted, `undefined` and `null` give the default.
@@ -220,7 +220,7 @@ pub(crate) fn optional_string(value: Option<&JsValue>, pointer: &str) -> Result<
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Error> {
     // Serialization cannot fail for core's shapes (string keys only, no custom serializers); the mapping
     // exists so that a future shape that could fail reports a coded error instead of trapping.
-    let json = serde_json::to_string(value).map_err(|e| wire::serde_error("", &e))?;
+    let json = serde_json::to_string(value).map_err(|e| json::serde_error("", &e))?;
     parse(&json)
 }
 

@@ -3,7 +3,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::page::{Block, Page};
+use crate::page::{Attrs, Block, BlockType, Page};
 
 fn page() -> Page {
     let mut p = Page::new(

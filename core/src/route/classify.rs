@@ -1,6 +1,8 @@
 //! What a prompt is, when it is not a direct command: a question, an open rewrite, or something the page AI
 //! does not do. Keyword lists look only at the text outside quotes, so quoted words never trigger them.
 
+use super::intent::Intent;
+
 /// Requests outside what page tools can do at all.
 const UNSUPPORTED: &[&str] = &[
     "发邮件",
@@ -320,13 +322,13 @@ const COMPLEX_STARTS: &[&str] = &["总结", "概括", "翻译", "润色", "改�
 
 /// The edit kind of a prompt that names a concrete edit but could not run directly (`帮我把 image cache 那句删掉`,
 /// `replace the crash numbers with …`). Open transformations (`按优先级排个序`) are not edits of this kind.
-pub(super) fn edit_intent(s: &str) -> Option<&'static str> {
+pub(super) fn edit_intent(s: &str) -> Option<Intent> {
     let deletes = ["删掉", "删除", "删了", "去掉", "delete", "remove"].iter().any(|k| s.contains(k));
     if deletes && ["把", "删", "delete", "remove", "去掉"].iter().any(|k| s.starts_with(k)) {
-        return Some("direct_delete");
+        return Some(Intent::DirectDelete);
     }
     if s.starts_with("replace ") && s.contains(" with ") {
-        return Some("direct_replace");
+        return Some(Intent::DirectReplace);
     }
     None
 }

@@ -12,7 +12,7 @@
 //! audit entries, events) is committed in one SQLite transaction at the end, or nothing but the events
 //! when the command failed.
 
-use pageai_core::audit::{self, AuditDraft};
+use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::executor::FrozenContext;
 use pageai_core::page::{Page, Permission};
@@ -284,7 +284,7 @@ impl DocumentObject {
             at: now.at.clone(),
             actor: REVIEWER.into(),
             document_id: document_id.into(),
-            action: "document.put".into(),
+            action: AuditAction::DocumentPut,
             tool_name: None,
             tool_call_id: None,
             review_session_id: None,
@@ -367,7 +367,7 @@ struct EventsPage {
 }
 
 fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
+    pageai_core::json::to_json(value)
 }
 
 /// The stored page, seeding it first when it is a known sample and the store is empty.

@@ -5,6 +5,7 @@
 //! and shape the 7-5 answers. mnote keeps no chat history: sessions, messages and usage are Hermes'.
 
 use pageai_core::context::{ContextRequest, Format, Scope};
+use pageai_core::ids::{ID_CHARS, KEY_CHARS};
 use pageai_core::manifest::manifest;
 use pageai_core::page::{Permission, validate_block_id};
 use pageai_core::{Error, wire as core_wire};
@@ -39,9 +40,8 @@ const MAX_LIST_LIMIT: usize = 100;
 const HERMES_PAGE_SIZE: usize = 200;
 const MAX_HERMES_PAGES: usize = 10;
 
-/// Random characters in a minted session-id suffix and context id.
+/// Random characters in a minted session-id suffix.
 const SESSION_SUFFIX_CHARS: usize = 12;
-const CONTEXT_ID_CHARS: usize = 16;
 
 /// `GET /api/hermes/client/sessions?documentId=…&limit=…`: the document's sessions, newest first.
 pub async fn list_sessions(req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
@@ -186,7 +186,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         Some(_) => Scope::Selection { block_ids: selection.clone() },
         None => Scope::Full,
     };
-    let context_id = ids::mint("ctx_", CONTEXT_ID_CHARS)?;
+    let context_id = ids::mint("ctx_", ID_CHARS)?;
     let command = DocumentCommand::FreezeRun {
         document_id: order.document_id.to_string(),
         context_id,
@@ -195,7 +195,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         message: message.to_string(),
         selection,
         profile: profile.clone(),
-        idempotency_key: ids::mint("idem_", CONTEXT_ID_CHARS)?,
+        idempotency_key: ids::mint("idem_", KEY_CHARS)?,
     };
     let client = DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?;
     let frozen: FrozenRun = client.send(&command, &ctx.trace_id).await?;

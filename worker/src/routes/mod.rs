@@ -16,6 +16,7 @@ pub mod tools;
 
 use futures_util::StreamExt;
 use pageai_core::Error;
+use pageai_core::review;
 use serde::Serialize;
 use worker::{Env, Headers, Method, Request, Response};
 
@@ -114,8 +115,8 @@ pub enum Route {
     ReviewAction {
         /// The path's session id, not yet validated.
         session_id: String,
-        /// Which action; its body is read by the handler.
-        verb: ReviewVerb,
+        /// Which action, one of core's [`review::Action::VERBS`]; its body is read by the handler.
+        verb: review::Action,
     },
     /// `POST /api/hermes/tools/mnote/call`
     ToolCall,
@@ -136,34 +137,6 @@ pub enum Access {
     Mnote,
     /// Hermes' own credential (`MNOTE_TOOL_TOKEN`), checked by the handler: `/mcp` and the tool route.
     Tool,
-}
-
-/// The review actions a path can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReviewVerb {
-    /// `accept {idempotencyKey, blockIds?}`
-    Accept,
-    /// `reject` (no body)
-    Reject,
-    /// `retry {toolCallId, operations?}`
-    Retry,
-    /// `abort` (no body)
-    Abort,
-    /// `revert {idempotencyKey}`
-    Revert,
-}
-
-impl ReviewVerb {
-    fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "accept" => ReviewVerb::Accept,
-            "reject" => ReviewVerb::Reject,
-            "retry" => ReviewVerb::Retry,
-            "abort" => ReviewVerb::Abort,
-            "revert" => ReviewVerb::Revert,
-            _ => return None,
-        })
-    }
 }
 
 impl Route {
@@ -206,7 +179,7 @@ impl Route {
                 only(Method::Get, Route::GetReviewSession { session_id: id(session) })
             }
             ["api", "page-ai", "review-sessions", session, verb] if !session.is_empty() => {
-                match ReviewVerb::parse(verb) {
+                match review::Action::parse_verb(verb) {
                     Some(verb) => only(Method::Post, Route::ReviewAction { session_id: id(session), verb }),
                     None => Err(Error::RouteNotFound { path: path.to_string() }),
                 }
@@ -427,11 +400,11 @@ mod tests {
             Ok(Route::GetReviewSession { session_id: "rs.d.x".into() })
         );
         for (verb, parsed) in [
-            ("accept", ReviewVerb::Accept),
-            ("reject", ReviewVerb::Reject),
-            ("retry", ReviewVerb::Retry),
-            ("abort", ReviewVerb::Abort),
-            ("revert", ReviewVerb::Revert),
+            ("accept", review::Action::Accept),
+            ("reject", review::Action::Reject),
+            ("retry", review::Action::Retry),
+            ("abort", review::Action::Abort),
+            ("revert", review::Action::Revert),
         ] {
             assert_eq!(
                 post(&format!("/api/page-ai/review-sessions/rs.d.x/{verb}")),

@@ -14,12 +14,12 @@
 //! these routes need nothing besides the path to find the document's object.
 
 use pageai_core::Error;
-use pageai_core::review::{AcceptRequest, RetryRequest, RevertRequest};
+use pageai_core::review::{AcceptRequest, Action, RetryRequest, RevertRequest};
 use pageai_core::wire::ErrorBody;
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
-use super::{RequestContext, ReviewVerb, hermes_proxy, json_response, raw_json_response, read_body, read_json};
+use super::{RequestContext, hermes_proxy, json_response, raw_json_response, read_body, read_json};
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::profile::ProfileClient;
 use crate::error::Failure;
@@ -123,22 +123,31 @@ pub async fn get_session(_req: Request, session_id: String, ctx: &RequestContext
 pub async fn review(
     mut req: Request,
     session_id: String,
-    verb: ReviewVerb,
+    verb: Action,
     ctx: &RequestContext,
 ) -> Result<Response, Failure> {
     ids::session_document(&session_id)?;
     let action = match verb {
-        ReviewVerb::Accept => ReviewAction::Accept(read_json::<AcceptRequest>(&mut req, ctx).await?),
-        ReviewVerb::Retry => ReviewAction::Retry(read_json::<RetryRequest>(&mut req, ctx).await?),
-        ReviewVerb::Revert => ReviewAction::Revert(read_json::<RevertRequest>(&mut req, ctx).await?),
-        ReviewVerb::Reject => {
+        Action::Accept => ReviewAction::Accept(read_json::<AcceptRequest>(&mut req, ctx).await?),
+        Action::Retry => ReviewAction::Retry(read_json::<RetryRequest>(&mut req, ctx).await?),
+        Action::Revert => ReviewAction::Revert(read_json::<RevertRequest>(&mut req, ctx).await?),
+        Action::Reject => {
             no_body(&mut req, ctx).await?;
             ReviewAction::Reject
         }
-        ReviewVerb::Abort => {
+        Action::Abort => {
             no_body(&mut req, ctx).await?;
             ReviewAction::Abort
         }
+        // Steps the services take, never a path segment (`Action::parse_verb` does not resolve them).
+        Action::Plan
+        | Action::Preview
+        | Action::Present
+        | Action::PreviewFailed
+        | Action::Apply
+        | Action::ApplySucceeded
+        | Action::ApplyFailed
+        | Action::MarkStale => return Err(Error::RouteNotFound { path: verb.as_str().into() }.into()),
     };
     act(&session_id, action, ctx).await
 }

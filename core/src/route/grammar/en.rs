@@ -49,63 +49,64 @@ fn scope(words: &mut Vec<&str>) -> (Within, bool) {
     let mut all = false;
     let mut i = 0;
     while i < words.len() {
-        let rest = words.get(i..).unwrap_or_default();
-        let prep = matches!(rest.first(), Some(&("in" | "within" | "inside" | "of" | "from" | "on")));
-        match rest {
-            ["throughout" | "in" | "on" | "across", "the", "whole" | "entire", _, ..] => {
+        match scope_phrase(words.get(i..).unwrap_or_default(), i > 0) {
+            Some(Phrase::Everywhere(used)) => {
                 all = true;
-                words.drain(i..i + 4);
-                continue;
+                words.drain(i..i + used);
             }
-            ["everywhere" | "throughout" | "globally", ..] => {
-                all = true;
-                words.remove(i);
-                continue;
+            Some(Phrase::Within(found, used)) => {
+                within = found;
+                words.drain(i..i + used);
             }
-            [_, "the" | "this" | "my", "selected" | "highlighted", noun, ..] if prep && is_block_noun(noun) => {
-                within = Within::Selection;
-                words.drain(i..i + 4);
-                continue;
+            Some(Phrase::Unread) => {
+                words.truncate(i);
+                break;
             }
-            [_, "the" | "my", "selection", ..] if prep => {
-                within = Within::Selection;
-                words.drain(i..i + 3);
-                continue;
-            }
-            [_, "this" | "these", noun, ..] if prep && is_block_noun(noun) => {
-                within = Within::Selection;
-                words.drain(i..i + 3);
-                continue;
-            }
-            [_, "the", noun, ..]
-                if prep
-                    && en_kind(noun).is_some_and(|k| !matches!(k, Kind::Paragraph | Kind::Any))
-                    && rest.len() == 3 =>
-            {
-                within = Within::Kind(en_kind(noun).unwrap_or(Kind::Any));
-                words.drain(i..i + 3);
-                continue;
-            }
-            [_, tail @ ..] if prep && i > 0 => {
-                if let Some((ordinal, used)) = en_ordinal(tail) {
-                    within = Within::Block(ordinal);
-                    words.drain(i..i + 1 + used);
-                    continue;
-                }
-                // An unread location at the end of the clause: `from the attendees`, `in the notes`.
-                if matches!(rest.first(), Some(&("from" | "in" | "on")))
-                    && tail.len() <= 4
-                    && !tail.iter().any(|w| is_marker(w))
-                {
-                    words.truncate(i);
-                    break;
-                }
-            }
-            _ => {}
+            None => i += 1,
         }
-        i += 1;
     }
     (within, all)
+}
+
+/// A scope phrase at the start of some words.
+enum Phrase {
+    /// `everywhere`, `throughout the whole page`: every occurrence; how many words it used.
+    Everywhere(usize),
+    /// `in the selected blocks`, `in the third paragraph`, `in the table`; how many words it used.
+    Within(Within, usize),
+    /// A location at the end of the clause that the router cannot read: it ends the clause.
+    Unread,
+}
+
+/// The scope phrase `rest` starts with, if any. `later` is false at the clause's first word, which is never
+/// a location.
+fn scope_phrase(rest: &[&str], later: bool) -> Option<Phrase> {
+    let prep = matches!(rest.first(), Some(&("in" | "within" | "inside" | "of" | "from" | "on")));
+    match rest {
+        ["throughout" | "in" | "on" | "across", "the", "whole" | "entire", _, ..] => Some(Phrase::Everywhere(4)),
+        ["everywhere" | "throughout" | "globally", ..] => Some(Phrase::Everywhere(1)),
+        [_, "the" | "this" | "my", "selected" | "highlighted", noun, ..] if prep && is_block_noun(noun) => {
+            Some(Phrase::Within(Within::Selection, 4))
+        }
+        [_, "the" | "my", "selection", ..] if prep => Some(Phrase::Within(Within::Selection, 3)),
+        [_, "this" | "these", noun, ..] if prep && is_block_noun(noun) => Some(Phrase::Within(Within::Selection, 3)),
+        [_, "the", noun, ..]
+            if prep && en_kind(noun).is_some_and(|k| !matches!(k, Kind::Paragraph | Kind::Any)) && rest.len() == 3 =>
+        {
+            Some(Phrase::Within(Within::Kind(en_kind(noun).unwrap_or(Kind::Any)), 3))
+        }
+        [_, tail @ ..] if prep && later => {
+            if let Some((ordinal, used)) = en_ordinal(tail) {
+                return Some(Phrase::Within(Within::Block(ordinal), 1 + used));
+            }
+            // An unread location at the end of the clause: `from the attendees`, `in the notes`.
+            let unread = matches!(rest.first(), Some(&("from" | "in" | "on")))
+                && tail.len() <= 4
+                && !tail.iter().any(|w| is_marker(w));
+            unread.then_some(Phrase::Unread)
+        }
+        _ => None,
+    }
 }
 
 fn is_marker(w: &str) -> bool {

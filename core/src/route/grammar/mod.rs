@@ -9,6 +9,7 @@ use alloc::string::String;
 mod en;
 mod zh;
 
+use super::intent::Intent;
 use super::prompt::quote_index;
 use super::target::{Kind, Ordinal};
 use crate::page::BlockType;
@@ -75,13 +76,13 @@ pub(super) enum Command {
 }
 
 impl Command {
-    /// The intent name of the command.
-    pub fn intent(&self) -> &'static str {
+    /// The intent of the command.
+    pub fn intent(&self) -> Intent {
         match self {
-            Command::Replace { .. } | Command::SetText { .. } => "direct_replace",
-            Command::DeleteSpan { .. } | Command::DeleteBlock(_) => "direct_delete",
-            Command::Insert { .. } => "direct_insert",
-            Command::SetType { .. } => "direct_type_change",
+            Command::Replace { .. } | Command::SetText { .. } => Intent::DirectReplace,
+            Command::DeleteSpan { .. } | Command::DeleteBlock(_) => Intent::DirectDelete,
+            Command::Insert { .. } => Intent::DirectInsert,
+            Command::SetType { .. } => Intent::DirectTypeChange,
         }
     }
 }

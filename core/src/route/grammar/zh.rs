@@ -156,67 +156,68 @@ const TEXT_SUFFIX: &[&str] =
     &["这几个字", "这个词", "这几个词", "这句话", "这句", "这个短语", "这些字", "几个字", "这个"];
 
 /// Reads the words naming a target. `None` when a word is not understood.
-fn phrase(mut s: &str, quotes: &[String]) -> Option<Phrase> {
+fn phrase(s: &str, quotes: &[String]) -> Option<Phrase> {
     let mut p = Phrase::default();
-    s = s.trim();
-    let (rest, _) = strip_any(s, &["把", "将", "给", "让", "在"]);
-    s = rest;
+    let (mut s, _) = strip_any(s.trim(), &["把", "将", "给", "让", "在"]);
     while !s.is_empty() {
+        s = p.read_word(s, quotes)?;
+    }
+    Some(p)
+}
+
+impl Phrase {
+    /// Reads the word `s` starts with into the phrase: the text after it, or `None` when it is not
+    /// understood.
+    fn read_word<'s>(&mut self, s: &'s str, quotes: &[String]) -> Option<&'s str> {
         if let Some(c) = s.chars().next()
             && let Some(i) = quote_index(c)
         {
-            if p.literal.is_some() {
-                return None;
-            }
-            p.literal = Some(quotes.get(i)?.clone());
-            s = s.get(c.len_utf8()..)?;
-            if let (rest, true) = strip_any(s.trim_start(), CONTAINING_SUFFIX) {
-                p.containing = true;
-                s = rest;
-            } else if let (rest, true) = strip_any(s.trim_start(), TEXT_SUFFIX) {
-                s = rest;
-            }
-            continue;
+            return self.read_literal(s.get(c.len_utf8()..)?, quotes.get(i)?);
         }
         if let Some((ordinal, rest)) = zh_ordinal(s) {
-            p.ordinals.push(ordinal);
-            s = rest;
-            continue;
+            self.ordinals.push(ordinal);
+            return Some(rest);
         }
         if let (rest, true) = strip_any(s, &["和", "与", "跟", "及", "、", ","]) {
-            s = rest;
-            continue;
+            return Some(rest);
         }
         if let (rest, true) = strip_any(s, ALL_WORDS) {
-            p.all = true;
-            s = rest;
-            continue;
+            self.all = true;
+            return Some(rest);
         }
         if let (rest, true) = strip_any(s, SELECTION_WORDS) {
-            p.selection = true;
-            s = rest;
-            continue;
+            self.selection = true;
+            return Some(rest);
         }
         if let Some((word, kind)) = KIND_WORDS.iter().find(|(w, _)| s.starts_with(w)) {
-            p.kind = Some(*kind);
-            s = s.get(word.len()..)?;
-            continue;
+            self.kind = Some(*kind);
+            return s.get(word.len()..);
         }
         if let (rest, true) = strip_any(s, FILLER) {
-            s = rest;
-            continue;
+            return Some(rest);
         }
         if let (rest, true) = strip_any(s, &["把", "将"]) {
-            s = rest;
-            continue;
+            return Some(rest);
         }
-        if let Some(rest) = s.strip_prefix(' ') {
-            s = rest;
-            continue;
-        }
-        return None;
+        s.strip_prefix(' ')
     }
-    Some(p)
+
+    /// The quoted literal (one per phrase), and the suffix after it that still means the literal, or the
+    /// block containing it.
+    fn read_literal<'s>(&mut self, after: &'s str, literal: &str) -> Option<&'s str> {
+        if self.literal.is_some() {
+            return None;
+        }
+        self.literal = Some(literal.into());
+        if let (rest, true) = strip_any(after.trim_start(), CONTAINING_SUFFIX) {
+            self.containing = true;
+            return Some(rest);
+        }
+        if let (rest, true) = strip_any(after.trim_start(), TEXT_SUFFIX) {
+            return Some(rest);
+        }
+        Some(after)
+    }
 }
 
 impl Phrase {

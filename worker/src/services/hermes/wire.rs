@@ -10,6 +10,7 @@
 //! listed by prefix.
 
 use pageai_core::Error;
+use pageai_core::page::validate_document_id;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -39,9 +40,7 @@ pub fn is_session_suffix(suffix: &str) -> bool {
 pub fn session_document(session_id: &str) -> Option<&str> {
     let rest = session_id.strip_prefix("mnote_")?;
     let (document_id, suffix) = rest.rsplit_once('_')?;
-    let plain = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    (is_session_suffix(suffix) && !document_id.is_empty() && document_id.len() <= 64 && plain(document_id))
-        .then_some(document_id)
+    (is_session_suffix(suffix) && validate_document_id(document_id).is_ok()).then_some(document_id)
 }
 
 /// Checks a session id: the mnote shape, and, when `document_id` is given, that document's prefix.
