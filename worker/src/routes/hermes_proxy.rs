@@ -12,10 +12,10 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use worker::{Headers, Method, Request, Response};
 
-use super::{RequestContext, json_response, read_body};
 use crate::durable::document::{DocumentClient, DocumentCommand, FrozenRun};
 use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
+use crate::http::{RequestContext, json_response, read_body};
 use crate::ids;
 use crate::services::documents::check_document_id;
 use crate::services::hermes::instructions::{RunBrief, instructions};

@@ -19,10 +19,11 @@ use pageai_core::wire::ErrorBody;
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
-use super::{RequestContext, ReviewVerb, hermes_proxy, json_response, raw_json_response, read_body, read_json};
+use super::{ReviewVerb, hermes_proxy};
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::profile::ProfileClient;
 use crate::error::Failure;
+use crate::http::{RequestContext, json_response, raw_json_response, read_body, read_json};
 use crate::ids;
 use crate::services::commands::{CommandAnswer, CommandOutcome, CommandRequest};
 use crate::services::documents::check_document_id;

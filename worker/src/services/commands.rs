@@ -8,7 +8,7 @@
 //!   otherwise it is held in a review session (`review`).
 //! - Any other route needs a Hermes run (`hermes`): the answer carries the route, its `toolHint` and the
 //!   frozen `contextId` the run's writes bind to. Starting the run is the front Worker's job
-//!   ([`crate::routes::page_ai::start_hermes_run`]).
+//!   (`start_hermes_run` in `routes/page_ai.rs`).
 //!
 //! `mode` replaces the profile's review mode for this one command, except that a `required` profile
 //! cannot be relaxed: nothing may opt out of it.

@@ -1,5 +1,5 @@
 //! The MCP protocol of `POST /mcp` (Streamable HTTP, JSON-RPC 2.0), as pure functions of the request: which
-//! method, which answer. The route ([`crate::routes::mcp`]) only adds auth, the profile and the document's
+//! method, which answer. The route (`routes/mcp.rs`) only adds auth, the profile and the document's
 //! object.
 //!
 //! Two protocol eras are served on the same endpoint:
