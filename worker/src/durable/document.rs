@@ -35,6 +35,7 @@ use crate::services::documents::{PageDraft, seed};
 use crate::services::ledger::Ledger;
 use crate::services::page_store::{EncodedPage, PageStore};
 use crate::services::reviews::{self, REVIEWER, ReviewAction};
+use crate::services::to_json;
 use crate::services::tool_calls::{self, ToolCallRequest};
 
 /// What the front Worker asks a document's object to do.
@@ -189,17 +190,17 @@ impl DocumentObject {
         match command {
             DocumentCommand::Get { document_id } => {
                 let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
-                json(&load_or_seed(&store, &document_id, trace_id)?)
+                to_json(&load_or_seed(&store, &document_id, trace_id)?)
             }
             DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, trace_id),
             DocumentCommand::CallTool { document_id, profile, call } => {
                 self.transact(&document_id, &profile, trace_id, |page, desk| {
-                    json(&tool_calls::call(page, &call, desk)?)
+                    to_json(&tool_calls::call(page, &call, desk)?)
                 })
             }
             DocumentCommand::Command { document_id, profile, request, trace_id: command_trace } => {
                 self.transact(&document_id, &profile, trace_id, |page, desk| {
-                    json(&commands::run(page, &request, &command_trace, desk)?)
+                    to_json(&commands::run(page, &request, &command_trace, desk)?)
                 })
             }
             DocumentCommand::Review { document_id, profile, session_id, action } => {
@@ -210,19 +211,25 @@ impl DocumentObject {
             DocumentCommand::ListSessions { document_id, limit } => {
                 self.require_page(&document_id, trace_id)?;
                 let ledger = Ledger::open(self.state.storage(), 0)?;
-                json(&Listing { document_id: &document_id, items: Sessions { sessions: ledger.sessions.list(limit)? } })
+                to_json(&Listing {
+                    document_id: &document_id,
+                    items: Sessions { sessions: ledger.sessions.list(limit)? },
+                })
             }
             DocumentCommand::Audit { document_id, after, limit } => {
                 self.require_page(&document_id, trace_id)?;
                 let ledger = Ledger::open(self.state.storage(), 0)?;
                 let entries = ledger.audit.page(after, limit)?;
-                json(&Listing { document_id: &document_id, items: AuditPage { head: ledger.audit.head()?, entries } })
+                to_json(&Listing {
+                    document_id: &document_id,
+                    items: AuditPage { head: ledger.audit.head()?, entries },
+                })
             }
             DocumentCommand::VerifyAudit { document_id } => {
                 self.require_page(&document_id, trace_id)?;
                 let ledger = Ledger::open(self.state.storage(), 0)?;
                 let (head, entries) = ledger.audit.verify()?;
-                json(&Listing {
+                to_json(&Listing {
                     document_id: &document_id,
                     items: Verified { ok: true, verified: true, entries, head },
                 })
@@ -231,7 +238,7 @@ impl DocumentObject {
                 self.require_page(&document_id, trace_id)?;
                 let ledger = Ledger::open(self.state.storage(), 0)?;
                 let events = ledger.event_table().list(run_id.as_deref(), after, limit)?;
-                json(&Listing { document_id: &document_id, items: EventsPage { events } })
+                to_json(&Listing { document_id: &document_id, items: EventsPage { events } })
             }
             DocumentCommand::FreezeRun {
                 document_id,
@@ -261,7 +268,7 @@ impl DocumentObject {
                     idempotency_key: &idempotency_key,
                 };
                 let route = route(&message, &input);
-                json(&FrozenRun { context, permission: page.permission, route })
+                to_json(&FrozenRun { context, permission: page.permission, route })
             }
         }
     }
@@ -296,7 +303,7 @@ impl DocumentObject {
             return Err(internal("read document storage", failure, trace_id));
         }
         ledger.commit(Some(encoded), true).or_internal("commit page", trace_id)?;
-        json(&page)
+        to_json(&page)
     }
 
     /// Runs `work` on the page and a desk over the document's books, then commits what it recorded in one
@@ -364,10 +371,6 @@ struct Verified {
 #[derive(Serialize)]
 struct EventsPage {
     events: Vec<crate::services::ledger::StoredEvent>,
-}
-
-fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 /// The stored page, seeding it first when it is a known sample and the store is empty.

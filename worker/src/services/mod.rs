@@ -7,6 +7,8 @@
 //! - [`mcp`]: the MCP JSON-RPC protocol, as pure functions.
 //! - [`profiles`]: the profile's validation.
 //! - [`documents`], [`page_store`], [`sqlite`]: pages and all-or-nothing SQLite writes.
+//!
+//! A document command answers JSON text, encoded by [`to_json`].
 
 pub mod commands;
 pub mod desk;
@@ -19,3 +21,13 @@ pub mod profiles;
 pub mod reviews;
 pub mod sqlite;
 pub mod tool_calls;
+
+use pageai_core::Error;
+use serde::Serialize;
+
+/// The JSON text of a document command's answer. Encoding fails only for a value serde cannot write as
+/// JSON (a map with non-string keys); none of the answers has one, and it would surface as
+/// `mnote_invalid_arguments`, never a panic.
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
+}

@@ -19,6 +19,7 @@ use pageai_core::review::{self, AcceptRequest, Answer, RetryRequest, RevertReque
 use serde::{Deserialize, Serialize};
 
 use super::desk::Desk;
+use super::to_json;
 
 /// Who acts on review sessions until browser sign-in names the user.
 pub const REVIEWER: &str = "user";
@@ -118,10 +119,6 @@ fn moved(session: &ReviewSessionV1, action: &str, revision: u64, desk: &mut Desk
     desk.events.push(events::review_updated(session, &desk.now.at));
     audit::record(&mut *desk.audit, AuditDraft::for_session(action, session, REVIEWER, &desk.now.at, revision))?;
     to_json(session)
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 #[cfg(test)]
