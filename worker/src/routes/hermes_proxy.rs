@@ -24,7 +24,7 @@ use crate::services::hermes::wire::{
     AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HERMES_TOOL_V1, HermesMessages,
     HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, MAX_MESSAGE_CHARS,
     Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools, check_run_id,
-    check_session_id, history, session_document, session_prefix,
+    check_session_id, history, session_document, session_id_of, session_prefix,
 };
 use crate::services::hermes::{Hermes, encode_component, relay_events};
 
@@ -82,7 +82,7 @@ pub async fn create_session(mut req: Request, ctx: &RequestContext) -> Result<Re
     check_document(&body.document_id)?;
     let hermes = Hermes::new(ctx)?;
     let suffix = ids::mint("", SESSION_SUFFIX_CHARS)?;
-    let session_id = format!("{}{suffix}", session_prefix(&body.document_id));
+    let session_id = session_id_of(&body.document_id, &suffix);
     let title = body.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let created =
         hermes.send(Method::Post, "/api/sessions", Some(&CreateSessionRequest { id: &session_id, title })).await?;

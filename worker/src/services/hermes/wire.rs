@@ -25,9 +25,18 @@ const MAX_RUN_ID_LEN: usize = 128;
 /// Longest chat message accepted.
 pub const MAX_MESSAGE_CHARS: usize = 32_000;
 
+/// What every mnote session id starts with.
+const SESSION_ID_PREFIX: &str = "mnote_";
+
 /// Session ids of one document start with this.
 pub fn session_prefix(document_id: &str) -> String {
-    format!("mnote_{document_id}_")
+    format!("{SESSION_ID_PREFIX}{document_id}_")
+}
+
+/// The session id `mnote_{documentId}_{suffix}` that [`session_document`] reads back. The caller mints
+/// `suffix` from [`is_session_suffix`]'s alphabet.
+pub fn session_id_of(document_id: &str, suffix: &str) -> String {
+    format!("{}{suffix}", session_prefix(document_id))
 }
 
 /// Whether `suffix` is a valid session-id suffix.
@@ -37,7 +46,7 @@ pub fn is_session_suffix(suffix: &str) -> bool {
 
 /// The document a session id belongs to, if the id has the mnote shape.
 pub fn session_document(session_id: &str) -> Option<&str> {
-    let rest = session_id.strip_prefix("mnote_")?;
+    let rest = session_id.strip_prefix(SESSION_ID_PREFIX)?;
     let (document_id, suffix) = rest.rsplit_once('_')?;
     let plain = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
     (is_session_suffix(suffix) && !document_id.is_empty() && document_id.len() <= 64 && plain(document_id))
@@ -543,6 +552,8 @@ mod tests {
         assert_eq!(session_document("mnote_doc_1_abc"), Some("doc_1"));
         assert_eq!(session_document("mnote_doc_abc-2"), Some("doc"));
         assert_eq!(session_document("mnote_doc_1_trace_1"), Some("doc_1_trace"));
+        assert_eq!(session_id_of("doc_1", "A-9"), "mnote_doc_1_A-9");
+        assert_eq!(session_document(&session_id_of("doc_1_x", "abc")), Some("doc_1_x"));
         for bad in ["", "mnote_", "mnote__x", "other_doc_x", "mnote_doc_", "mnote_d/x_y", "mnote_doc_a.b"] {
             assert_eq!(session_document(bad), None, "{bad:?}");
         }
