@@ -19,13 +19,15 @@ use pageai_core::wire::ErrorBody;
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
-use super::{RequestContext, hermes_proxy, json_response, raw_json_response, read_body, read_json};
+use super::hermes_proxy;
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::profile::ProfileClient;
 use crate::error::Failure;
+use crate::http::{RequestContext, json_response, raw_json_response, read_body, read_json};
 use crate::ids;
 use crate::services::commands::{CommandAnswer, CommandOutcome, CommandRequest};
 use crate::services::documents::check_document_id;
+use crate::services::hermes::wire::session_id_of;
 use crate::services::reviews::ReviewAction;
 
 /// The command answer as the browser gets it: the object's answer plus the Hermes hand-off.
@@ -101,7 +103,7 @@ pub async fn start_hermes_run(
     selection: &[String],
     ctx: &RequestContext,
 ) -> Result<(String, String), Failure> {
-    let session_id = format!("mnote_{document_id}_{}", ids::mint("", 12)?);
+    let session_id = session_id_of(document_id, &ids::mint("", 12)?);
     let order = hermes_proxy::RunOrder {
         document_id,
         session_id: &session_id,
