@@ -81,6 +81,15 @@ pub fn mint(prefix: &str, n: usize) -> Result<String, Error> {
     }
 }
 
+/// Random characters in a Hermes session id's suffix (`mnote_{documentId}_{suffix}`).
+const HERMES_SESSION_SUFFIX_CHARS: usize = 12;
+
+/// A fresh suffix for a Hermes session id; the id itself is built by
+/// `services::hermes::wire::session_id_of`.
+pub fn hermes_session_suffix() -> Result<String, Error> {
+    mint("", HERMES_SESSION_SUFFIX_CHARS)
+}
+
 /// Prefix of review session ids.
 const SESSION_PREFIX: &str = "rs.";
 

@@ -40,9 +40,6 @@ const MAX_LIST_LIMIT: usize = 100;
 const HERMES_PAGE_SIZE: usize = 200;
 const MAX_HERMES_PAGES: usize = 10;
 
-/// Random characters in a minted session-id suffix.
-const SESSION_SUFFIX_CHARS: usize = 12;
-
 /// `GET /api/hermes/client/sessions?documentId=…&limit=…`: the document's sessions, newest first.
 pub async fn list_sessions(req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
     let query = Query::of(&req, ctx)?;
@@ -81,7 +78,7 @@ pub async fn create_session(mut req: Request, ctx: &RequestContext) -> Result<Re
     let body: CreateSessionBody = parse_body(&mut req, ctx).await?;
     check_document(&body.document_id)?;
     let hermes = Hermes::new(ctx)?;
-    let suffix = ids::mint("", SESSION_SUFFIX_CHARS)?;
+    let suffix = ids::hermes_session_suffix()?;
     let session_id = session_id_of(&body.document_id, &suffix);
     let title = body.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let created =

@@ -103,7 +103,7 @@ pub async fn start_hermes_run(
     selection: &[String],
     ctx: &RequestContext,
 ) -> Result<(String, String), Failure> {
-    let session_id = session_id_of(document_id, &ids::mint("", 12)?);
+    let session_id = session_id_of(document_id, &ids::hermes_session_suffix()?);
     let order = hermes_proxy::RunOrder {
         document_id,
         session_id: &session_id,
