@@ -18,6 +18,7 @@ use pageai_core::executor::Origin;
 use pageai_core::json;
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
+use pageai_core::review::{Action, ActionsV1, State};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -177,6 +178,28 @@ impl CatalogInput {
     }
 }
 
+/// What `reviewVerbs` reads of a review session (`mnote.page_ai_review_session.v1`): its state and its
+/// actions. The rest of the session may come along and is ignored.
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct ReviewGates {
+    /// Where the session is.
+    pub state: State,
+    /// What its state allows a person to do.
+    pub actions: ActionsV1,
+}
+
+/// One verb of `reviewVerbs`' answer.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ReviewVerbGate {
+    /// The verb, e.g. `retry`.
+    pub verb: Action,
+    /// Whether the session's actions allow it now.
+    pub allowed: bool,
+    /// Why not, in core's words (the refusal's message and hint); `null` when allowed.
+    pub reason: Option<String>,
+}
+
 /// A page, from JSON text or a plain object, validated by core.
 pub(crate) fn page(value: &JsValue) -> Result<Page, Error> {
     Page::from_json(&json_text(value, "")?)
@@ -222,6 +245,17 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Error> {
     // exists so that a future shape that could fail reports a coded error instead of trapping.
     let json = serde_json::to_string(value).map_err(|e| json::serde_error("", &e))?;
     parse(&json)
+}
+
+/// Named lists of strings as one plain object, `{key: [value, …]}`, keys in the order given.
+pub(crate) fn string_lists<'a>(lists: impl IntoIterator<Item = (&'a str, &'a [&'a str])>) -> JsValue {
+    let object = js_sys::Object::new();
+    for (key, values) in lists {
+        let values: js_sys::Array = values.iter().map(|v| JsValue::from_str(v)).collect();
+        // Setting a property on a fresh, extensible object cannot fail.
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), &values);
+    }
+    object.into()
 }
 
 /// JSON text that core already produced (the executor's answers, replayed byte for byte) as a JS value.

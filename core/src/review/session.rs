@@ -34,6 +34,40 @@ impl ActionsV1 {
             revert: has(Action::Revert),
         }
     }
+
+    /// Whether these actions allow a person's `verb` now. Only [`Action::VERBS`] are a person's to send;
+    /// every other action is never allowed here.
+    pub fn allows(&self, verb: Action) -> bool {
+        match verb {
+            Action::Accept => self.accept.allowed,
+            Action::Reject => self.reject,
+            Action::Retry => self.retry.allowed,
+            Action::Abort => self.abort,
+            Action::Revert => self.revert,
+            Action::Plan
+            | Action::Preview
+            | Action::Present
+            | Action::PreviewFailed
+            | Action::Apply
+            | Action::ApplySucceeded
+            | Action::ApplyFailed
+            | Action::MarkStale => false,
+        }
+    }
+
+    /// Why these actions, of a session in `state`, refuse `verb`: the `mnote_review_invalid_transition`
+    /// that sending it would answer. `None` when they allow it.
+    pub fn refusal(&self, state: State, verb: Action) -> Option<Error> {
+        if self.allows(verb) {
+            return None;
+        }
+        // The state allows it but these actions do not (they were not made by `of`): name what they allow.
+        Some(next(state, verb).err().unwrap_or_else(|| Error::ReviewInvalidTransition {
+            state: state.as_str().into(),
+            action: verb.as_str().into(),
+            allowed: Action::VERBS.into_iter().filter(|v| self.allows(*v)).map(|v| v.as_str().into()).collect(),
+        }))
+    }
 }
 
 impl ReviewSessionV1 {
@@ -80,5 +114,41 @@ impl ReviewSessionV1 {
     /// Whether the session has used `tool_call_id` already.
     pub fn used_tool_call_id(&self, tool_call_id: &str) -> bool {
         self.tool_call_id == tool_call_id || self.previous_tool_call_ids.iter().any(|t| t == tool_call_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::State;
+
+    #[test]
+    fn the_actions_of_a_state_allow_exactly_its_verbs() {
+        for state in State::ALL {
+            let actions = ActionsV1::of(state);
+            for verb in Action::ALL {
+                let legal = Action::VERBS.contains(&verb) && next(state, verb).is_ok();
+                assert_eq!(actions.allows(verb), legal, "{state:?} {verb:?}");
+                assert_eq!(actions.refusal(state, verb).is_none(), legal, "{state:?} {verb:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_refusal_is_the_error_the_verb_would_answer() {
+        let applied = ActionsV1::of(State::Applied);
+        let refusal = applied.refusal(State::Applied, Action::Retry).unwrap();
+        assert_eq!(Some(refusal.clone()), next(State::Applied, Action::Retry).err());
+        assert_eq!(refusal.message(), "a review session in state applied cannot retry");
+        assert_eq!(refusal.hint(), "allowed now: revert");
+    }
+
+    #[test]
+    fn actions_that_disagree_with_the_state_still_refuse_in_core_words() {
+        let mut actions = ActionsV1::of(State::AwaitingUser);
+        actions.retry.allowed = false;
+        let refusal = actions.refusal(State::AwaitingUser, Action::Retry).unwrap();
+        assert_eq!(refusal.message(), "a review session in state awaiting_user cannot retry");
+        assert_eq!(refusal.hint(), "allowed now: accept, reject, abort");
     }
 }

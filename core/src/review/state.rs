@@ -79,6 +79,13 @@ impl State {
     pub fn is_final(self) -> bool {
         allowed_actions(self).is_empty()
     }
+
+    /// True when the session waits for a person's decision: accept, reject or retry is allowed
+    /// (`awaiting_user`, `stale`, `failed`). A session being worked on can be aborted, but asks nothing of
+    /// anyone, and an applied one can only be undone.
+    pub fn awaits_person(self) -> bool {
+        allowed_actions(self).iter().any(|a| matches!(a, Action::Accept | Action::Reject | Action::Retry))
+    }
 }
 
 /// Something that moves a session: a person's choice, or a step of the service reporting back.
@@ -298,6 +305,12 @@ mod tests {
     fn final_states_are_the_ones_nothing_leaves() {
         let finals: Vec<State> = State::ALL.into_iter().filter(|s| s.is_final()).collect();
         assert_eq!(finals, [State::Rejected, State::Aborted, State::Reverted]);
+    }
+
+    #[test]
+    fn the_states_that_wait_for_a_person() {
+        let waiting: Vec<State> = State::ALL.into_iter().filter(|s| s.awaits_person()).collect();
+        assert_eq!(waiting, [State::AwaitingUser, State::Failed, State::Stale]);
     }
 
     #[test]

@@ -56,10 +56,35 @@ pub use tool_event::{EventKind, EventSummaryV1, TOOL_EVENT_V1, ToolEventV1};
 pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultV1};
 pub use warning::WarningV1;
 
+/// Every schema id above, in the table's order: what the adapters generate their lists and types from.
+pub const SCHEMA_IDS: [&str; 8] = [
+    PAGE_AI_CONTEXT_V1,
+    TOOL_RESULT_V1,
+    DOC_SEARCH_V1,
+    AI_TOOL_MANIFEST_V1,
+    PAGE_AI_COMMAND_ROUTE_V1,
+    PAGE_AI_REVIEW_SESSION_V1,
+    PAGE_AI_REVIEW_ANSWER_V1,
+    TOOL_EVENT_V1,
+];
+
 /// Rejects a payload whose `schema` is not `expected`.
 pub fn check_schema(found: &str, expected: &str) -> Result<(), Error> {
     if found == expected {
         return Ok(());
     }
     Err(Error::UnsupportedSchema { found: found.to_string(), expected: expected.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SCHEMA_IDS;
+
+    #[test]
+    fn schema_ids_are_distinct_and_versioned() {
+        for (i, id) in SCHEMA_IDS.iter().enumerate() {
+            assert!(id.starts_with("mnote.") && id.ends_with(".v1"), "{id}");
+            assert!(!SCHEMA_IDS[..i].contains(id), "{id} is listed twice");
+        }
+    }
 }
