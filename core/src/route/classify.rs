@@ -255,11 +255,89 @@ const QUESTION_PARTS: &[&str] = &[
     "?",
 ];
 
+/// Asking for a summary is reading: the answer goes to the user, not into the page, unless the prompt says
+/// where on the page to put it (then it is an open rewrite).
+const SUMMARY: &[&str] = &[
+    "总结",
+    "概括",
+    "摘要",
+    "归纳",
+    "summarize",
+    "summarise",
+    "summary",
+    "tl;dr",
+    "tldr",
+    "recap",
+    "gist",
+    "sum up",
+    "sum it up",
+    "overview",
+];
+
+/// Words that put a prompt's result on the page.
+const ONTO_THE_PAGE: &[&str] = &[
+    "放在",
+    "放到",
+    "放进",
+    "写成",
+    "写到",
+    "写进",
+    "写在",
+    "加到",
+    "加在",
+    "加一",
+    "插入",
+    "添加",
+    "追加",
+    "替换",
+    "改成",
+    "贴到",
+    "作为",
+    "生成",
+    "开头",
+    "末尾",
+    "结尾",
+    "最前",
+    "最后",
+    "put it",
+    "put this",
+    "put the",
+    "add it",
+    "add a",
+    "add the",
+    "insert",
+    "append",
+    "at the top",
+    "at the end",
+    "to the top",
+    "to the end",
+    "into the page",
+    "on the page",
+    "to the page",
+    "replace",
+    "as a paragraph",
+    "as a new",
+    "write it",
+    "write a",
+    "below the",
+    "above the",
+    "after the",
+    "before the",
+    "in place",
+    "turn it into",
+    "make it",
+    "paste",
+    "translate",
+    "翻译",
+];
+
 /// What a prompt that is not a direct command asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Class {
     /// Reads only: a question about the page.
     Question,
+    /// Reads only: a summary for the user, not for the page.
+    Summary,
     /// An open edit that needs a model.
     Complex,
     /// Not something the page AI does.
@@ -307,6 +385,10 @@ pub(super) fn classify(s: &str, asked: bool) -> Option<Class> {
     if UNSUPPORTED.iter().any(|k| s.contains(k) && (!edit || !mailish(k))) {
         return Some(Class::Unsupported);
     }
+    let other_work = COMPLEX.iter().any(|k| s.contains(k) && !SUMMARY.contains(k));
+    if SUMMARY.iter().any(|k| s.contains(k)) && !other_work && !ONTO_THE_PAGE.iter().any(|k| s.contains(k)) {
+        return Some(Class::Summary);
+    }
     if COMPLEX.iter().any(|k| s.contains(k)) {
         return Some(Class::Complex);
     }
@@ -327,7 +409,9 @@ pub(super) fn edit_intent(s: &str) -> Option<Intent> {
     if deletes && ["把", "删", "delete", "remove", "去掉"].iter().any(|k| s.starts_with(k)) {
         return Some(Intent::DirectDelete);
     }
-    if s.starts_with("replace ") && s.contains(" with ") {
+    let replaces = (s.starts_with("replace ") && s.contains(" with "))
+        || (["change ", "rename ", "update "].iter().any(|v| s.starts_with(v)) && s.contains(" to "));
+    if replaces {
         return Some(Intent::DirectReplace);
     }
     None
