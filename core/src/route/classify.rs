@@ -46,6 +46,8 @@ const UNSUPPORTED: &[&str] = &[
     "share this",
     "订机票",
     "订酒店",
+    "订饭店",
+    "订房",
     "book a",
     "book me",
     "天气",
@@ -74,6 +76,44 @@ const UNSUPPORTED: &[&str] = &[
     "撤销",
     "undo",
     "redo",
+    "deploy",
+    "部署",
+    "git push",
+    "清空页面",
+    "清空整个",
+    "删除所有内容",
+    "删掉所有内容",
+    "delete everything",
+    "delete all blocks",
+    "delete every block",
+    "clear the page",
+    "wipe the page",
+];
+
+/// Openers that book something in the world (`订淺草的飯店`).
+const BOOKING_STARTS: &[&str] = &["订", "预订", "预定"];
+
+/// Attempts to override the page AI's rules: never an edit command, whatever follows.
+const OVERRIDES: &[&str] = &[
+    "ignore previous instructions",
+    "ignore all previous",
+    "ignore your instructions",
+    "ignore the rules",
+    "ignore all rules",
+    "disregard previous",
+    "disregard your",
+    "system prompt",
+    "developer mode",
+    "admin mode",
+    "jailbreak",
+    "忽略之前",
+    "忽略所有",
+    "忽略以上",
+    "忽略上面",
+    "无视规则",
+    "系统提示",
+    "管理员模式",
+    "开发者模式",
 ];
 
 /// Open requests that need a model: rewriting, summarizing, translating, cross-page work.
@@ -216,6 +256,9 @@ const QUESTION_STARTS: &[&str] = &[
     "has ",
     "have ",
     "tell me",
+    "check whether ",
+    "check if ",
+    "check that ",
     "list ",
     "show me",
     "find ",
@@ -376,7 +419,9 @@ pub(super) fn classify(s: &str, asked: bool) -> Option<Class> {
     if starts_question && !COMPLEX_STARTS.iter().any(|k| s.starts_with(k)) {
         return Some(Class::Question);
     }
-    if UNSUPPORTED_STRONG.iter().any(|k| s.contains(k)) {
+    if UNSUPPORTED_STRONG.iter().chain(OVERRIDES).any(|k| s.contains(k))
+        || BOOKING_STARTS.iter().any(|k| s.starts_with(k))
+    {
         return Some(Class::Unsupported);
     }
     // "email" can be the text being edited (`change … to email the vendor`); the rest never is.
@@ -410,9 +455,29 @@ pub(super) fn edit_intent(s: &str) -> Option<Intent> {
         return Some(Intent::DirectDelete);
     }
     let replaces = (s.starts_with("replace ") && s.contains(" with "))
-        || (["change ", "rename ", "update "].iter().any(|v| s.starts_with(v)) && s.contains(" to "));
+        || (["change ", "rename ", "update ", "edit "].iter().any(|v| s.starts_with(v)) && s.contains(" to "));
     if replaces {
         return Some(Intent::DirectReplace);
     }
-    None
+    // Checking a todo or moving a block keeps the text: the v1 intents call that a type change.
+    let structural =
+        ["check off ", "tick off ", "cross off ", "uncheck ", "untick ", "move "].iter().any(|v| s.starts_with(v))
+            || (s.starts_with("mark ") && [" done", " complete", " finished"].iter().any(|k| s.contains(k)))
+            || [
+                "移到",
+                "挪到",
+                "移动到",
+                "勾选",
+                "勾上",
+                "打勾",
+                "标记为完成",
+                "标为完成",
+                "往上挪",
+                "往下挪",
+                "上移",
+                "下移",
+            ]
+            .iter()
+            .any(|k| s.contains(k));
+    structural.then_some(Intent::DirectTypeChange)
 }

@@ -58,7 +58,8 @@ pub(super) fn direct(
             let allowed = args.allowed_target_block_ids.as_deref().unwrap_or_default();
             let (code, candidates) = refusal_of(input, &error, quoted, allowed);
             let intent = if code == ReasonCode::Complex && !quoted { Intent::ComplexRewrite } else { intent };
-            return hermes(input, intent, code, 0.7, error.message(), first_quote, &candidates);
+            let why = refusal_reason(&error, code, &candidates);
+            return hermes(input, intent, code, 0.7, why, first_quote, &candidates);
         }
     };
     let sure =
@@ -296,6 +297,23 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::HermesUpstreamUnauthorized { .. }
         | Error::HermesUpstreamRateLimited { .. }
         | Error::HermesUpstreamUnavailable { .. } => (ReasonCode::Complex, Vec::new()),
+    }
+}
+
+/// The sentence for a refusal: the executor's message, unless the reason code says more than it does (a text
+/// that is only in locked blocks or only outside the selection, a target that is locked).
+fn refusal_reason(error: &Error, code: ReasonCode, candidates: &[String]) -> String {
+    let blocks = candidates.join(", ");
+    match (code, error) {
+        (ReasonCode::NotEditable, Error::MatchNotFound { match_text, .. }) => {
+            format!("{match_text:?} is only in locked blocks: {blocks}")
+        }
+        (ReasonCode::OutOfSelection, Error::MatchNotFound { match_text, .. }) => {
+            format!("{match_text:?} is only outside the selection: {blocks}")
+        }
+        (ReasonCode::NotEditable, _) => format!("{blocks} is locked"),
+        (ReasonCode::OutOfSelection, _) => format!("{blocks} is outside the selection"),
+        _ => error.message(),
     }
 }
 

@@ -22,6 +22,8 @@ pub(super) enum Found {
     Folded { text: String, block_id: String },
     /// Ignoring case and surrounding spaces, more than once: the blocks holding it.
     FoldedMany(Vec<String>),
+    /// Ignoring case and surrounding spaces, once, in a block the command may not write.
+    Unreachable(String),
 }
 
 /// Looks for `literal` among the blocks `candidate` accepts: exactly, else folded (see the module docs).
@@ -46,8 +48,7 @@ pub(super) fn find(page: &Page, literal: &str, candidate: &dyn Fn(&Block) -> boo
             Some(text) => Found::Folded { text: text.into(), block_id: block.block_id.clone() },
             None => Found::Exact,
         },
-        // One hit, but outside what the command may touch: the exact reading's refusal explains it best.
-        [_] => Found::Exact,
+        [(block, _, _)] => Found::Unreachable(block.block_id.clone()),
         many => {
             let mut ids: Vec<String> = many.iter().map(|(b, _, _)| b.block_id.clone()).collect();
             ids.dedup();
@@ -134,7 +135,7 @@ mod tests {
             find(&p, " sdk vendor ", &|_| true),
             Found::Folded { text: "SDK Vendor".into(), block_id: "p_0".into() }
         );
-        assert_eq!(find(&p, "sdk vendor", &|b| b.block_id != "p_0"), Found::Exact, "outside the command's reach");
+        assert_eq!(find(&p, "sdk vendor", &|b| b.block_id != "p_0"), Found::Unreachable("p_0".into()));
         let p = page(&["SDK one", "Sdk two"]);
         assert_eq!(find(&p, "sdk", &|_| true), Found::FoldedMany(alloc::vec!["p_0".into(), "p_1".into()]));
         let p = page(&["ＡＢＣ"]);

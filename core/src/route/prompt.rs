@@ -132,6 +132,8 @@ const REWRITES: &[(&str, &str)] = &[
     ("replace成", "替换成"),
     ("replace为", "替换为"),
     ("delete掉", "删掉"),
+    ("move到", "移到"),
+    ("move至", "移到"),
     ("remove掉", "删掉"),
     ("并且把", ",把"),
     ("然后把", ",把"),
@@ -322,9 +324,10 @@ pub(super) fn strip_courtesy(mut s: &str) -> &str {
             if let Some(rest) = s.strip_suffix(p) {
                 s = rest;
             }
-            // `…,thanks`: spaces next to punctuation are gone after normalization.
+            // `…,thanks`, `…?thanks`: spaces next to punctuation are gone after normalization.
             if let Some(word) = p.strip_prefix(' ')
-                && let Some(rest) = s.strip_suffix(word).and_then(|r| r.strip_suffix(','))
+                && let Some(rest) = s.strip_suffix(word)
+                && rest.ends_with([',', '?', '!', '.', ';'])
             {
                 s = rest;
             }

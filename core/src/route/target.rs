@@ -35,6 +35,24 @@ pub(super) enum Kind {
 }
 
 impl Kind {
+    /// The kind in words, for reasons: `todo`, `list item`, `block`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Paragraph => "paragraph",
+            Kind::Heading => "heading",
+            Kind::ListItem => "list item",
+            Kind::Bulleted => "bulleted list item",
+            Kind::Numbered => "numbered list item",
+            Kind::Todo => "todo",
+            Kind::Quote => "quote",
+            Kind::Code => "code block",
+            Kind::Table => "table",
+            Kind::Divider => "divider",
+            Kind::Image => "image",
+            Kind::Any => "block",
+        }
+    }
+
     /// Whether a block of type `t` is of this kind.
     pub fn matches(self, t: BlockType) -> bool {
         match self {

@@ -70,16 +70,16 @@ fn write_scope(input: &RouteInput<'_>, commands: &[Command]) -> Result<Vec<Strin
     Ok(context_allowed.iter().filter(|id| input.selection.contains(id)).cloned().collect())
 }
 
-/// Whether a command acts on the user's selection.
+/// Whether a command writes only inside the user's selection. Inserts and moves do not: their place may be
+/// anywhere in the context (`把这条移到最后`), and a move's blocks are still only the ones it names.
 fn uses_selection(command: &Command) -> bool {
     match command {
         Command::Replace { within, .. } | Command::DeleteSpan { within, .. } => matches!(within, Within::Selection),
         Command::DeleteBlock(target)
         | Command::SetType { target, .. }
         | Command::SetText { target, .. }
-        | Command::Check { target, .. }
-        | Command::Move { target, .. } => matches!(target, BlockRef::Selection),
-        Command::Insert { .. } => false,
+        | Command::Check { target, .. } => matches!(target, BlockRef::Selection),
+        Command::Insert { .. } | Command::Move { .. } => false,
     }
 }
 

@@ -81,7 +81,8 @@ impl Planner<'_> {
                     Ok(vec![block_id])
                 }
                 Found::FoldedMany(ids) => Err(folded_many(text, ids)),
-                Found::Exact => Err(refuse(ReasonCode::MatchNotFound, format!("no block contains {text:?}"))),
+                Found::Unreachable(id) => Err(self.unreachable(text, id)),
+                Found::Exact => Err(self.nowhere_of_kind(text, kind)),
             };
         }
         let visible: Vec<String> = hits.iter().filter(|id| self.allowed.contains(id)).cloned().collect();
@@ -95,6 +96,33 @@ impl Planner<'_> {
                 candidates: hits,
             }),
         }
+    }
+}
+
+impl Planner<'_> {
+    /// No block of `kind` holds `text`: it is elsewhere on the page (in a block of another kind), or nowhere.
+    fn nowhere_of_kind(&self, text: &str, kind: Option<Kind>) -> Refusal {
+        let elsewhere: Vec<String> =
+            self.input.page.blocks.iter().filter(|b| b.text.contains(text)).map(|b| b.block_id.clone()).collect();
+        match (kind, elsewhere.is_empty()) {
+            (Some(kind), false) => Refusal {
+                code: ReasonCode::TargetNotFound,
+                reason: format!("{text:?} is in {}, which is not a {}", elsewhere.join(", "), kind.noun()),
+                candidates: elsewhere,
+            },
+            _ => refuse(ReasonCode::MatchNotFound, format!("no block contains {text:?}")),
+        }
+    }
+
+    /// `text` matched once ignoring case, in block `id`, which the command may not write: locked, or
+    /// outside the selection.
+    pub(super) fn unreachable(&self, text: &str, id: String) -> Refusal {
+        let locked = self.input.page.block(&id).is_some_and(|b| !b.editable);
+        let (code, why) = match locked {
+            true => (ReasonCode::NotEditable, "a locked block"),
+            false => (ReasonCode::OutOfSelection, "a block outside the selection"),
+        };
+        Refusal { code, reason: format!("{text:?} matches {id} ignoring case, {why}"), candidates: vec![id] }
     }
 }
 

@@ -59,6 +59,7 @@ impl Planner<'_> {
                     return Ok((Some(block_id), text));
                 }
                 Found::FoldedMany(ids) => return Err(folded_many(span.find, ids)),
+                Found::Unreachable(id) => return Err(self.unreachable(span.find, id)),
                 Found::Exact => {}
             }
         }

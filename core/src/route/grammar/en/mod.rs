@@ -256,8 +256,9 @@ fn set(words: &[&str], quotes: &[String]) -> Option<Command> {
 
 /// Parses one English clause (normalized, lowercase words, quotes as markers).
 pub(in crate::route) fn en(s: &str, quotes: &[String], unquoted_ok: bool) -> Option<Command> {
-    // Outside quotes a comma only separates words: `in the selected bullet,replace …`.
-    let spaced = space_scripts(s.trim_end_matches(['.', '!', '?'])).replace(',', " ");
+    // Outside quotes a comma only separates words (`in the selected bullet,replace …`), except inside a
+    // number (`$1,200`).
+    let spaced = commas_as_spaces(&space_scripts(s.trim_end_matches(['.', '!', '?'])));
     let owned: Vec<&str> = spaced
         .split(' ')
         .filter(|w| !w.is_empty())
@@ -281,6 +282,19 @@ pub(in crate::route) fn en(s: &str, quotes: &[String], unquoted_ok: bool) -> Opt
         .or_else(|| set(&words, quotes))
         .or_else(|| replace(&words, quotes, unquoted_ok))
         .or_else(|| shorthand::verbless(&words, quotes, unquoted_ok))
+}
+
+/// Replaces commas by spaces, but not a comma between two digits.
+fn commas_as_spaces(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let digit = |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(char::is_ascii_digit);
+            if c == ',' && !(digit(i.checked_sub(1)) && digit(Some(i + 1))) { ' ' } else { c }
+        })
+        .collect()
 }
 
 /// Puts a space where Latin and CJK text touch, so `make第二段a quote` reads as words.

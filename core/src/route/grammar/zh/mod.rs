@@ -110,7 +110,7 @@ fn amount(t: &str) -> bool {
     let unit = unit.strip_prefix(' ').unwrap_or(&unit);
     t.chars().next().is_some_and(|c| c.is_ascii_digit())
         && !t.chars().take(digits).last().is_some_and(|c| matches!(c, '.' | ','))
-        && unit.chars().count() <= 3
+        && (unit.chars().count() <= 3 || (unit.len() <= 8 && unit.chars().all(|c| c.is_ascii_alphabetic())))
         && unit.chars().all(|c| c == '%' || c.is_ascii_alphabetic() || ('\u{4e00}'..='\u{9fff}').contains(&c))
 }
 
