@@ -277,10 +277,12 @@ impl Planner<'_, '_, '_> {
         Ok(Operation::Move { block_id: block_id.to_owned(), after_block_id: previous })
     }
 
-    /// SPEC §5's order for one target: exists → in scope → editable (when `needs_edit`).
+    /// SPEC §5's order for one target: exists → in scope → editable (when `needs_edit`). An anchor (an
+    /// insert's neighbour, a move's destination) is not written, so it need not be editable: a locked anchor
+    /// only has to lie within the scope (see [`Planner::locked_within_scope`]).
     fn check_target(&self, id: &str, pointer: &str, needs_edit: bool) -> Result<usize> {
         let index = self.work.require(id, pointer)?;
-        if !self.scope.allows(id) {
+        if !self.scope.allows(id) && (needs_edit || !self.locked_within_scope(index)) {
             let allowed = self.scope.ids().unwrap_or_default();
             return Err(Error::BlockTargetOutOfScope { block_id: id.to_owned(), allowed });
         }
@@ -288,6 +290,26 @@ impl Planner<'_, '_, '_> {
             return Err(Error::BlockNotEditable { block_id: id.to_owned() });
         }
         Ok(index)
+    }
+
+    /// Whether the locked block at `index` lies within the scope. Allowed lists never name locked blocks (a
+    /// context's `allowedTargetBlockIds` are its editable blocks), so a scope says it reaches a run of locked
+    /// blocks by allowing the editable blocks on both sides of it, or on its one side at a page edge. On a
+    /// full-page scope every locked block passes; a selection that stops before a locked block does not
+    /// reach past it.
+    fn locked_within_scope(&self, index: usize) -> bool {
+        let work = &self.work;
+        if work.block(index).is_none_or(|b| b.editable) {
+            return false;
+        }
+        let before = (0..index).rev().filter_map(|i| work.block(i)).find(|b| b.editable);
+        let after = (index + 1..work.slots.len()).filter_map(|i| work.block(i)).find(|b| b.editable);
+        let allowed = |b: &Block| self.scope.allows(&b.block_id);
+        match (before, after) {
+            (None, None) => false,
+            (Some(side), None) | (None, Some(side)) => allowed(side),
+            (Some(before), Some(after)) => allowed(before) && allowed(after),
+        }
     }
 
     /// Records `change` to block `id`, keeping the strongest change per block.

@@ -10,14 +10,15 @@ use alloc::vec::Vec;
 use super::grammar::Command;
 use super::hermes::hermes;
 use super::intent::{Intent, ReasonCode};
-use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1, plan};
+use super::plan::{self, Note};
+use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1};
 use crate::error::Error;
 use crate::executor::idempotency::MemoryIdempotencyStore;
 use crate::executor::{self, Effect, Env, Origin, WriteArgs, WriteCall};
 use crate::json;
 use crate::manifest::Tool;
 use crate::manifest::args::ApplyBlockOpsArgs;
-use crate::ops::Risk;
+use crate::ops::{Operation, Risk};
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage, Unavailable};
 use crate::profile::ReviewMode;
@@ -35,8 +36,8 @@ pub(super) fn direct(
         let why = format!("{} {reason}", Tool::DocApplyBlockOps.spec().name);
         return hermes(input, intent, unavailable_code(reason), 0.7, why, first_quote, &[]);
     }
-    let (operations, allowed, structural) = match plan::operations(input, commands) {
-        Ok(found) => found,
+    let planned = match plan::operations(input, commands) {
+        Ok(planned) => planned,
         Err(r) => {
             let intent = if r.code == ReasonCode::Complex { Intent::ComplexRewrite } else { intent };
             return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates);
@@ -44,8 +45,8 @@ pub(super) fn direct(
     };
     let args = ApplyBlockOpsArgs {
         context_id: Some(input.context.context_id.clone()),
-        allowed_target_block_ids: Some(allowed),
-        ..ApplyBlockOpsArgs::dry_run(input.page, operations, input.idempotency_key)
+        allowed_target_block_ids: Some(planned.allowed),
+        ..ApplyBlockOpsArgs::dry_run(input.page, planned.operations, input.idempotency_key)
     };
     let result = match self_check(input, &args) {
         Ok(Some(result)) => result,
@@ -57,11 +58,95 @@ pub(super) fn direct(
             let allowed = args.allowed_target_block_ids.as_deref().unwrap_or_default();
             let (code, candidates) = refusal_of(input, &error, quoted, allowed);
             let intent = if code == ReasonCode::Complex && !quoted { Intent::ComplexRewrite } else { intent };
-            return hermes(input, intent, code, 0.7, error.message(), first_quote, &candidates);
+            let why = refusal_reason(&error, code, &candidates);
+            return hermes(input, intent, code, 0.7, why, first_quote, &candidates);
         }
     };
-    let sure = structural || commands.iter().any(|c| matches!(c, Command::DeleteBlock(_) | Command::SetText { .. }));
-    recommend(input, intent, quoted, sure, &args, &result)
+    let sure =
+        planned.structural || commands.iter().any(|c| matches!(c, Command::DeleteBlock(_) | Command::SetText { .. }));
+    let mut actions: Vec<&str> = Vec::new();
+    for action in commands.iter().map(Command::action) {
+        if !actions.contains(&action) {
+            actions.push(action);
+        }
+    }
+    let reading = Reading { intent, actions: actions.join(" and "), quoted, sure, notes: &planned.notes };
+    recommend(input, &reading, &args, &result)
+}
+
+/// How the router read the prompt, for the recommendation's confidence, risk and reason.
+struct Reading<'n> {
+    intent: Intent,
+    /// What the commands do: `replace`, `check and move` …
+    actions: String,
+    /// The literals were quoted.
+    quoted: bool,
+    /// Blocks named by position, kind or selection (not literal text).
+    sure: bool,
+    notes: &'n [Note],
+}
+
+impl Reading<'_> {
+    /// A literal matched only ignoring case or spaces: a guess at what the user meant.
+    fn folded(&self) -> bool {
+        self.notes.iter().any(|n| matches!(n, Note::Folded { .. }))
+    }
+
+    fn confidence(&self) -> f64 {
+        match (self.quoted, self.sure) {
+            _ if self.folded() => 0.8,
+            (false, _) => 0.85,
+            (true, true) => 0.9,
+            (true, false) => 0.95,
+        }
+    }
+
+    /// The dry-run's risk, raised to medium for a folded match.
+    fn risk(&self, planned: Risk) -> Risk {
+        if self.folded() { planned.max(Risk::Medium) } else { planned }
+    }
+
+    fn requires_review(&self, mode: ReviewMode, risk: Risk) -> bool {
+        self.folded() || requires_review(mode, risk)
+    }
+
+    /// `explicit replace on p_1; the self dry-run succeeded`, plus what the notes say. A new block is named
+    /// by its place, since its id is only minted when the write lands.
+    fn reason(&self, result: &ToolResultV1) -> String {
+        let changed: Vec<String> = result
+            .operations
+            .iter()
+            .filter_map(|op| match op {
+                Operation::InsertAfter { after_block_id, .. } => Some(format!("a new block after {after_block_id}")),
+                Operation::InsertBefore { before_block_id, .. } => {
+                    Some(format!("a new block before {before_block_id}"))
+                }
+                Operation::Replace { .. }
+                | Operation::Update { .. }
+                | Operation::Delete { .. }
+                | Operation::Move { .. } => None,
+            })
+            .chain(result.changed_blocks.iter().filter(|c| c.op != "insert").map(|c| c.block_id.clone()))
+            .collect();
+        let mut reason = format!(
+            "{} {}: {}; the self dry-run succeeded",
+            if self.quoted { "explicit" } else { "unquoted" },
+            self.actions,
+            if changed.is_empty() { "no block".to_string() } else { changed.join(", ") },
+        );
+        for note in self.notes {
+            reason.push_str("; ");
+            reason.push_str(&match note {
+                Note::Folded { asked, found } => format!(
+                    "{asked:?} is not on the page as typed: it matched {found:?} ignoring case and surrounding spaces, so the write waits for review"
+                ),
+                Note::WholeBlock(id) => {
+                    format!("the quoted text is the whole of {id}, so the block is deleted rather than left empty")
+                }
+            });
+        }
+        reason
+    }
 }
 
 /// The router's own dry-run of `args` on the page it routed against: the preview, `None` if the executor
@@ -96,39 +181,36 @@ fn self_check(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> Result<Option
 /// The direct route: the recommended call, serialized once here, and how sure the router is.
 fn recommend(
     input: &RouteInput<'_>,
-    intent: Intent,
-    quoted: bool,
-    sure: bool,
+    reading: &Reading<'_>,
     args: &ApplyBlockOpsArgs,
     result: &ToolResultV1,
 ) -> RouteV1 {
+    let intent = reading.intent;
     let Ok(args) = json::to_value(args) else {
         return hermes(input, intent, ReasonCode::Complex, 0.4, "the call could not be encoded".into(), None, &[]);
     };
-    let risk = result.risk;
-    let confidence = match (quoted, sure) {
-        (false, _) => 0.85,
-        (true, true) => 0.9,
-        (true, false) => 0.95,
-    };
-    let changed: Vec<&str> = result.changed_blocks.iter().map(|c| c.block_id.as_str()).collect();
-    let reason = format!(
-        "{} {} on {}; the self dry-run succeeded",
-        if quoted { "explicit" } else { "unquoted" },
-        intent.as_str().trim_start_matches("direct_").replace('_', " "),
-        if changed.is_empty() { "no block".to_string() } else { changed.join(", ") },
-    );
+    let risk = reading.risk(result.risk);
     RouteV1 {
         schema: PAGE_AI_COMMAND_ROUTE_V1.into(),
         intent,
-        confidence,
+        confidence: reading.confidence(),
         recommended_tool_call: Some(RecommendedCallV1 { tool_name: Tool::DocApplyBlockOps.spec().name.into(), args }),
         risk,
         requires_hermes_run: false,
-        requires_review: requires_review(input.profile.review_mode, risk),
-        reason,
+        requires_review: reading.requires_review(input.profile.review_mode, risk),
+        reason: reading.reason(result),
         reason_code: None,
         tool_hint: None,
+    }
+}
+
+/// The review mode a direct route's write runs under when it is carried out: the command's mode, except
+/// that a route which itself asks for review (a literal matched only ignoring case, say) is held even under
+/// `yolo`. Whoever applies a route's recommendation (the Worker's command route) asks this.
+pub fn shortcut_review_mode(route: &RouteV1, mode: ReviewMode) -> ReviewMode {
+    match mode {
+        ReviewMode::Yolo if route.requires_review => ReviewMode::Review,
+        ReviewMode::Yolo | ReviewMode::Review | ReviewMode::Required => mode,
     }
 }
 
@@ -215,6 +297,23 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::HermesUpstreamUnauthorized { .. }
         | Error::HermesUpstreamRateLimited { .. }
         | Error::HermesUpstreamUnavailable { .. } => (ReasonCode::Complex, Vec::new()),
+    }
+}
+
+/// The sentence for a refusal: the executor's message, unless the reason code says more than it does (a text
+/// that is only in locked blocks or only outside the selection, a target that is locked).
+fn refusal_reason(error: &Error, code: ReasonCode, candidates: &[String]) -> String {
+    let blocks = candidates.join(", ");
+    match (code, error) {
+        (ReasonCode::NotEditable, Error::MatchNotFound { match_text, .. }) => {
+            format!("{match_text:?} is only in locked blocks: {blocks}")
+        }
+        (ReasonCode::OutOfSelection, Error::MatchNotFound { match_text, .. }) => {
+            format!("{match_text:?} is only outside the selection: {blocks}")
+        }
+        (ReasonCode::NotEditable, _) => format!("{blocks} is locked"),
+        (ReasonCode::OutOfSelection, _) => format!("{blocks} is outside the selection"),
+        _ => error.message(),
     }
 }
 

@@ -15,7 +15,8 @@ pub enum Intent {
     DirectDelete,
     /// Insert a block.
     DirectInsert,
-    /// Change the type of blocks.
+    /// A structural edit that keeps the blocks' text: change their type, check or uncheck a todo, move
+    /// blocks.
     DirectTypeChange,
     /// A question about the page; nothing to write.
     ReadOnlyQuestion,

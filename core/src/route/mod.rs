@@ -1,9 +1,11 @@
 //! The command router: `mnote.page_ai_command_route.v1`.
 //!
-//! A deterministic parser, not a model. It turns low-ambiguity edit commands, in Chinese or English
-//! (`把「A」替换为「B」`, `replace "A" with "B"`, `删除第二段`, `make the selected blocks a bulleted list`), into a
+//! A deterministic parser, not a model. It turns low-ambiguity edit commands, in Chinese (Simplified or
+//! Traditional) or English (`把「A」替换为「B」`, `replace "A" with "B"`, `"A" -> "B"`, `s/A/B/`, `删除第二段`,
+//! `make the selected blocks a bulleted list`, `勾选第二个待办`, `move the code block to the end`), into a
 //! recommended `mnote.doc.apply_block_ops` call, and sends everything else to Hermes with a reason and a hint
-//! of where to start reading.
+//! of where to start reading. A question or a summary for the reader is read-only: its route carries the
+//! lowest risk and never asks for review.
 //!
 //! The worst failure is a wrong direct write, so the router only recommends what it has dry-run itself
 //! through [`crate::executor::preview`] on the very page it routed against: a missing, ambiguous,
@@ -17,7 +19,8 @@
 //! |---|---|
 //! | 0.95 | direct: quoted literal text, an explicit edit verb, and a clean self dry-run |
 //! | 0.90 | direct: a block named by position or selection (第二段, the selected blocks), dry-run clean |
-//! | 0.85 | direct: an unquoted single-token literal (`将 Rust 替换成 Go`) that occurs exactly once |
+//! | 0.85 | direct: an unquoted single-token literal or amount (`将 Rust 替换成 Go`, `change 3.5% to 4%`) that occurs exactly once, standing alone |
+//! | 0.80 | direct: a quoted literal found only ignoring case and surrounding spaces, once on the page; at least medium risk, always reviewed |
 //! | 0.70 | understood as an edit, but it cannot run directly (target missing, ambiguous, locked, out of the selection, tool disabled); Hermes gets the reason |
 //! | 0.60 | recognized by keywords as a question, an open rewrite, or unsupported |
 //! | 0.40 | no pattern matched; Hermes decides |
@@ -25,8 +28,10 @@
 mod classify;
 mod direct;
 mod grammar;
+mod hant;
 mod hermes;
 mod intent;
+mod literal;
 mod plan;
 mod prompt;
 mod target;
@@ -43,7 +48,7 @@ use crate::profile::Profile;
 pub use crate::wire::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteV1, ToolHintV1};
 use classify::Class;
 use direct::direct;
-pub use direct::requires_review;
+pub use direct::{requires_review, shortcut_review_mode};
 use grammar::Command;
 use hermes::hermes;
 pub use intent::{Intent, ReasonCode};
@@ -92,6 +97,13 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
             &[],
         );
     }
+    if let Some(command) = grammar::sed(prompt) {
+        let find = match &command {
+            Command::Replace { find, .. } => Some(find.clone()),
+            _ => None,
+        };
+        return direct(input, &[command], true, find);
+    }
     let parsed = prompt::parse(prompt);
     let first_quote = parsed.quotes.first().cloned();
     match parse_commands(&parsed) {
@@ -102,28 +114,37 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
             {
                 return direct(input, &[command], false, None);
             }
-            let stripped = prompt::strip_courtesy(&parsed.skeleton);
-            let asked = parsed.skeleton.trim_end().ends_with('?');
-            let (intent, code, confidence, reason) = match classify::classify(stripped, asked) {
-                Some(Class::Unsupported) => {
-                    (Intent::Unsupported, ReasonCode::Unsupported, 0.6, "the page AI cannot do this with page tools")
-                }
-                Some(Class::Complex) => {
-                    (Intent::ComplexRewrite, ReasonCode::Complex, 0.6, "an open request that needs a model")
-                }
-                Some(Class::Question) => {
-                    (Intent::ReadOnlyQuestion, ReasonCode::Question, 0.6, "a question about the page; nothing to write")
-                }
-                None => match classify::edit_intent(stripped) {
-                    Some(intent) => {
-                        (intent, ReasonCode::Complex, 0.5, "an edit whose target can't be pinned down without a model")
-                    }
-                    None => (Intent::ComplexRewrite, ReasonCode::Complex, 0.4, "no direct command pattern matched"),
-                },
-            };
-            hermes(input, intent, code, confidence, reason.into(), first_quote, &[])
+            not_a_command(input, &parsed)
         }
     }
+}
+
+/// A prompt no command pattern reads: a question, a summary, an open rewrite, something the page tools
+/// cannot do, or an edit whose target needs a model.
+fn not_a_command(input: &RouteInput<'_>, parsed: &prompt::Prompt) -> RouteV1 {
+    let stripped = prompt::strip_courtesy(&parsed.skeleton);
+    let asked = parsed.skeleton.trim_end().ends_with('?');
+    let (intent, code, confidence, reason) = match classify::classify(stripped, asked) {
+        Some(Class::Unsupported) => {
+            (Intent::Unsupported, ReasonCode::Unsupported, 0.6, "the page AI cannot do this with page tools")
+        }
+        Some(Class::Complex) => {
+            (Intent::ComplexRewrite, ReasonCode::Complex, 0.6, "an open request that needs a model")
+        }
+        Some(Class::Question) => {
+            (Intent::ReadOnlyQuestion, ReasonCode::Question, 0.6, "a question about the page; nothing to write")
+        }
+        Some(Class::Summary) => {
+            (Intent::ReadOnlyQuestion, ReasonCode::Question, 0.6, "a summary for the reader; nothing to write")
+        }
+        None => match classify::edit_intent(stripped) {
+            Some(intent) => {
+                (intent, ReasonCode::Complex, 0.5, "an edit whose target can't be pinned down without a model")
+            }
+            None => (Intent::ComplexRewrite, ReasonCode::Complex, 0.4, "no direct command pattern matched"),
+        },
+    };
+    hermes(input, intent, code, confidence, reason.into(), parsed.quotes.first().cloned(), &[])
 }
 
 /// Splits the skeleton into clauses and parses each; `None` unless every clause is a direct command.
@@ -221,14 +242,14 @@ fn clause(s: &str, quotes: &[String]) -> Option<Command> {
 
 /// The unquoted forms, read from the raw prompt so the literal keeps its case and width.
 fn unquoted(raw: &str) -> Option<Command> {
-    let folded = fold(raw);
+    let folded = hant::simplify(&fold(raw));
     let stripped = prompt::strip_courtesy(&folded);
     // `fold` keeps char counts, so the stripped range maps back onto the raw prompt char for char.
     let start = folded.get(..folded.find(stripped)?)?.chars().count();
     let len = stripped.chars().count();
     let original: String = raw.chars().skip(start).take(len).collect();
     if stripped.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
-        return grammar::zh_unquoted(&original);
+        return grammar::zh_unquoted(&original, &hant::simplify(&original));
     }
     let command = grammar::en(stripped, &[], true)?;
     // Re-read the two tokens from the raw text, so `Colour` stays `Colour`.

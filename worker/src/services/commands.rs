@@ -118,6 +118,8 @@ pub fn run(
         page: None,
     };
     let direct = !answer.route.requires_hermes_run;
+    // A route that asks for review (a literal matched ignoring case) is held even under yolo.
+    let profile = Profile { review_mode: route::shortcut_review_mode(&answer.route, mode), ..profile };
     match answer.route.recommended_tool_call.clone().filter(|_| direct) {
         Some(recommended) => run_shortcut(answer, recommended, page, &profile, trace_id, desk),
         None => Ok(answer),

@@ -65,6 +65,19 @@ fn in_review_mode_the_shortcut_waits_for_the_user() {
 }
 
 #[test]
+fn a_case_folded_match_is_held_for_review_even_in_yolo_mode() {
+    let mut page = page();
+    let mut books = books(ReviewMode::Yolo);
+    let answer =
+        run(&mut page, &command("replace \"SECOND\" with \"2nd\"", Scope::Full, None), "tr_1", &mut books.desk())
+            .expect("ran");
+    assert!(answer.route.requires_review && !answer.route.requires_hermes_run, "{}", answer.route.reason);
+    assert_eq!(answer.outcome, CommandOutcome::Review);
+    assert_eq!(answer.review_session.as_ref().expect("held").state, State::AwaitingUser);
+    assert_eq!(page.revision, 0, "nothing is written before the user accepts");
+}
+
+#[test]
 fn mode_overrides_the_profile_but_never_relaxes_required() {
     // The rule itself is core's `ReviewMode::overridden_by`, tested there; this is the command using it.
     let mut page = page();
