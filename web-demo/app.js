@@ -111,11 +111,12 @@ async function main() {
 
   const deps = { session: () => session, isPageAiError: engine.isPageAiError, pageView };
   contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
-  const reviewPanel = createReviewPanel($("#review-panel"), { documentId, onWrite: reload });
+  const reviewPanel = createReviewPanel($("#review-panel"), { documentId, onWrite: reload, engine });
   const auditPanel = createAuditPanel($("#audit-panel"), { documentId });
   const toolsPanel = createToolsPanel($("#tools-panel"), { onProfile: (profile) => commandPanel?.showProfile(profile) });
   commandPanel = createCommandPanel($("#command-panel"), {
     ...deps,
+    vocabulary: engine.vocabulary,
     selection: () => contextPanel.picked(),
     apply,
     sendToHermes,

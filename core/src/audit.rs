@@ -19,44 +19,84 @@ use crate::error::{Error, Result};
 use crate::review::ReviewSessionV1;
 use crate::wire::ToolResultV1;
 
+pub use crate::wire::AuditEntryV1;
+
 /// The `prevHash` of the first entry: 64 zeros.
 pub const GENESIS_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// Domain tag that starts every hashed encoding, so an entry hash can never collide with another use.
 const HASH_TAG: &[u8] = b"mnote.audit_entry.v1\n";
 
-/// One entry of the log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What an audit entry records: one name per kind of event, `document.put`, `tool.applied`, `review.*`.
+///
+/// Drafts carry the enum; a sealed [`AuditEntryV1`] stores its string, so a log verifies whatever build
+/// wrote it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AuditEntryV1 {
-    /// 1 for the first entry, then one more per entry.
-    pub seq: u64,
-    /// The previous entry's `hash`, or [`GENESIS_HASH`].
-    pub prev_hash: String,
-    /// SHA-256 (64 lowercase hex digits) over the canonical encoding of every other field.
-    pub hash: String,
-    /// When, by the caller's clock, RFC 3339.
-    pub at: String,
-    /// Who.
-    pub actor: String,
-    /// The document.
-    pub document_id: String,
-    /// What happened, e.g. `tool.applied`, `review.accept`, `review.revert`, `document.put`.
-    pub action: String,
-    /// The tool, when a tool call did it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_name: Option<String>,
-    /// The tool call, when a tool call did it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_call_id: Option<String>,
-    /// The review session, when one is involved.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub review_session_id: Option<String>,
-    /// The page revision after the event.
-    pub revision: u64,
-    /// One line for people.
-    pub summary: String,
+pub enum AuditAction {
+    /// A person stored a whole page (`PUT /api/documents/{id}`).
+    #[serde(rename = "document.put")]
+    DocumentPut,
+    /// A write tool call applied (directly, or through a review session in `yolo`).
+    #[serde(rename = "tool.applied")]
+    ToolApplied,
+    /// An AI write was held in a new review session.
+    #[serde(rename = "review.propose")]
+    ReviewPropose,
+    /// A person accepted a session and its write applied.
+    #[serde(rename = "review.accept")]
+    ReviewAccept,
+    /// An accept found the page changed under the proposal: the session went stale.
+    #[serde(rename = "review.stale")]
+    ReviewStale,
+    /// A person undid an applied session.
+    #[serde(rename = "review.revert")]
+    ReviewRevert,
+    /// A person rejected a session.
+    #[serde(rename = "review.reject")]
+    ReviewReject,
+    /// A person aborted a session.
+    #[serde(rename = "review.abort")]
+    ReviewAbort,
+    /// A person asked for a new preview.
+    #[serde(rename = "review.retry")]
+    ReviewRetry,
+}
+
+impl AuditAction {
+    /// Every action.
+    pub const ALL: [AuditAction; 9] = [
+        AuditAction::DocumentPut,
+        AuditAction::ToolApplied,
+        AuditAction::ReviewPropose,
+        AuditAction::ReviewAccept,
+        AuditAction::ReviewStale,
+        AuditAction::ReviewRevert,
+        AuditAction::ReviewReject,
+        AuditAction::ReviewAbort,
+        AuditAction::ReviewRetry,
+    ];
+
+    /// The name stored in an entry, e.g. `review.accept`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AuditAction::DocumentPut => "document.put",
+            AuditAction::ToolApplied => "tool.applied",
+            AuditAction::ReviewPropose => "review.propose",
+            AuditAction::ReviewAccept => "review.accept",
+            AuditAction::ReviewStale => "review.stale",
+            AuditAction::ReviewRevert => "review.revert",
+            AuditAction::ReviewReject => "review.reject",
+            AuditAction::ReviewAbort => "review.abort",
+            AuditAction::ReviewRetry => "review.retry",
+        }
+    }
+}
+
+impl core::fmt::Display for AuditAction {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// An entry before it is sealed into the chain: everything but `seq`, `prevHash` and `hash`.
@@ -71,7 +111,7 @@ pub struct AuditDraft {
     /// The document.
     pub document_id: String,
     /// What happened.
-    pub action: String,
+    pub action: AuditAction,
     /// The tool, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
@@ -90,7 +130,7 @@ pub struct AuditDraft {
 impl AuditDraft {
     /// The draft for a write's tool result: who and when come from its `audit`, the revision is the new one
     /// (or the base, for a dry-run).
-    pub fn for_result(action: &str, result: &ToolResultV1, review_session_id: Option<&str>) -> Self {
+    pub fn for_result(action: AuditAction, result: &ToolResultV1, review_session_id: Option<&str>) -> Self {
         let verb = if result.dry_run { "previewed" } else { "applied" };
         let risk = match result.risk {
             crate::ops::Risk::Low => "low",
@@ -101,7 +141,7 @@ impl AuditDraft {
             at: result.audit.at.clone(),
             actor: result.audit.actor.clone(),
             document_id: result.document_id.clone(),
-            action: action.into(),
+            action,
             tool_name: Some(result.tool_name.clone()),
             tool_call_id: Some(result.audit.tool_call_id.clone()),
             review_session_id: review_session_id.map(String::from),
@@ -111,12 +151,12 @@ impl AuditDraft {
     }
 
     /// The draft for a review session's state change (`review.reject`, `review.abort`, …).
-    pub fn for_session(action: &str, session: &ReviewSessionV1, actor: &str, at: &str, revision: u64) -> Self {
+    pub fn for_session(action: AuditAction, session: &ReviewSessionV1, actor: &str, at: &str, revision: u64) -> Self {
         AuditDraft {
             at: at.into(),
             actor: actor.into(),
             document_id: session.document_id.clone(),
-            action: action.into(),
+            action,
             tool_name: Some(session.source.tool_name.clone()),
             tool_call_id: Some(session.tool_call_id.clone()),
             review_session_id: Some(session.session_id.clone()),
@@ -193,7 +233,7 @@ pub fn seal(prev: Option<&AuditEntryV1>, draft: AuditDraft) -> AuditEntryV1 {
         at: draft.at,
         actor: draft.actor,
         document_id: draft.document_id,
-        action: draft.action,
+        action: draft.action.as_str().into(),
         tool_name: draft.tool_name,
         tool_call_id: draft.tool_call_id,
         review_session_id: draft.review_session_id,
@@ -289,12 +329,19 @@ pub fn verify_head(entries: &[AuditEntryV1], head_seq: u64, head_hash: &str) -> 
 mod tests {
     use super::*;
 
+    #[test]
+    fn action_names_match_serde() {
+        for action in AuditAction::ALL {
+            assert_eq!(serde_json::to_value(action).unwrap(), action.as_str());
+        }
+    }
+
     fn draft(n: u64) -> AuditDraft {
         AuditDraft {
             at: format!("2026-11-30T08:00:{n:02}Z"),
             actor: "user_1".into(),
             document_id: "doc_1".into(),
-            action: "tool.applied".into(),
+            action: AuditAction::ToolApplied,
             tool_name: Some("mnote.doc.apply_block_ops".into()),
             tool_call_id: Some(format!("call_{n}")),
             review_session_id: None,

@@ -7,68 +7,14 @@
 //! from the caller.
 
 use alloc::string::String;
-use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::executor::{Effect, Outcome};
-use crate::ops::Risk;
-use crate::review::{ReviewSessionV1, State};
-use crate::wire::{self, ToolResultV1};
+use crate::json;
+use crate::review::ReviewSessionV1;
+use crate::wire::ToolResultV1;
 
-/// Schema id of [`ToolEventV1`].
-pub const TOOL_EVENT_V1: &str = "mnote.tool_event.v1";
-
-/// Which event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-pub enum EventKind {
-    /// A tool call began.
-    #[serde(rename = "tool.started")]
-    ToolStarted,
-    /// A tool call answered.
-    #[serde(rename = "tool.completed")]
-    ToolCompleted,
-    /// A tool call failed with a coded error.
-    #[serde(rename = "tool.failed")]
-    ToolFailed,
-    /// A review session changed state.
-    #[serde(rename = "review.updated")]
-    ReviewUpdated,
-}
-
-/// The short result of a call or session: enough for a status line, never the content.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct EventSummaryV1 {
-    /// Whether the call succeeded; absent for `tool.started`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ok: Option<bool>,
-    /// For writes: whether nothing was written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dry_run: Option<bool>,
-    /// For writes: how risky.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub risk: Option<Risk>,
-    /// For writes: how many blocks change (or changed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub changed_block_count: Option<usize>,
-    /// For writes: whether the write waits for review.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blocked: Option<bool>,
-    /// For applied writes: the page's new revision.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub new_revision: Option<u64>,
-    /// True when the answer was an idempotent replay.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replayed: Option<bool>,
-    /// For failures: the stable error code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_code: Option<String>,
-    /// For `review.updated`: the session's state.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub review_state: Option<State>,
-}
+pub use crate::wire::{EventKind, EventSummaryV1, TOOL_EVENT_V1, ToolEventV1};
 
 impl EventSummaryV1 {
     /// The summary of a write's tool result.
@@ -83,32 +29,6 @@ impl EventSummaryV1 {
             ..Self::default()
         }
     }
-}
-
-/// `mnote.tool_event.v1`: one event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ToolEventV1 {
-    /// Always [`TOOL_EVENT_V1`].
-    pub schema: String,
-    /// Which event.
-    pub event: EventKind,
-    /// The Hermes run, or the id the caller gave a direct shortcut.
-    pub run_id: String,
-    /// The tool call.
-    pub tool_call_id: String,
-    /// The tool's dotted name.
-    pub tool_name: String,
-    /// The review session the call belongs to, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub review_session_id: Option<String>,
-    /// Correlates logs, events and error bodies.
-    pub trace_id: String,
-    /// When, by the caller's clock, RFC 3339.
-    pub at: String,
-    /// The short result.
-    pub summary: EventSummaryV1,
 }
 
 /// The ids every event of one tool call carries.
@@ -151,7 +71,7 @@ pub fn tool_started(ids: &EventIds<'_>) -> ToolEventV1 {
 pub fn tool_completed(ids: &EventIds<'_>, outcome: &Outcome) -> ToolEventV1 {
     let summary = match &outcome.effect {
         Effect::Previewed(result) | Effect::Applied(result) => EventSummaryV1::of_result(result),
-        Effect::Replayed => match wire::from_json::<ToolResultV1>(&outcome.json) {
+        Effect::Replayed => match json::from_json::<ToolResultV1>(&outcome.json) {
             Ok(result) => EventSummaryV1 { replayed: Some(true), ..EventSummaryV1::of_result(&result) },
             Err(_) => EventSummaryV1 { ok: Some(true), replayed: Some(true), ..EventSummaryV1::default() },
         },

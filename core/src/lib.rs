@@ -18,8 +18,12 @@
 //!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
-//! - [`error`]: the one error enum, with stable codes and hints.
-//! - [`wire`]: versioned wire DTOs (`mnote.*.v1`) and the coded error body.
+//! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.
+//! - [`ids`]: how ids and keys are spelled (one alphabet, the length of each kind); the caller brings the
+//!   randomness.
+//! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.
+//! - [`wire`]: every versioned wire DTO (`mnote.*.v1`) and its schema id, one file per schema, and the coded
+//!   error body.
 //!
 //! ```
 //! use pageai_core::context::{build_context, ContextRequest, Scope, Format};
@@ -44,6 +48,8 @@ pub mod context;
 pub mod error;
 pub mod events;
 pub mod executor;
+pub mod ids;
+pub mod json;
 pub mod manifest;
 #[cfg(feature = "std")]
 pub mod markdown;

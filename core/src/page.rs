@@ -18,6 +18,9 @@ use crate::error::{Error, Result};
 /// The longest block id allowed.
 pub const MAX_BLOCK_ID_LEN: usize = 64;
 
+/// The longest document id allowed.
+pub const MAX_DOCUMENT_ID_LEN: usize = 64;
+
 /// What a page's reader may do with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
@@ -90,7 +93,16 @@ impl BlockType {
 
     /// List-like blocks carry `attrs.depth`.
     pub const fn is_list(self) -> bool {
-        matches!(self, BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo)
+        match self {
+            BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo => true,
+            BlockType::Heading
+            | BlockType::Paragraph
+            | BlockType::Quote
+            | BlockType::Code
+            | BlockType::Divider
+            | BlockType::Image
+            | BlockType::Table => false,
+        }
     }
 }
 
@@ -248,10 +260,27 @@ pub fn validate_block_id(id: &str) -> core::result::Result<(), &'static str> {
     if id.is_empty() || id.len() > MAX_BLOCK_ID_LEN {
         return Err("a block id has 1 to 64 characters");
     }
-    if !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+    if !is_plain_token(id) {
         return Err("a block id uses only A-Z, a-z, 0-9, '_' and '-'");
     }
     Ok(())
+}
+
+/// Checks a document id: the block-id alphabet, 1 to 64 characters (`^[A-Za-z0-9_-]{1,64}$`).
+///
+/// A document id names the Worker's Durable Object and appears in logs, URLs and review session ids
+/// (`rs.{documentId}.{random}`, split at its dots), so anything outside a plain token (percent-escapes,
+/// dots, slashes) is refused rather than normalized.
+pub fn validate_document_id(id: &str) -> core::result::Result<(), &'static str> {
+    match (1..=MAX_DOCUMENT_ID_LEN).contains(&id.len()) && is_plain_token(id) {
+        true => Ok(()),
+        false => Err("a document id has 1 to 64 characters from A-Z, a-z, 0-9, '_' and '-'"),
+    }
+}
+
+/// Only A-Z, a-z, 0-9, `_` and `-`.
+fn is_plain_token(id: &str) -> bool {
+    id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// A page: title, revision, permission and blocks.
@@ -298,7 +327,7 @@ impl Page {
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     pub fn from_json(json: &str) -> Result<Self> {
-        let page: Page = crate::wire::from_json(json)?;
+        let page: Page = crate::json::from_json(json)?;
         page.validate()?;
         Ok(page)
     }
@@ -435,5 +464,20 @@ fn encode_block(buf: &mut HashSink, b: &Block) {
     buf.write(b.text.as_bytes());
     for s in [&a.language, &a.src, &a.alt].into_iter().flatten() {
         buf.write(s.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_ids_are_plain_tokens_of_1_to_64_characters() {
+        for good in ["welcome", "doc_1-A", &"a".repeat(64)] {
+            assert_eq!(validate_document_id(good), Ok(()), "{good:?}");
+        }
+        for bad in ["", "a.b", "a/b", "d%2F", "doc 1", "文档", &"a".repeat(65)] {
+            assert!(validate_document_id(bad).is_err(), "{bad:?}");
+        }
     }
 }

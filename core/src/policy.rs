@@ -49,7 +49,7 @@ use core::fmt;
 
 use crate::error::Error;
 use crate::executor::Origin;
-use crate::manifest::{Tool, ToolRisk, scope_granted};
+use crate::manifest::{Tool, ToolRisk};
 use crate::ops::Risk;
 use crate::page::Permission;
 use crate::profile::{Profile, ReviewMode};
@@ -168,6 +168,14 @@ fn available(ask: &Ask<'_>) -> Result<(), Unavailable> {
         return Err(Unavailable::ScopeNotGranted { scope: spec.capability_scope });
     }
     Ok(())
+}
+
+/// Whether `granted` covers `required`. A write scope covers the read scope of the same prefix.
+pub fn scope_granted(granted: Option<&[String]>, required: &str) -> bool {
+    let Some(granted) = granted else { return true };
+    granted.iter().any(|g| {
+        g == required || required.strip_suffix(".read").is_some_and(|prefix| g.strip_suffix(".write") == Some(prefix))
+    })
 }
 
 fn submitted(ask: &Ask<'_>, dry_run: bool, stored: bool) -> Decision {

@@ -22,6 +22,9 @@ pub enum ReviewMode {
 }
 
 impl ReviewMode {
+    /// Every review mode, from the least to the most review.
+    pub const ALL: [ReviewMode; 3] = [ReviewMode::Yolo, ReviewMode::Review, ReviewMode::Required];
+
     /// The wire name.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -83,5 +86,12 @@ mod tests {
         assert_eq!(ReviewMode::Yolo.overridden_by(None), ReviewMode::Yolo);
         assert_eq!(ReviewMode::Required.overridden_by(Some(ReviewMode::Yolo)), ReviewMode::Required);
         assert_eq!(ReviewMode::Required.overridden_by(Some(ReviewMode::Review)), ReviewMode::Required);
+    }
+
+    #[test]
+    fn every_mode_has_its_wire_name() {
+        for mode in ReviewMode::ALL {
+            assert_eq!(serde_json::to_value(mode).unwrap(), mode.as_str());
+        }
     }
 }

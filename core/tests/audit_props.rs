@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 use pageai_core::audit::{
-    AuditDraft, AuditEntryV1, AuditStore, GENESIS_HASH, MemoryAuditStore, record, verify, verify_head,
+    AuditAction, AuditDraft, AuditEntryV1, AuditStore, GENESIS_HASH, MemoryAuditStore, record, verify, verify_head,
 };
 use pageai_core::error::Error;
 use proptest::prelude::*;
@@ -12,7 +12,7 @@ fn draft() -> impl Strategy<Value = AuditDraft> {
     (
         "[0-9:TZ-]{1,20}",
         "[a-z_]{1,8}",
-        "(tool.applied|review.accept|review.revert|document.put)",
+        proptest::sample::select(AuditAction::ALL.to_vec()),
         proptest::option::of("[a-z._]{1,12}"),
         proptest::option::of("call_[0-9]{1,3}"),
         proptest::option::of("rs_[0-9]{1,3}"),
@@ -151,7 +151,7 @@ fn a_store_is_append_only_through_its_trait() {
                 at: format!("t{n}"),
                 actor: "a".into(),
                 document_id: "doc_a".into(),
-                action: "tool.applied".into(),
+                action: AuditAction::ToolApplied,
                 tool_name: None,
                 tool_call_id: None,
                 review_session_id: None,

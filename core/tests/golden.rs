@@ -17,10 +17,11 @@ use std::path::{Path, PathBuf};
 use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::executor::idempotency::MemoryIdempotencyStore;
 use pageai_core::executor::{Call, Env, NoContexts, Origin, execute};
+use pageai_core::json::from_value;
 use pageai_core::manifest::{manifest, mcp_tools_list, openai_functions};
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
-use pageai_core::wire::{ErrorBody, from_value};
+use pageai_core::wire::ErrorBody;
 use serde_json::{Value, json};
 
 fn dir() -> PathBuf {

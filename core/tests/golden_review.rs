@@ -21,12 +21,13 @@ use std::path::{Path, PathBuf};
 use pageai_core::events::{self, EventIds};
 use pageai_core::executor::idempotency::MemoryIdempotencyStore;
 use pageai_core::executor::{Call, Env, NoContexts, Origin, execute};
+use pageai_core::json::from_value;
 use pageai_core::page::Page;
 use pageai_core::profile::Profile;
 use pageai_core::review::{
     self, AcceptRequest, ProposeRequest, RetryRequest, RevertRequest, ReviewAnswerV1, ReviewSessionV1, Stamp,
 };
-use pageai_core::wire::{ErrorBody, from_value};
+use pageai_core::wire::ErrorBody;
 use serde_json::{Value, json};
 
 const OWNED: [&str; 2] = ["page_ai_review_session.", "tool_event."];

@@ -63,6 +63,19 @@ fn any_op() -> impl Strategy<Value = Operation> {
     ]
 }
 
+/// [`any_op`], or an insert before a block or a move after one: the operations that take an anchor.
+fn any_op_or_anchor() -> impl Strategy<Value = Operation> {
+    prop_oneof![
+        any_op(),
+        (any_id(), word()).prop_map(|(id, text)| Operation::InsertBefore {
+            before_block_id: id,
+            block: NewBlock { block_id: None, kind: BlockType::Paragraph, text, attrs: Attrs::default() },
+        }),
+        (any_id(), prop::option::of(any_id()))
+            .prop_map(|(id, after)| Operation::Move { block_id: id, after_block_id: after }),
+    ]
+}
+
 fn minter() -> impl FnMut() -> String {
     let mut n = 0;
     move || {
@@ -169,7 +182,7 @@ proptest! {
     #[test]
     fn a_listed_scope_plans_as_the_same_ids_do(
         page in any_page(),
-        ops in prop::collection::vec(any_op(), 1..5),
+        ops in prop::collection::vec(any_op_or_anchor(), 1..5),
         keep in prop::collection::vec(any::<bool>(), 12),
         asked in prop::option::of(prop::collection::vec(any_id(), 0..6)),
     ) {
@@ -190,6 +203,21 @@ proptest! {
             (Ok(hashed), Ok(fast)) => prop_assert_eq!(hashed, fast),
             (Err(hashed), Err(fast)) => prop_assert_eq!(hashed.details(), fast.details()),
             (hashed, fast) => prop_assert!(false, "{hashed:?} vs {fast:?}"),
+        }
+    }
+
+    /// An insert or move may anchor on a locked block (it is not written), yet no batch ever changes one.
+    #[test]
+    fn locked_blocks_never_change_even_as_anchors(page in any_page(), ops in prop::collection::vec(any_op_or_anchor(), 1..5)) {
+        let editable: Vec<String> = page.blocks.iter().filter(|b| b.editable).map(|b| b.block_id.clone()).collect();
+        let scope = TargetScope::only(editable.iter().map(String::as_str));
+        let mut mint = minter();
+        if let Ok(plan) = plan(&page, &ops, &scope, &mut mint) {
+            let after = plan.blocks_after(&page);
+            for locked in page.blocks.iter().filter(|b| !b.editable) {
+                prop_assert!(plan.changed.iter().all(|c| c.block_id != locked.block_id), "{} changed", locked.block_id);
+                prop_assert_eq!(after.iter().find(|b| b.block_id == locked.block_id), Some(locked));
+            }
         }
     }
 

@@ -324,7 +324,7 @@ fn run(n: usize, ops: &[Op], steps: &[Step]) -> Result<Coverage, TestCaseError> 
             prop_assert!(matches!(session.state, State::Rejected | State::Aborted));
         }
         // The session survives being stored as JSON at every step.
-        let stored: ReviewSessionV1 = pageai_core::wire::from_json(&serde_json::to_string(&session).unwrap()).unwrap();
+        let stored: ReviewSessionV1 = pageai_core::json::from_json(&serde_json::to_string(&session).unwrap()).unwrap();
         prop_assert_eq!(&stored, &session);
     }
     Ok(seen)

@@ -98,26 +98,46 @@ fn changes_match(case: &Case, result: &ToolResultV1, expected: &[Value]) -> Resu
         } else if actual.op != "insert" {
             return Err(format!("{} was {}, expected an insert", actual.block_id, actual.op));
         }
-        // Types and attrs of the result, where labelled: read them from the previewed operations' effect.
-        if let Some(kind) = want["type"].as_str() {
-            let resulting = resulting_type(case, result, &actual.block_id);
-            if resulting.as_deref() != Some(kind) {
-                return Err(format!("{}: type {:?}, expected {kind}", actual.block_id, resulting));
-            }
+        // Types, attrs and places of the result, where labelled: read them from the previewed operations' effect.
+        if want.get("type").is_some() || want.get("attrs").is_some() || want.get("movedAfter").is_some() {
+            resulting_block_matches(case, result, &actual.block_id, want)?;
         }
     }
     Ok(())
 }
 
-fn resulting_type(case: &Case, result: &ToolResultV1, block_id: &str) -> Option<String> {
+/// The labelled `type`, `attrs` and `movedAfter` (the block it now follows, null at the top) of a block
+/// after the batch.
+fn resulting_block_matches(case: &Case, result: &ToolResultV1, block_id: &str, want: &Value) -> Result<(), String> {
     let plan = pageai_core::ops::plan(
         &case.page,
         &result.operations,
         &pageai_core::ops::TargetScope::unrestricted(),
         &mut || "b_corpus0001".to_string(),
     )
-    .ok()?;
-    plan.blocks_after(&case.page).into_iter().find(|b| b.block_id == block_id).map(|b| b.kind.as_str().to_string())
+    .map_err(|e| format!("the batch does not plan again: {e}"))?;
+    let blocks = plan.blocks_after(&case.page);
+    let Some(at) = blocks.iter().position(|b| b.block_id == block_id) else {
+        return Err(format!("{block_id} is not on the resulting page"));
+    };
+    let block = &blocks[at];
+    if let Some(kind) = want["type"].as_str()
+        && block.kind.as_str() != kind
+    {
+        return Err(format!("{block_id}: type {}, expected {kind}", block.kind.as_str()));
+    }
+    if let Some(attrs) = want.get("attrs")
+        && &serde_json::to_value(&block.attrs).unwrap() != attrs
+    {
+        return Err(format!("{block_id}: attrs {}, expected {attrs}", serde_json::to_value(&block.attrs).unwrap()));
+    }
+    if let Some(after) = want.get("movedAfter") {
+        let previous = at.checked_sub(1).map(|p| json!(blocks[p].block_id)).unwrap_or(Value::Null);
+        if &previous != after {
+            return Err(format!("{block_id} follows {previous}, expected {after}"));
+        }
+    }
+    Ok(())
 }
 
 #[test]

@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     let tool = Tool::ALL[usize::from(pick) % Tool::ALL.len()];
     // Text that is not JSON is still a call: its error must be coded, not a panic.
     let args: Value = match std::str::from_utf8(rest) {
-        Ok(text) => match pageai_core::wire::from_json::<Value>(text) {
+        Ok(text) => match pageai_core::json::from_json::<Value>(text) {
             Ok(value) => value,
             Err(_) => Value::String(text.to_string()),
         },

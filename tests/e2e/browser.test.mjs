@@ -66,6 +66,10 @@ async function applyAndRecordWrites() {
   return writes;
 }
 
+/** The shown review session's buttons: `[verb, disabled, title]` each, in order. */
+const reviewButtons = () =>
+  page.locator("#review-session .review-actions button").evaluateAll((els) => els.map((b) => [b.dataset.action, b.disabled, b.title]));
+
 async function shoot(name) {
   await page.waitForTimeout(250); // let the highlight transitions settle
   await page.screenshot({ path: join(ARTIFACTS, name) });
@@ -390,6 +394,14 @@ describe("web demo", () => {
     assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 1}`);
     assert.match(await page.locator(`#page-blocks [data-block-id="${block}"]`).innerText(), /finance review/);
     assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.accept");
+    // Applied: every verb keeps its button; only revert is enabled, and the others say why, in core's words.
+    assert.deepEqual(await reviewButtons(), [
+      ["accept", true, "a review session in state applied cannot accept; allowed now: revert"],
+      ["reject", true, "a review session in state applied cannot reject; allowed now: revert"],
+      ["retry", true, "a review session in state applied cannot retry; allowed now: revert"],
+      ["abort", true, "a review session in state applied cannot abort; allowed now: revert"],
+      ["revert", false, ""],
+    ]);
 
     // Undo: the applied session reverts as one write, and the page shows the old text again.
     await page.click('#review-session [data-action="revert"]');
@@ -462,6 +474,43 @@ describe("web demo", () => {
     assert.match(await page.locator("#review-notice").innerText(), /Rejected: nothing was written/);
     assert.equal((await storedPage()).revision, before.revision);
     assert.equal(await page.locator("#review-open-count").innerText(), "0 open");
+    await page.click("#review-mode [data-mode=yolo]");
+  });
+
+  test("the review buttons follow the session's actions, not its state, and a refused one says why", async () => {
+    await page.click("#review-mode [data-mode=review]");
+    await page.fill("#command-input", "把第二段改成引用");
+    await page.waitForSelector("#command-panel[data-status=direct]");
+    // The server's session, except that its actions refuse a retry its state (awaiting_user) would allow.
+    const sessionPath = /\/api\/page-ai\/review-sessions\/[^/]+$/;
+    await page.route(sessionPath, async (route) => {
+      const response = await route.fetch();
+      const session = await response.json();
+      session.actions.retry.allowed = false;
+      await route.fulfill({ response, json: session });
+    });
+    try {
+      await applyAndRecordWrites();
+      await page.waitForSelector("#review-session[data-state=awaiting_user]");
+      assert.deepEqual(await reviewButtons(), [
+        ["accept", false, ""],
+        ["reject", false, ""],
+        ["retry", true, "a review session in state awaiting_user cannot retry; allowed now: accept, reject, abort"],
+        ["abort", false, ""],
+        ["revert", true, "a review session in state awaiting_user cannot revert; allowed now: accept, mark_stale, reject, retry, abort"],
+      ]);
+    } finally {
+      await page.unroute(sessionPath);
+    }
+
+    await page.click('#review-session [data-action="abort"]');
+    await page.waitForSelector("#review-session[data-state=aborted]");
+    assert.match(await page.locator("#review-notice").innerText(), /Aborted: nothing was written/);
+    const finished = await reviewButtons();
+    assert.deepEqual(finished.map(([verb, disabled]) => [verb, disabled]), ["accept", "reject", "retry", "abort", "revert"].map((v) => [v, true]));
+    for (const [verb, , title] of finished) {
+      assert.equal(title, `a review session in state aborted cannot ${verb}; the session is finished; start a new one`);
+    }
     await page.click("#review-mode [data-mode=yolo]");
   });
 

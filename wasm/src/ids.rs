@@ -1,32 +1,32 @@
-//! Ids and keys this package mints for its callers: block ids (`b_` followed by 10 lowercase base32
-//! characters, SPEC §2), context ids, tool call ids and idempotency keys.
+//! Ids and keys this package mints for its callers: block ids, context ids, tool call ids and idempotency
+//! keys, spelled as core's [`pageai_core::ids`] says.
 //!
 //! Core takes ids from its caller; in the browser and in Node the caller is this package, and the entropy
 //! comes from the JS crypto API through `getrandom`.
 
-const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
+use pageai_core::ids::{self, BLOCK_ID_CHARS, ID_CHARS, KEY_CHARS};
 
 /// A fresh block id, e.g. `b_k3xq9mz2ap`.
 pub(crate) fn mint_block_id() -> String {
-    mint::<10>("b_")
+    ids::block_id(&random::<BLOCK_ID_CHARS>())
 }
 
-/// A fresh context id, e.g. `ctx_k3xq9mz2ap`: it names one frozen snapshot.
+/// A fresh context id, `ctx_` and 16 characters: it names one frozen snapshot.
 pub(crate) fn mint_context_id() -> String {
-    mint::<10>("ctx_")
+    ids::mint("ctx_", &random::<ID_CHARS>())
 }
 
-/// A fresh tool call id, e.g. `call_k3xq9mz2ap`.
+/// A fresh tool call id, `call_` and 16 characters.
 pub(crate) fn mint_tool_call_id() -> String {
-    mint::<10>("call_")
+    ids::mint("call_", &random::<ID_CHARS>())
 }
 
-/// A fresh idempotency key, e.g. `idem_…` with 100 random bits: one per intended write.
+/// A fresh idempotency key, `idem_` and 20 characters: one per intended write.
 pub(crate) fn mint_idempotency_key() -> String {
-    mint::<20>("idem_")
+    ids::mint("idem_", &random::<KEY_CHARS>())
 }
 
-fn mint<const N: usize>(prefix: &str) -> String {
+fn random<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
     if getrandom::fill(&mut bytes).is_err() {
         // Ids need uniqueness, not secrecy; core retries block ids on a collision. A JS runtime without
@@ -35,15 +35,7 @@ fn mint<const N: usize>(prefix: &str) -> String {
             *byte = (js_sys::Math::random() * 256.0) as u8;
         }
     }
-    encode(prefix, &bytes)
-}
-
-fn encode(prefix: &str, bytes: &[u8]) -> String {
-    let mut id = String::with_capacity(prefix.len() + bytes.len());
-    id.push_str(prefix);
-    // 256 is a multiple of 32, so the low five bits of a uniform byte are uniform.
-    id.extend(bytes.iter().map(|b| char::from(ALPHABET.get(usize::from(b & 31)).copied().unwrap_or(b'a'))));
-    id
+    bytes
 }
 
 #[cfg(test)]
@@ -56,20 +48,15 @@ mod tests {
             let id = mint_block_id();
             assert_eq!(id.len(), 12);
             assert!(id.starts_with("b_"));
-            assert!(id[2..].bytes().all(|b| ALPHABET.contains(&b)), "{id}");
+            assert!(id[2..].bytes().all(|b| ids::ALPHABET.contains(&b)), "{id}");
             assert!(pageai_core::page::validate_block_id(&id).is_ok());
         }
     }
 
     #[test]
-    fn encoding_uses_the_low_five_bits() {
-        assert_eq!(encode("b_", &[0, 1, 25, 26, 31, 32, 33, 255, 224, 7]), "b_abz27ab7ah");
-    }
-
-    #[test]
     fn keys_and_context_ids_have_their_prefix_and_length() {
-        assert!(mint_context_id().starts_with("ctx_") && mint_context_id().len() == 14);
-        assert!(mint_tool_call_id().starts_with("call_") && mint_tool_call_id().len() == 15);
+        assert!(mint_context_id().starts_with("ctx_") && mint_context_id().len() == 20);
+        assert!(mint_tool_call_id().starts_with("call_") && mint_tool_call_id().len() == 21);
         let key = mint_idempotency_key();
         assert!(key.starts_with("idem_") && key.len() == 25, "{key}");
         assert_ne!(key, mint_idempotency_key());

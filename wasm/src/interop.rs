@@ -15,9 +15,10 @@
 
 use pageai_core::error::Error;
 use pageai_core::executor::Origin;
+use pageai_core::json;
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
-use pageai_core::wire;
+use pageai_core::review::{Action, ActionsV1, State};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -167,7 +168,7 @@ impl CatalogInput {
             grants: optional(grants, "/grants")?,
             // A string here is the permission itself, not JSON text.
             permission: match optional_string(permission, "/permission")? {
-                Some(name) => wire::from_value(Value::String(name)).map_err(|e| match e {
+                Some(name) => json::from_value(Value::String(name)).map_err(|e| match e {
                     Error::InvalidArguments { reason, .. } => Error::invalid("/permission", reason),
                     other => other,
                 })?,
@@ -175,6 +176,28 @@ impl CatalogInput {
             },
         })
     }
+}
+
+/// What `reviewVerbs` reads of a review session (`mnote.page_ai_review_session.v1`): its state and its
+/// actions. The rest of the session may come along and is ignored.
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct ReviewGates {
+    /// Where the session is.
+    pub state: State,
+    /// What its state allows a person to do.
+    pub actions: ActionsV1,
+}
+
+/// One verb of `reviewVerbs`' answer.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ReviewVerbGate {
+    /// The verb, e.g. `retry`.
+    pub verb: Action,
+    /// Whether the session's actions allow it now.
+    pub allowed: bool,
+    /// Why not, in core's words (the refusal's message and hint); `null` when allowed.
+    pub reason: Option<String>,
 }
 
 /// A page, from JSON text or a plain object, validated by core.
@@ -192,7 +215,7 @@ pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, pointer: &str) -> Re
         }
         other => other,
     };
-    wire::from_json(&json_text(value, pointer)?).map_err(pointed)
+    json::from_json(&json_text(value, pointer)?).map_err(pointed)
 }
 
 /// Like [`from_js`], for an optional argument: omitted, `undefined` and `null` give the default.
@@ -220,8 +243,19 @@ pub(crate) fn optional_string(value: Option<&JsValue>, pointer: &str) -> Result<
 pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Error> {
     // Serialization cannot fail for core's shapes (string keys only, no custom serializers); the mapping
     // exists so that a future shape that could fail reports a coded error instead of trapping.
-    let json = serde_json::to_string(value).map_err(|e| wire::serde_error("", &e))?;
+    let json = serde_json::to_string(value).map_err(|e| json::serde_error("", &e))?;
     parse(&json)
+}
+
+/// Named lists of strings as one plain object, `{key: [value, …]}`, keys in the order given.
+pub(crate) fn string_lists<'a>(lists: impl IntoIterator<Item = (&'a str, &'a [&'a str])>) -> JsValue {
+    let object = js_sys::Object::new();
+    for (key, values) in lists {
+        let values: js_sys::Array = values.iter().map(|v| JsValue::from_str(v)).collect();
+        // Setting a property on a fresh, extensible object cannot fail.
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), &values);
+    }
+    object.into()
 }
 
 /// JSON text that core already produced (the executor's answers, replayed byte for byte) as a JS value.

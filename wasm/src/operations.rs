@@ -1,12 +1,12 @@
 //! Stateless checks of block operations, and the character diff the previews paint.
 
-use pageai_core::executor::NoContexts;
-use pageai_core::manifest::Tool;
+use pageai_core::executor::{NoContexts, WriteArgs};
+use pageai_core::manifest::args::ApplyBlockOpsArgs;
+use pageai_core::ops::Operation;
 use pageai_core::ops::diff::{SpanTag, inline_runs};
-use serde_json::json;
 use wasm_bindgen::prelude::*;
 
-use crate::interop::{self, ToolCall, ValidateOptions};
+use crate::interop::{self, ValidateOptions};
 use crate::{error, preview};
 
 /// Validates `operations` against `page` as a dry-run of `mnote.doc.apply_block_ops`, with every check of
@@ -23,20 +23,15 @@ pub fn validate_ops(
 ) -> Result<JsValue, JsValue> {
     let run = || {
         let page = interop::page(&page)?;
-        let operations: serde_json::Value = interop::from_js(&operations, "/operations")?;
+        let operations: Vec<Operation> = interop::from_js(&operations, "/operations")?;
         let mut options: ValidateOptions = interop::optional(options.as_ref(), "/options")?;
-        let mut args = json!({
-            "documentId": page.document_id,
-            "baseRevision": options.base_revision.unwrap_or(page.revision),
-            "operations": operations,
-            "dryRun": true,
-            "idempotencyKey": options.idempotency_key.take().unwrap_or_else(|| "validate".to_owned()),
-        });
-        if let (Some(allowed), Some(args)) = (options.allowed_target_block_ids.take(), args.as_object_mut()) {
-            args.insert("allowedTargetBlockIds".into(), json!(allowed));
-        }
-        let call = ToolCall { tool_name: Tool::DocApplyBlockOps.spec().name.into(), args };
-        preview::run(&page, &call, options.preview_options(), &NoContexts)
+        let key = options.idempotency_key.take().unwrap_or_else(|| "validate".to_owned());
+        let args = ApplyBlockOpsArgs {
+            base_revision: options.base_revision.unwrap_or(page.revision),
+            allowed_target_block_ids: options.allowed_target_block_ids.take(),
+            ..ApplyBlockOpsArgs::dry_run(&page, operations, key)
+        };
+        preview::run_write(&page, WriteArgs::ApplyBlockOps(args), options.preview_options(), &NoContexts)
     };
     error::throw(run())
 }

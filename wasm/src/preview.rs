@@ -6,7 +6,7 @@
 
 use pageai_core::error::Error;
 use pageai_core::executor::idempotency::MemoryIdempotencyStore;
-use pageai_core::executor::{self, Call, ContextLookup, Env, Origin};
+use pageai_core::executor::{self, Call, ContextLookup, Env, Origin, Outcome, WriteArgs, WriteCall};
 use pageai_core::manifest::Tool;
 use pageai_core::page::Page;
 use wasm_bindgen::JsValue;
@@ -27,26 +27,67 @@ pub(crate) fn run(
             format!("{} only reads: preview dry-runs write tools; freeze contexts with context()", tool.spec().name);
         return Err(Error::invalid("/toolName", reason));
     }
+    stamped(options, contexts, |stamp, env| {
+        let call = Call {
+            tool_name: &call.tool_name,
+            args: &call.args,
+            origin: stamp.origin,
+            actor: &stamp.actor,
+            at: &stamp.at,
+            tool_call_id: &stamp.tool_call_id,
+            new_context_id: "",
+        };
+        executor::preview(page, &call, env)
+    })
+}
+
+/// Dry-runs a write whose arguments are already typed, with the same stamping as [`run`].
+pub(crate) fn run_write(
+    page: &Page,
+    args: WriteArgs,
+    options: PreviewOptions,
+    contexts: &dyn ContextLookup,
+) -> Result<JsValue, Error> {
+    stamped(options, contexts, |stamp, env| {
+        let call = WriteCall {
+            args,
+            origin: stamp.origin,
+            actor: &stamp.actor,
+            at: &stamp.at,
+            tool_call_id: &stamp.tool_call_id,
+        };
+        executor::preview_write(page, call, env)
+    })
+}
+
+/// Who and when a preview is stamped with: the options', or `shortcut`, the JS clock and a minted id.
+struct Stamp {
+    origin: Origin,
+    actor: String,
+    at: String,
+    tool_call_id: String,
+}
+
+/// Runs `preview` with the stamp and the executor's environment the options describe.
+fn stamped(
+    options: PreviewOptions,
+    contexts: &dyn ContextLookup,
+    preview: impl FnOnce(&Stamp, &mut Env<'_>) -> Result<Outcome, Error>,
+) -> Result<JsValue, Error> {
     let PreviewOptions { origin, actor, at, tool_call_id, profile, grants, block_ids } = options;
-    let at = at.unwrap_or_else(now);
-    let tool_call_id = tool_call_id.unwrap_or_else(ids::mint_tool_call_id);
-    let actor = actor.unwrap_or_else(|| "shortcut".to_owned());
+    let stamp = Stamp {
+        origin: origin.unwrap_or(Origin::Shortcut),
+        actor: actor.unwrap_or_else(|| "shortcut".to_owned()),
+        at: at.unwrap_or_else(now),
+        tool_call_id: tool_call_id.unwrap_or_else(ids::mint_tool_call_id),
+    };
     let mut given = block_ids.into_iter();
     let mut mint = move || given.next().unwrap_or_else(ids::mint_block_id);
     // Dry-runs are never recorded, so an empty store answers every lookup.
     let mut store = MemoryIdempotencyStore::new();
     let mut env =
         Env { profile: &profile, grants: grants.as_deref(), contexts, idempotency: &mut store, mint: &mut mint };
-    let call = Call {
-        tool_name: &call.tool_name,
-        args: &call.args,
-        origin: origin.unwrap_or(Origin::Shortcut),
-        actor: &actor,
-        at: &at,
-        tool_call_id: &tool_call_id,
-        new_context_id: "",
-    };
-    let outcome = executor::preview(page, &call, &mut env)?;
+    let outcome = preview(&stamp, &mut env)?;
     interop::parse(&outcome.json)
 }
 

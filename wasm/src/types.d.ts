@@ -140,7 +140,7 @@ export interface ContextWarningV1 {
 
 /** `mnote.page_ai_context.v1`: a page frozen into an addressable context. */
 export interface PageAiContextV1 {
-  schema: "mnote.page_ai_context.v1";
+  schema: SchemaIdsV1["page_ai_context"];
   workspaceId: string;
   documentId: string;
   title: string;
@@ -237,7 +237,7 @@ export interface AuditV1 {
 
 /** `mnote.tool_result.v1`: the answer of every write tool, dry-run or applied. */
 export interface ToolResultV1 {
-  schema: "mnote.tool_result.v1";
+  schema: SchemaIdsV1["tool_result"];
   ok: true;
   /** `true` when nothing was written (every preview). */
   dryRun: boolean;
@@ -262,32 +262,6 @@ export interface ToolResultV1 {
   audit: AuditV1;
 }
 
-/** Every tool of the catalog, by its dotted name. */
-export type ToolName =
-  | "mnote.doc.fetch"
-  | "mnote.block.fetch"
-  | "mnote.doc.search"
-  | "mnote.doc.apply_block_ops"
-  | "mnote.doc.plan_update"
-  | "mnote.block.insert"
-  | "mnote.block.update"
-  | "mnote.block.delete"
-  | "mnote.block.move"
-  | "mnote.page.save";
-
-/** Every tool of the catalog, by its MCP and function-calling name. */
-export type McpToolName =
-  | "doc_fetch"
-  | "block_fetch"
-  | "doc_search"
-  | "doc_apply_block_ops"
-  | "doc_plan_update"
-  | "block_insert"
-  | "block_update"
-  | "block_delete"
-  | "block_move"
-  | "page_save";
-
 /** The arguments of `mnote.doc.apply_block_ops`. `dryRun` and `idempotencyKey` are required. */
 export interface ApplyBlockOpsArgs {
   /** Binds the write to a frozen context: its allowed blocks bound the write. */
@@ -310,13 +284,13 @@ export interface ToolCall {
 
 /** The router's recommendation: always `mnote.doc.apply_block_ops`, with `dryRun: true`. */
 export interface RecommendedCallV1 extends ToolCall {
-  toolName: "mnote.doc.apply_block_ops";
+  toolName: ToolNames["doc_apply_block_ops"];
   args: ApplyBlockOpsArgs & { contextId: string; allowedTargetBlockIds: string[] };
 }
 
 /** A call to start a Hermes run with. */
 export interface StartCallV1 {
-  toolName: "mnote.doc.fetch";
+  toolName: ToolNames["doc_fetch"];
   args: { documentId: string; scope: ContextScope; formats: ContextFormat[]; budget: ContextBudget };
 }
 
@@ -335,32 +309,9 @@ export interface ToolHintV1 {
   reviewMode: ReviewMode;
 }
 
-/** What the router understood. */
-export type RouteIntent =
-  | "direct_replace"
-  | "direct_delete"
-  | "direct_insert"
-  | "direct_type_change"
-  | "read_only_question"
-  | "complex_rewrite"
-  | "unsupported";
-
-/** Why a prompt goes to Hermes. */
-export type RouteReasonCode =
-  | "match_not_found"
-  | "match_ambiguous"
-  | "target_not_found"
-  | "out_of_selection"
-  | "not_editable"
-  | "tool_disabled"
-  | "read_only_document"
-  | "question"
-  | "complex"
-  | "unsupported";
-
 /** `mnote.page_ai_command_route.v1`: the deterministic router's decision for one prompt. */
 export interface RouteV1 {
-  schema: "mnote.page_ai_command_route.v1";
+  schema: SchemaIdsV1["page_ai_command_route"];
   intent: RouteIntent;
   /** How sure the router is of its reading: 0.95 and 0.9 direct, 0.7 understood but blocked, … */
   confidence: number;
@@ -378,9 +329,6 @@ export interface RouteV1 {
   /** Where a Hermes run should start; only for Hermes routes. */
   toolHint?: ToolHintV1;
 }
-
-/** How much a person must see before an AI write lands. */
-export type ReviewMode = "yolo" | "review" | "required";
 
 /** A page-AI profile: switched-off tools and the review policy. Every field has a default. */
 export interface Profile {
@@ -430,7 +378,7 @@ export interface ToolDescriptorV1 {
 
 /** `mnote.ai_tool_manifest.v1`: the one catalog, filtered for a profile, grants and a document. */
 export interface ManifestV1 {
-  schema: "mnote.ai_tool_manifest.v1";
+  schema: SchemaIdsV1["ai_tool_manifest"];
   reviewMode: ReviewMode;
   /** Every tool, enabled or not, in catalog order. */
   tools: ToolDescriptorV1[];
@@ -522,7 +470,34 @@ export interface ValidateOptions extends PreviewOptions {
   idempotencyKey?: string;
 }
 
-// `PageAiErrorCode`, the union of every stable code, is generated from core by wasm/build.rs.
+/** A review session's `actions` (`mnote.page_ai_review_session.v1`): what its state allows a person now. */
+export interface ReviewActionsV1 {
+  accept: { allowed: boolean; requiresFreshRevision: boolean; requiresIdempotencyKey: boolean };
+  reject: boolean;
+  retry: { allowed: boolean; requiresNewToolCallId: boolean };
+  abort: boolean;
+  revert: boolean;
+}
+
+/** What `reviewVerbs` reads of a review session; a whole `mnote.page_ai_review_session.v1` will do. */
+export interface ReviewGateInput {
+  state: ReviewState;
+  actions: ReviewActionsV1;
+}
+
+/** One verb a person may send a review session, as its `actions` gate it now. */
+export interface ReviewVerbGate {
+  verb: ReviewVerb;
+  /** Whether the session's `actions` allow it now. */
+  allowed: boolean;
+  /** Why not, in core's words (the message and hint of the refusal it would get); `null` when allowed. */
+  reason: string | null;
+}
+
+// Generated from core by wasm/build.rs: the unions of core's vocabularies (`ToolName`, `McpToolName`,
+// `SchemaId`, `RouteIntent`, `RouteReasonCode`, `ReviewMode`, `ReviewState`, `ReviewVerb`, `AuditAction`,
+// `PageAiErrorCode`), the maps `ToolNames` and `SchemaIdsV1`, and `PageAiVocabulary`.
+
 /**
  * What every function of this package throws: a real `Error` (`instanceof Error` holds) carrying the
  * stable `code`, a `hint` that says what to do next, and machine-readable `details` (for example

@@ -130,8 +130,13 @@ describe("the packed tarball", () => {
       "isPageAiError",
       "manifest",
       "mcpToolsList",
+      "mintContextId",
+      "mintIdempotencyKey",
+      "mintToolCallId",
       "openaiFunctions",
+      "reviewVerbs",
       "validateOps",
+      "vocabulary",
     ]) {
       assert.ok(out.cjs.includes(name), `${name} is exported`);
     }

@@ -46,7 +46,7 @@ describe("PageSession.route", () => {
     assert.equal(route.risk, "low");
     const { toolName, args } = route.recommendedToolCall;
     assert.equal(toolName, "mnote.doc.apply_block_ops");
-    assert.match(args.contextId, /^ctx_[a-z2-7]{10}$/);
+    assert.match(args.contextId, /^ctx_[a-z2-7]{16}$/);
     assert.match(args.idempotencyKey, /^idem_[a-z2-7]{20}$/, "a fresh key is minted");
     assert.equal(args.dryRun, true);
     assert.equal(args.baseRevision, 4);
@@ -94,7 +94,7 @@ describe("PageSession.route", () => {
   test("contextId binds to a context the session built or was given, at the current revision", () => {
     const session = new pageai.PageSession(page());
     const ctx = session.context({ scope: { type: "selection", blockIds: ["p_2"] } });
-    assert.match(ctx.contextId, /^ctx_[a-z2-7]{10}$/, "minted when omitted");
+    assert.match(ctx.contextId, /^ctx_[a-z2-7]{16}$/, "minted when omitted");
     const bound = session.route('replace "final" with "settled"', { contextId: ctx.contextId });
     assert.equal(bound.recommendedToolCall.args.contextId, ctx.contextId);
     assert.deepEqual(bound.recommendedToolCall.args.allowedTargetBlockIds, ["p_2"]);
@@ -155,7 +155,7 @@ describe("PageSession.preview", () => {
     const session = new pageai.PageSession(page());
     const call = session.route('replace "final" with "settled"').recommendedToolCall;
     const result = session.preview(call);
-    assert.match(result.audit.toolCallId, /^call_[a-z2-7]{10}$/);
+    assert.match(result.audit.toolCallId, /^call_[a-z2-7]{16}$/);
     assert.ok(Math.abs(Date.parse(result.audit.at) - Date.now()) < 60_000, result.audit.at);
     assert.equal(result.blocked, true, "a shortcut in review mode waits for review");
     assert.equal(result.blockedReason, "the profile reviews every AI write");

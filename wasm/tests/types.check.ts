@@ -10,8 +10,26 @@ import {
   isPageAiError,
   manifest,
   mcpToolsList,
+  mintContextId,
+  mintIdempotencyKey,
+  mintToolCallId,
   openaiFunctions,
+  reviewVerbs,
   validateOps,
+  vocabulary,
+  type AuditAction,
+  type McpToolName,
+  type PageAiVocabulary,
+  type ReviewActionsV1,
+  type ReviewGateInput,
+  type ReviewMode,
+  type ReviewState,
+  type ReviewVerb,
+  type ReviewVerbGate,
+  type RouteReasonCode,
+  type SchemaId,
+  type SchemaIdsV1,
+  type ToolNames,
   type ApplyBlockOpsArgs,
   type Block,
   type BlockDiffV1,
@@ -156,6 +174,50 @@ void [validated, spans, catalog, enabled, approval, readOnlyHint, functions, int
 const markdown: string = pageToMarkdown(page);
 const imported: Page = markdownToPage(markdown, { workspaceId: "ws_1", documentId: "doc_2", title: "Plan" });
 
+// Core's vocabularies: the generated unions type the lists `vocabulary()` answers at run time
+// (vocabulary.test.mjs checks that each list is exactly its union).
+const words: PageAiVocabulary = vocabulary();
+const toolNames: ToolName[] = words.toolNames;
+const mcpToolNames: McpToolName[] = words.mcpToolNames;
+const schemaIds: SchemaId[] = words.schemaIds;
+const intents: RouteIntent[] = words.intents;
+const reasonCodes: RouteReasonCode[] = words.reasonCodes;
+const reviewModes: ReviewMode[] = words.reviewModes;
+const reviewStates: ReviewState[] = words.reviewStates;
+const openStates: ReviewState[] = words.openReviewStates;
+const reviewVerbNames: ReviewVerb[] = words.reviewVerbs;
+const auditActions: AuditAction[] = words.auditActions;
+const allCodes: PageAiErrorCode[] = words.errorCodes;
+// Each wire shape's `schema` and each fixed tool name is read from the generated maps.
+const routeSchema: SchemaIdsV1["page_ai_command_route"] = route.schema;
+const anySchema: SchemaId = catalog.schema;
+const contextSchemaId: "mnote.page_ai_context.v1" = null as unknown as SchemaIdsV1["page_ai_context"];
+const fetchTool: "mnote.doc.fetch" = null as unknown as ToolNames["doc_fetch"];
+const reasonCode: RouteReasonCode | undefined = route.reasonCode;
+const mode: ReviewMode = manifest().reviewMode;
+void [toolNames, mcpToolNames, schemaIds, intents, reasonCodes, reviewModes, reviewStates, openStates];
+void [reviewVerbNames, auditActions, allCodes, routeSchema, anySchema, contextSchemaId, fetchTool, reasonCode, mode];
+
+// A review session's buttons, as its actions gate them.
+const actions: ReviewActionsV1 = {
+  accept: { allowed: true, requiresFreshRevision: true, requiresIdempotencyKey: true },
+  reject: true,
+  retry: { allowed: false, requiresNewToolCallId: true },
+  abort: true,
+  revert: false,
+};
+const gateInput: ReviewGateInput = { state: "awaiting_user", actions };
+const gates: ReviewVerbGate[] = reviewVerbs(gateInput);
+const gateVerb: ReviewVerb | undefined = gates[0]?.verb;
+const gateAllowed: boolean | undefined = gates[0]?.allowed;
+const gateReason: string | null | undefined = gates[0]?.reason;
+reviewVerbs(JSON.stringify(gateInput));
+void [gateVerb, gateAllowed, gateReason];
+
+// Ids, minted as core spells them.
+const mintedIds: string[] = [mintContextId(), mintToolCallId(), mintIdempotencyKey()];
+void mintedIds;
+
 // Errors narrow from unknown.
 const codes: PageAiErrorCode[] = errorCodes();
 try {
@@ -198,6 +260,23 @@ const badRouteOptions: RouteOptions = { page: input };
 const badOrigin: PreviewOptions = { origin: "robot" };
 // @ts-expect-error: not a tool
 const badTool: ToolName = "mnote.doc.nope";
+// @ts-expect-error: no such review state
+const badState: ReviewState = "pending";
+// @ts-expect-error: apply is a step of the service, not a verb a person sends
+const badVerb: ReviewVerb = "apply";
+// @ts-expect-error: no such intent
+const badIntent: RouteIntent = "direct_explode";
+// @ts-expect-error: no such reason code
+const badReason: RouteReasonCode = "too_hard";
+// @ts-expect-error: not a schema id (no v2 exists)
+const badSchema: SchemaId = "mnote.page_ai_context.v2";
+// @ts-expect-error: no such audit action
+const badAudit: AuditAction = "review.approve";
+// @ts-expect-error: no tool has this MCP name
+const badToolKey: ToolNames["doc_nope"] = "mnote.doc.nope";
+// @ts-expect-error: a gate input needs the session's actions
+reviewVerbs({ state: "stale" });
+void [badState, badVerb, badIntent, badReason, badSchema, badAudit, badToolKey];
 // @ts-expect-error: the permission is edit or read
 manifest(null, null, "write");
 // @ts-expect-error: a prompt is a string

@@ -6,6 +6,7 @@
 
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
+import { intentLabel, reasonLabel, reviewModeWords } from "./labels.js";
 
 const EXAMPLES = [
   { label: "CJK replace", prompt: "把「第一版草稿」改成「初稿」" },
@@ -16,31 +17,15 @@ const EXAMPLES = [
   { label: "Open request", prompt: "帮我把这一页润色得更专业" },
 ];
 
-const INTENTS = {
-  direct_replace: "Replace",
-  direct_delete: "Delete",
-  direct_insert: "Insert",
-  direct_type_change: "Change type",
-  read_only_question: "Question",
-  complex_rewrite: "Open request",
-  unsupported: "Unsupported",
-};
-
-const REVIEW_MODES = [
-  { id: "yolo", label: "Yolo", hint: "Low- and medium-risk shortcuts apply directly; high risk still waits for review." },
-  { id: "review", label: "Review", hint: "Every AI write waits for you." },
-  { id: "required", label: "Required", hint: "Every AI write waits for you, and nothing may opt out." },
-];
-
 /**
  * @param {HTMLElement} root the panel's container
  * @param {{ session: () => object, isPageAiError: (e: unknown) => boolean, pageView: object,
- *   selection: () => string[],
+ *   vocabulary: { reviewModes: string[] }, selection: () => string[],
  *   apply: (command: {prompt: string, mode: string, selection: string[]}) => Promise<{outcome: string, page: object | null}>,
  *   sendToHermes: (command: {prompt: string, selection: string[]}, onEvent: (event: object) => void) => Promise<object>,
  *   onMode: (reviewMode: string) => void }} deps `onMode` stores a review mode the user picked
  */
-export function createCommandPanel(root, { session, isPageAiError, pageView, selection, apply, sendToHermes, onMode }) {
+export function createCommandPanel(root, { session, isPageAiError, pageView, vocabulary, selection, apply, sendToHermes, onMode }) {
   // `tools` is the stored profile's tool settings: the router's hints leave disabled tools out, as the server's do.
   const state = { prompt: "", reviewMode: "yolo", tools: { disabled: [] }, route: null, preview: null, status: null, busy: false, run: null };
 
@@ -71,11 +56,12 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
       h("button", { type: "button", class: "suggestion", title: x.prompt, onclick: () => setPrompt(x.prompt) }, x.label),
     ),
   );
-  const modeButtons = REVIEW_MODES.map((m) =>
+  // One button per review mode core has, in core's order.
+  const modeButtons = vocabulary.reviewModes.map((mode) =>
     h(
       "button",
-      { type: "button", class: "segment", "data-mode": m.id, title: m.hint, onclick: () => setMode(m.id) },
-      m.label,
+      { type: "button", class: "segment", "data-mode": mode, title: reviewModeWords(mode).hint, onclick: () => setMode(mode) },
+      reviewModeWords(mode).label,
     ),
   );
   const selectionRow = h("div", { class: "command-selection", id: "command-selection", hidden: true });
@@ -99,7 +85,7 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
       "div",
       { class: "command-mode" },
       h("span", { class: "field-label" }, "Review mode"),
-      h("div", { class: "segmented segmented-3", id: "review-mode", role: "group", "aria-label": "Review mode" }, modeButtons),
+      h("div", { class: "segmented segmented-modes", id: "review-mode", role: "group", "aria-label": "Review mode" }, modeButtons),
     ),
     selectionRow,
     decision,
@@ -183,7 +169,7 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
         "div",
         { class: "decision-head" },
         h("span", { class: `route-badge ${direct ? "route-direct" : "route-hermes"}`, id: "decision-route" }, direct ? "Direct shortcut" : "Send to Hermes"),
-        h("span", { class: "intent", id: "decision-intent" }, INTENTS[route.intent] ?? route.intent),
+        h("span", { class: "intent", id: "decision-intent" }, intentLabel(route.intent)),
         h("span", { class: `risk risk-${route.risk}`, id: "decision-risk", title: "Risk of the write" }, `${route.risk} risk`),
         h("span", { class: "confidence", title: "How sure the router is of its reading" }, `${Math.round(route.confidence * 100)}%`),
       ),
@@ -194,7 +180,7 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, sel
         direct
           ? fact("Review", route.requiresReview ? "needs your review" : "applies directly", route.requiresReview ? "warn" : "ok")
           : fact("Hermes' writes", route.requiresReview ? "wait for your review" : "apply directly", route.requiresReview ? "warn" : "ok"),
-        route.reasonCode ? fact("Why Hermes", route.reasonCode.replaceAll("_", " "), "") : null,
+        route.reasonCode ? fact("Why Hermes", reasonLabel(route.reasonCode), "") : null,
         route.toolHint?.candidateBlockIds.length ? fact("Candidates", route.toolHint.candidateBlockIds.join(", "), "mono") : null,
         route.toolHint?.startWith ? fact("Hermes starts with", route.toolHint.startWith.toolName, "mono") : null,
       ),

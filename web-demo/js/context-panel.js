@@ -4,7 +4,6 @@
 
 import { xmlView, jsonView } from "./code-view.js";
 import { count, h, replace } from "./dom.js";
-import { mintContextId } from "./engine.js";
 
 const SCOPES = [
   { id: "full", label: "Full", hint: "Every block. Every editable block is a write target." },
@@ -36,7 +35,8 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     budgetOn: false,
     maxChars: 600,
     view: "page_xml",
-    contextId: mintContextId(),
+    // The snapshot's id: the package mints it on the first chunk, and the next chunks keep it.
+    contextId: null,
     continuation: null,
     chunk: 1,
     context: null,
@@ -220,7 +220,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
 
   /** Any change of the request starts a new snapshot at its first chunk. */
   function restart() {
-    state.contextId = mintContextId();
+    state.contextId = null;
     state.continuation = null;
     state.chunk = 1;
     compute();
@@ -269,7 +269,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     let context;
     const started = performance.now();
     try {
-      context = session().context(request, state.contextId);
+      context = session().context(request, state.contextId ?? undefined);
     } catch (error) {
       state.context = null;
       pageView.showContext(null);
@@ -281,6 +281,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
       ]);
     }
     state.context = context;
+    state.contextId = context.contextId;
     paintResult(context, performance.now() - started);
     pageView.showContext(context);
   }

@@ -1,5 +1,6 @@
 // The WASM engine: the web build of @mnote/pageai, served by the Worker at /pkg/. Everything it computes
-// (contexts, command routes, dry-run previews) runs in the browser with no request.
+// (contexts, command routes, dry-run previews, a review session's buttons, fresh ids) runs in the browser
+// with no request.
 
 import init, * as pageai from "/pkg/pageai.js";
 
@@ -11,15 +12,15 @@ export async function loadEngine() {
   return {
     PageSession: pageai.PageSession,
     isPageAiError: pageai.isPageAiError,
+    // Core's names (intents, reason codes, review modes, states, verbs, …): the panels key their words by them.
+    vocabulary: pageai.vocabulary(),
+    // A review session's buttons, gated by the session's `actions`, with core's reason when refused.
+    reviewVerbs: pageai.reviewVerbs,
+    // Ids and keys as core spells them; the demo never spells one itself.
+    mintIdempotencyKey: pageai.mintIdempotencyKey,
+    mintToolCallId: pageai.mintToolCallId,
     loadMs: performance.now() - started,
     // Bytes on the wire (compressed when the server compresses), when the browser reports them.
     wasmBytes: entry?.encodedBodySize || entry?.transferSize || null,
   };
-}
-
-/** A fresh context id, `ctx_` + 10 base32 characters: it names one frozen snapshot. */
-export function mintContextId() {
-  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  return `ctx_${Array.from(bytes, (b) => alphabet[b & 31]).join("")}`;
 }

@@ -11,16 +11,17 @@
 //! with a Bearer token (a cookie alone is exactly what a forged cross-site request would carry).
 //!
 //! The signing and parsing here are pure functions of their inputs (secret, clock, header text), so they
-//! are unit-tested natively; [`authorize`] only reads them off a request.
+//! are unit-tested natively; [`credential`] and [`check_origin`] only read them off a request. Which of
+//! them a route needs is the route table's `Access`, checked by `routes::authorize` before the handler runs.
 
 use hmac::{Hmac, Mac};
 use pageai_core::Error;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-use worker::{Method, Request};
+use worker::Request;
 
 use crate::config::{Config, Secret, secret, secrets};
-use crate::routes::{Access, RequestContext, Route};
+use crate::http::RequestContext;
 
 /// Name of the session cookie.
 pub const COOKIE_NAME: &str = "mnote_session";
@@ -139,26 +140,8 @@ pub fn is_https(req: &Request) -> bool {
     req.url().is_ok_and(|url| url.scheme() == "https")
 }
 
-/// Lets the request through, or answers why not: 401 without a valid credential (the Hermes client code
-/// on Hermes routes), 403 for a state-changing request from a foreign or missing origin.
-pub fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(), Error> {
-    let access = route.access();
-    let credential = match access {
-        Access::Open => return Ok(()),
-        // `/mcp` and the tool route check the tool token themselves ([`require_tool_token`]); browser
-        // credentials never open them.
-        Access::Tool => return Ok(()),
-        Access::SignIn => None,
-        Access::Hermes => Some(credential(req, ctx).ok_or(Error::HermesUnauthorized)?),
-        Access::Mnote => Some(credential(req, ctx).ok_or(Error::Unauthorized)?),
-    };
-    if matches!(req.method(), Method::Get | Method::Head | Method::Options) {
-        return Ok(());
-    }
-    check_origin(req, &ctx.config, credential)
-}
-
-fn check_origin(req: &Request, config: &Config, credential: Option<Credential>) -> Result<(), Error> {
+/// Refuses a state-changing request from a foreign origin, or (holding only a cookie) from no origin: 403.
+pub fn check_origin(req: &Request, config: &Config, credential: Option<Credential>) -> Result<(), Error> {
     match req.headers().get("origin").ok().flatten() {
         Some(origin) => {
             let own = own_origin(req).unwrap_or_default();

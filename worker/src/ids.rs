@@ -1,6 +1,7 @@
 //! Fresh ids: block ids, trace ids, and the ids of contexts, review sessions, shortcut runs and tool calls.
 //!
-//! Core has no randomness of its own (it must stay deterministic), so the Worker mints every id from
+//! Core has no randomness of its own (it must stay deterministic) and spells every id ([`pageai_core::ids`]:
+//! the alphabet, the encoding, the length of each kind); the Worker brings the random bytes, from
 //! `getrandom`, which on workerd reads `crypto.getRandomValues`.
 //!
 //! A review session id names its document: `rs.{documentId}.{random}`. Document ids never contain a dot, so
@@ -8,27 +9,24 @@
 //! the path.
 
 use pageai_core::Error;
+use pageai_core::ids::{self, BLOCK_ID_CHARS, ID_CHARS};
+use pageai_core::page::validate_document_id;
 
 use crate::services::desk::Mint;
-
-/// RFC 4648 base32, lowercase, as SPEC §2 asks for block ids.
-const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
-
-/// Length of the random part of a block id (`b_` + 10 chars, SPEC §2).
-const BLOCK_ID_CHARS: usize = 10;
-
-/// Length of the random part of a minted trace id.
-const TRACE_ID_CHARS: usize = 16;
 
 /// The longest client-supplied trace id we echo back.
 const MAX_TRACE_ID_LEN: usize = 128;
 
-/// `n` random base32 characters, or `None` when the platform RNG fails.
-fn random_base32(n: usize) -> Option<String> {
+/// `n` random bytes, or `None` when the platform RNG fails.
+fn random_bytes(n: usize) -> Option<Vec<u8>> {
     let mut bytes = vec![0u8; n];
     getrandom::fill(&mut bytes).ok()?;
-    // 256 is a multiple of 32, so masking keeps every character equally likely.
-    Some(bytes.iter().filter_map(|b| ALPHABET.get(usize::from(b & 31))).map(|&c| char::from(c)).collect())
+    Some(bytes)
+}
+
+/// `prefix` and `n` random characters, spelled by core; `None` when the platform RNG fails.
+fn minted(prefix: &str, n: usize) -> Option<String> {
+    random_bytes(n).map(|bytes| ids::mint(prefix, &bytes))
 }
 
 /// Mints block ids for one import.
@@ -50,8 +48,8 @@ impl BlockIdMinter {
 
     /// A fresh `b_xxxxxxxxxx` id.
     pub fn mint(&mut self) -> String {
-        match random_base32(BLOCK_ID_CHARS) {
-            Some(random) => format!("b_{random}"),
+        match minted(ids::BLOCK_ID_PREFIX, BLOCK_ID_CHARS) {
+            Some(id) => id,
             None => {
                 // Still unique within this import, so core's duplicate check stays quiet; `finish` rejects it.
                 self.failed = true;
@@ -74,8 +72,8 @@ impl BlockIdMinter {
 /// A fresh id: `prefix` followed by `n` random base32 characters (context ids, session-id suffixes,
 /// session nonces). A failing RNG is an internal error, never a weak id.
 pub fn mint(prefix: &str, n: usize) -> Result<String, Error> {
-    match random_base32(n) {
-        Some(random) => Ok(format!("{prefix}{random}")),
+    match minted(prefix, n) {
+        Some(id) => Ok(id),
         None => {
             worker::console_error!("getrandom failed while minting a {prefix}… id");
             Err(Error::StorageFailed)
@@ -83,17 +81,23 @@ pub fn mint(prefix: &str, n: usize) -> Result<String, Error> {
     }
 }
 
-/// Length of the random part of context, session, run and tool-call ids: 80 bits.
-const OPAQUE_ID_CHARS: usize = 16;
+/// Random characters in a Hermes session id's suffix (`mnote_{documentId}_{suffix}`).
+const HERMES_SESSION_SUFFIX_CHARS: usize = 12;
+
+/// A fresh suffix for a Hermes session id; the id itself is built by
+/// `services::hermes::wire::session_id_of`.
+pub fn hermes_session_suffix() -> Result<String, Error> {
+    mint("", HERMES_SESSION_SUFFIX_CHARS)
+}
 
 /// Prefix of review session ids.
 const SESSION_PREFIX: &str = "rs.";
 
-/// A fresh `{prefix}_{16 base32 chars}` id (`ctx`, `run`, `call`, …), or `mnote_storage_failed` when the
-/// platform RNG fails: a guessable id is never handed out.
+/// A fresh `{prefix}_{16 base32 chars}` id (`ctx`, `run`, `call`, …; core's [`ID_CHARS`]), or
+/// `mnote_storage_failed` when the platform RNG fails: a guessable id is never handed out.
 pub fn opaque(prefix: &str) -> Result<String, Error> {
-    match random_base32(OPAQUE_ID_CHARS) {
-        Some(random) => Ok(format!("{prefix}_{random}")),
+    match minted(&format!("{prefix}_"), ID_CHARS) {
+        Some(id) => Ok(id),
         None => {
             worker::console_error!("getrandom failed while minting a {prefix} id");
             Err(Error::StorageFailed)
@@ -116,7 +120,7 @@ pub fn session_document(session_id: &str) -> Result<&str, Error> {
     let plain = |s: &str, max: usize| {
         (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     };
-    match plain(document_id, 64) && plain(random, 64) {
+    match validate_document_id(document_id).is_ok() && plain(random, 64) {
         true => Ok(document_id),
         false => Err(not_found()),
     }
@@ -160,10 +164,7 @@ pub fn trace_id(from_header: Option<&str>) -> String {
     {
         return given.to_string();
     }
-    match random_base32(TRACE_ID_CHARS) {
-        Some(random) => format!("tr_{random}"),
-        None => "tr_unavailable".to_string(),
-    }
+    minted("tr_", ID_CHARS).unwrap_or_else(|| "tr_unavailable".to_string())
 }
 
 /// Whether a client-supplied id (trace id, tool call id, run id) is a plain, bounded token.
@@ -183,7 +184,7 @@ mod tests {
         let id = minter.mint();
         assert_eq!(id.len(), 12, "{id}");
         assert!(id.starts_with("b_"));
-        assert!(id.bytes().skip(2).all(|b| ALPHABET.contains(&b)), "{id}");
+        assert!(id.bytes().skip(2).all(|b| ids::ALPHABET.contains(&b)), "{id}");
         assert!(pageai_core::page::validate_block_id(&id).is_ok());
         assert_ne!(minter.mint(), id);
         assert!(minter.finish().is_ok());
@@ -222,7 +223,7 @@ mod tests {
     fn minted_ids_have_the_prefix_and_length() {
         let id = mint("ctx_", 16).unwrap_or_default();
         assert_eq!(id.len(), 20, "{id}");
-        assert!(id.starts_with("ctx_") && id.bytes().skip(4).all(|b| ALPHABET.contains(&b)));
+        assert!(id.starts_with("ctx_") && id.bytes().skip(4).all(|b| ids::ALPHABET.contains(&b)));
         assert_ne!(mint("ctx_", 16).unwrap_or_default(), id);
     }
 }

@@ -8,8 +8,10 @@
 //!
 //! - [`router`]: resolves a request to a [`routes::Route`] and runs its handler; the `fetch` event only
 //!   calls it.
-//! - [`routes`]: one file per route group (`health`, `documents`, `auth`, `hermes_proxy`, `profile`, `page_ai`,
-//!   `tools`, `mcp`).
+//! - [`routes`]: the route table, who may call each route ([`routes::authorize`]), and one file per route
+//!   group (`health`, `documents`, `auth`, `hermes_proxy`, `profile`, `page_ai`, `tools`, `mcp`).
+//! - [`http`]: what handlers, services and objects share: the request context, capped body reading and
+//!   success responses.
 //! - [`durable`]: one file per Durable Object class (`DocumentObject`, `ProfileObject`).
 //! - [`services`]: what runs inside a document's object (tool calls, page-AI commands, review actions), its
 //!   SQLite books, the MCP protocol, and the Hermes upstream client.
@@ -29,6 +31,7 @@ pub mod clock;
 pub mod config;
 pub mod durable;
 pub mod error;
+pub mod http;
 pub mod ids;
 pub mod routes;
 pub mod services;
@@ -37,9 +40,8 @@ use worker::{Context, Env, Request, Response, event};
 
 use crate::config::Config;
 use crate::error::{Failure, TRACE_HEADER, failure_response};
-use crate::routes::{
-    RequestContext, Route, auth as auth_routes, documents, health, hermes_proxy, mcp, page_ai, profile, tools,
-};
+use crate::http::RequestContext;
+use crate::routes::{Route, auth as auth_routes, documents, health, hermes_proxy, mcp, page_ai, profile, tools};
 
 #[event(start)]
 fn start() {
@@ -52,14 +54,14 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
     router(req, env).await
 }
 
-/// Answers one request: resolves its route, checks who is asking ([`auth::authorize`]), runs the
+/// Answers one request: resolves its route, checks who is asking ([`routes::authorize`]), runs the
 /// handler, and turns any failure into the coded error response. Every answer carries the request's
 /// trace id.
 pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
     let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
     let ctx = RequestContext { config: Config::from_env(&env), env, trace_id };
     let outcome = match Route::resolve(&req.method(), &req.path()) {
-        Ok(route) => match auth::authorize(&req, &route, &ctx) {
+        Ok(route) => match routes::authorize(&req, &route, &ctx) {
             Ok(()) => dispatch(route, req, &ctx).await,
             Err(error) => Err(Failure::Core(error)),
         },

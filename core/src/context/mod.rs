@@ -155,80 +155,12 @@ struct Resolved<'p> {
 
 /// Freezes `page` into a context. `context_id` names the snapshot and is minted by the caller.
 pub fn build_context(page: &Page, request: &ContextRequest, context_id: &str) -> Result<PageAiContextV1> {
-    if request.formats.is_empty() {
-        return Err(Error::invalid("/formats", "name at least one of text, page_xml, json"));
-    }
-    if let Some(Budget { max_chars: 0 }) = request.budget {
-        return Err(Error::invalid("/budget/maxChars", "must be at least 1"));
-    }
+    check_request(request)?;
     let resolved = resolve(page, &request.scope)?;
     let scope_tag = continuation::scope_tag(&request.scope);
-    let start = match &request.continuation {
-        Some(token) => {
-            let cursor = Cursor::decode(token, page, scope_tag)?;
-            if cursor.entry >= resolved.entries.len() {
-                return Err(Error::invalid("/continuation", "the token points past the end of the scope"));
-            }
-            cursor
-        }
-        None => Cursor { entry: 0, offset: 0 },
-    };
-
+    let start = start_of(page, request, scope_tag, resolved.entries.len())?;
     let (pieces, next) = cut(&resolved.entries, start, request.budget);
     let has = |f: Format| request.formats.contains(&f);
-
-    let mut warnings = Vec::new();
-    let continuation = next.map(|cursor| cursor.encode(page, scope_tag));
-    if let Some(next) = next {
-        warnings.push(WarningV1 {
-            code: "context_truncated".into(),
-            message: format!(
-                "the budget cut the context after {} of {} blocks; fetch `continuation` for the rest",
-                next.entry,
-                resolved.entries.len()
-            ),
-        });
-    }
-    if pieces.iter().any(|p| p.partial) {
-        warnings.push(WarningV1 {
-            code: "block_partial".into(),
-            message: "a block larger than the budget was cut inside; it is marked partial".into(),
-        });
-    }
-
-    let page_text = has(Format::Text).then(|| {
-        let mut out = String::with_capacity(pieces.iter().map(|p| p.text.len() + 1).sum());
-        for (i, piece) in pieces.iter().enumerate() {
-            if i > 0 {
-                out.push('\n');
-            }
-            out.push_str(piece.text);
-        }
-        out
-    });
-    let page_xml = has(Format::PageXml).then(|| xml::render(page, &pieces, &resolved.entries));
-    let blocks = has(Format::Json).then(|| {
-        pieces
-            .iter()
-            .filter_map(|piece| {
-                let entry = resolved.entries.get(piece.entry)?;
-                let block = entry.block;
-                Some(ContextBlockV1 {
-                    block_id: block.block_id.clone(),
-                    kind: block.kind,
-                    text: piece.text.to_owned(),
-                    revision_ref: page.revision_ref(block),
-                    editable: block.editable,
-                    level: block.attrs.level,
-                    block_count: entry.block_count,
-                    context_only: entry.context_only,
-                    partial: piece.partial,
-                    offset: piece.partial.then_some(piece.offset),
-                })
-            })
-            .collect()
-    });
-
     Ok(PageAiContextV1 {
         schema: PAGE_AI_CONTEXT_V1.to_string(),
         workspace_id: page.workspace_id.clone(),
@@ -238,15 +170,93 @@ pub fn build_context(page: &Page, request: &ContextRequest, context_id: &str) ->
         revision: page.revision,
         conflict_detection_key: page.conflict_detection_key(),
         context_id: context_id.to_string(),
+        page_text: has(Format::Text).then(|| page_text(&pieces)),
+        page_xml: has(Format::PageXml).then(|| xml::render(page, &pieces, &resolved.entries)),
+        blocks: has(Format::Json).then(|| json_blocks(page, &pieces, &resolved.entries)),
+        truncated: next.is_some(),
+        warnings: warnings(next, &pieces, resolved.entries.len()),
+        continuation: next.map(|cursor| cursor.encode(page, scope_tag)),
         allowed_target_block_ids: resolved.allowed,
         selected_block_ids: resolved.selected,
-        page_text,
-        page_xml,
-        blocks,
-        truncated: next.is_some(),
-        warnings,
-        continuation,
     })
+}
+
+fn check_request(request: &ContextRequest) -> Result<()> {
+    if request.formats.is_empty() {
+        return Err(Error::invalid("/formats", "name at least one of text, page_xml, json"));
+    }
+    if let Some(Budget { max_chars: 0 }) = request.budget {
+        return Err(Error::invalid("/budget/maxChars", "must be at least 1"));
+    }
+    Ok(())
+}
+
+/// Where this chunk starts: the request's continuation token (bound to the page and scope), or the top.
+fn start_of(page: &Page, request: &ContextRequest, scope_tag: u64, entries: usize) -> Result<Cursor> {
+    let Some(token) = &request.continuation else {
+        return Ok(Cursor { entry: 0, offset: 0 });
+    };
+    let cursor = Cursor::decode(token, page, scope_tag)?;
+    if cursor.entry >= entries {
+        return Err(Error::invalid("/continuation", "the token points past the end of the scope"));
+    }
+    Ok(cursor)
+}
+
+/// What the reader should know: the budget cut the context (and where), or cut inside a block.
+fn warnings(next: Option<Cursor>, pieces: &[Piece<'_>], entries: usize) -> Vec<WarningV1> {
+    let mut warnings = Vec::new();
+    if let Some(next) = next {
+        warnings.push(WarningV1 {
+            code: "context_truncated".into(),
+            message: format!(
+                "the budget cut the context after {} of {entries} blocks; fetch `continuation` for the rest",
+                next.entry
+            ),
+        });
+    }
+    if pieces.iter().any(|p| p.partial) {
+        warnings.push(WarningV1 {
+            code: "block_partial".into(),
+            message: "a block larger than the budget was cut inside; it is marked partial".into(),
+        });
+    }
+    warnings
+}
+
+/// The `text` view: the pieces' texts, one per line.
+fn page_text(pieces: &[Piece<'_>]) -> String {
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.text.len() + 1).sum());
+    for (i, piece) in pieces.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(piece.text);
+    }
+    out
+}
+
+/// The `json` view: one [`ContextBlockV1`] per piece.
+fn json_blocks(page: &Page, pieces: &[Piece<'_>], entries: &[Entry<'_>]) -> Vec<ContextBlockV1> {
+    pieces
+        .iter()
+        .filter_map(|piece| {
+            let entry = entries.get(piece.entry)?;
+            let block = entry.block;
+            Some(ContextBlockV1 {
+                block_id: block.block_id.clone(),
+                kind: block.kind,
+                text: piece.text.to_owned(),
+                revision_ref: page.revision_ref(block),
+                editable: block.editable,
+                level: block.attrs.level,
+                block_count: entry.block_count,
+                context_only: entry.context_only,
+                partial: piece.partial,
+                offset: piece.partial.then_some(piece.offset),
+            })
+        })
+        .collect()
 }
 
 /// Resolves a scope to its blocks and allowed targets, without the budget.

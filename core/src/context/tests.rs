@@ -150,11 +150,11 @@ fn bad_requests_name_the_field() {
     let err = build_context(&page(), &ContextRequest::new(Scope::Full).with_budget(0), "c").unwrap_err();
     assert_eq!(err.details()["pointer"], "/budget/maxChars");
     let err =
-        crate::wire::from_json::<ContextRequest>(r#"{"scope":{"type":"full"},"budget":{"maxChars":"x"}}"#).unwrap_err();
+        crate::json::from_json::<ContextRequest>(r#"{"scope":{"type":"full"},"budget":{"maxChars":"x"}}"#).unwrap_err();
     assert_eq!(err.details()["pointer"], "/budget/maxChars");
-    let err = crate::wire::from_json::<ContextRequest>(r#"{"scope":{"type":"full"},"extra":1}"#).unwrap_err();
+    let err = crate::json::from_json::<ContextRequest>(r#"{"scope":{"type":"full"},"extra":1}"#).unwrap_err();
     assert_eq!(err.code().as_str(), "mnote_invalid_arguments");
     let err =
-        crate::wire::from_json::<ContextRequest>(r#"{"scope":{"type":"block","blockId":"a","x":1}}"#).unwrap_err();
+        crate::json::from_json::<ContextRequest>(r#"{"scope":{"type":"block","blockId":"a","x":1}}"#).unwrap_err();
     assert_eq!(err.code().as_str(), "mnote_invalid_arguments");
 }

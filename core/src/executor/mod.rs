@@ -10,55 +10,27 @@
 //! idempotency store, the clock reading and an id minter, and persists what the [`Effect`] says changed.
 
 pub mod idempotency;
+mod origin;
 mod page_save;
 mod write;
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::{self, ContextRequest, Scope};
 use crate::error::{Error, Result};
+use crate::json::{from_value_ref, to_json};
 use crate::manifest::{Tool, args};
 use crate::ops;
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
-use crate::wire::{self, PageAiContextV1, ToolResultV1};
+use crate::wire::{PageAiContextV1, ToolResultV1};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
+pub use origin::Origin;
 pub use write::{WriteArgs, WriteCall};
-
-/// Who is asking. AI callers are held to the review mode; people are not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    /// A Hermes run, through MCP or the tool route.
-    Hermes,
-    /// The deterministic command router's shortcut.
-    Shortcut,
-    /// A person acting directly (the editor, an import).
-    User,
-    /// A person accepting a review session.
-    ReviewAccept,
-}
-
-impl Origin {
-    /// Whether the caller is an AI, held to the profile's review mode.
-    pub fn is_ai(self) -> bool {
-        matches!(self, Origin::Hermes | Origin::Shortcut)
-    }
-
-    /// The actor an AI call records in the audit when no person is named: `hermes`, `shortcut`, `user`.
-    pub fn actor(self) -> &'static str {
-        match self {
-            Origin::Hermes => "hermes",
-            Origin::Shortcut => "shortcut",
-            Origin::User | Origin::ReviewAccept => "user",
-        }
-    }
-}
 
 /// A frozen context as the executor needs it: what a contextId binds a write to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,7 +164,18 @@ pub fn execute_write(page: &mut Page, call: WriteCall<'_>, env: &mut Env<'_>) ->
 /// Runs a read or a dry-run against a page that stays shared: the browser's instant preview and the router's
 /// self-check. A call that would write is refused.
 pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    match stage(page, call, env)? {
+    previewed(stage(page, call, env)?)
+}
+
+/// [`preview`] for a write whose arguments are already typed (the router's self-check, the browser's
+/// `validateOps`): the same guards and answer as the same call sent as JSON, without the JSON.
+pub fn preview_write(page: &Page, call: WriteCall<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    previewed(write::write(page, call, None, env)?)
+}
+
+/// A preview's answer; a call that would write is refused.
+fn previewed(staged: Staged) -> Result<Outcome> {
+    match staged {
         Staged::Done(outcome) => Ok(outcome),
         Staged::Commit { .. } => Err(Error::invalid("/dryRun", "a preview runs only with dryRun:true")),
     }
@@ -232,16 +215,16 @@ enum Parsed {
 /// Every tool, one arm each: a new tool does not compile until it is parsed here.
 fn parse(tool: Tool, json: &Value) -> Result<Parsed> {
     Ok(match tool {
-        Tool::DocFetch => Parsed::Read(ReadArgs::DocFetch(wire::from_value_ref(json)?)),
-        Tool::BlockFetch => Parsed::Read(ReadArgs::BlockFetch(wire::from_value_ref(json)?)),
-        Tool::DocSearch => Parsed::Read(ReadArgs::DocSearch(wire::from_value_ref(json)?)),
-        Tool::DocApplyBlockOps => Parsed::Write(WriteArgs::ApplyBlockOps(wire::from_value_ref(json)?)),
-        Tool::DocPlanUpdate => Parsed::Write(WriteArgs::PlanUpdate(wire::from_value_ref(json)?)),
-        Tool::BlockInsert => Parsed::Write(WriteArgs::BlockInsert(wire::from_value_ref(json)?)),
-        Tool::BlockUpdate => Parsed::Write(WriteArgs::BlockUpdate(wire::from_value_ref(json)?)),
-        Tool::BlockDelete => Parsed::Write(WriteArgs::BlockDelete(wire::from_value_ref(json)?)),
-        Tool::BlockMove => Parsed::Write(WriteArgs::BlockMove(wire::from_value_ref(json)?)),
-        Tool::PageSave => Parsed::Write(WriteArgs::PageSave(wire::from_value_ref(json)?)),
+        Tool::DocFetch => Parsed::Read(ReadArgs::DocFetch(from_value_ref(json)?)),
+        Tool::BlockFetch => Parsed::Read(ReadArgs::BlockFetch(from_value_ref(json)?)),
+        Tool::DocSearch => Parsed::Read(ReadArgs::DocSearch(from_value_ref(json)?)),
+        Tool::DocApplyBlockOps => Parsed::Write(WriteArgs::ApplyBlockOps(from_value_ref(json)?)),
+        Tool::DocPlanUpdate => Parsed::Write(WriteArgs::PlanUpdate(from_value_ref(json)?)),
+        Tool::BlockInsert => Parsed::Write(WriteArgs::BlockInsert(from_value_ref(json)?)),
+        Tool::BlockUpdate => Parsed::Write(WriteArgs::BlockUpdate(from_value_ref(json)?)),
+        Tool::BlockDelete => Parsed::Write(WriteArgs::BlockDelete(from_value_ref(json)?)),
+        Tool::BlockMove => Parsed::Write(WriteArgs::BlockMove(from_value_ref(json)?)),
+        Tool::PageSave => Parsed::Write(WriteArgs::PageSave(from_value_ref(json)?)),
     })
 }
 
@@ -276,12 +259,8 @@ fn check_document(page: &Page, document_id: Option<&str>) -> Result<()> {
         Some(id) if id != page.document_id => {
             Err(Error::invalid("/documentId", alloc::format!("this call is bound to document {:?}", page.document_id)))
         }
-        _ => Ok(()),
+        Some(_) | None => Ok(()),
     }
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<Outcome> {

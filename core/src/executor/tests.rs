@@ -174,6 +174,40 @@ fn writes_bind_to_the_frozen_context() {
 }
 
 #[test]
+fn appending_after_a_locked_last_block_leaves_it_untouched() {
+    let mut h = Harness::new();
+    let mut p = page();
+    h.call(&mut p, "doc_fetch", json!({"scope": {"type": "full"}}), Origin::Hermes).unwrap();
+    assert_eq!(h.contexts["ctx_1"].allowed_target_block_ids, ["p_1", "p_2"], "a locked block is never a target");
+    let locked_ref = p.revision_ref(&p.blocks[2]);
+    let ops =
+        json!([{"op": "insert_after", "afterBlockId": "p_3", "block": {"type": "paragraph", "text": "appended"}}]);
+    let mut args = apply_args(ops, true, "k_dry");
+    args["contextId"] = json!("ctx_1");
+    let preview = h.call(&mut p, "doc_apply_block_ops", args.clone(), Origin::Shortcut).unwrap();
+    let Effect::Previewed(result) = preview.effect else { panic!("a dry-run previews") };
+    let changed: Vec<(&str, &str)> =
+        result.changed_blocks.iter().map(|c| (c.block_id.as_str(), c.op.as_str())).collect();
+    assert_eq!(changed, [("b_0000000001", "insert")]);
+    assert_eq!(result.risk, Risk::Low);
+    args["dryRun"] = json!(false);
+    args["idempotencyKey"] = json!("k_apply");
+    h.call(&mut p, "doc_apply_block_ops", args, Origin::Shortcut).unwrap();
+    let ids: Vec<&str> = p.blocks.iter().map(|b| b.block_id.as_str()).collect();
+    assert_eq!(ids, ["p_1", "p_2", "p_3", "b_0000000002"]);
+    assert_eq!((p.blocks[2].text.as_str(), p.blocks[2].editable), ("locked", false));
+    assert_eq!(p.revision_ref(&p.blocks[2]).rsplit(':').next(), locked_ref.rsplit(':').next(), "same content hash");
+    // A context of p_1 alone does not reach past p_2 to the locked block.
+    h.call(&mut p, "doc_fetch", json!({"scope": {"type": "block", "blockId": "p_1"}}), Origin::Hermes).unwrap();
+    let ops = json!([{"op": "insert_after", "afterBlockId": "p_3", "block": {"type": "paragraph", "text": "x"}}]);
+    let mut args = apply_args(ops, true, "k_narrow");
+    args["baseRevision"] = json!(6);
+    args["contextId"] = json!("ctx_1");
+    let err = h.call(&mut p, "doc_apply_block_ops", args, Origin::Hermes).unwrap_err();
+    assert_eq!(err.code().as_str(), "mnote_block_target_out_of_scope");
+}
+
+#[test]
 fn review_mode_blocks_direct_ai_writes_but_not_previews() {
     let mut h = Harness::new();
     h.profile.review_mode = ReviewMode::Review;

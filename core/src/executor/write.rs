@@ -2,14 +2,15 @@
 //! guards in order, each a named step. JSON calls arrive here parsed; core's own callers (review sessions)
 //! arrive with typed arguments through [`super::execute_write`], so nothing inside core goes through JSON.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::idempotency::fingerprint;
-use super::{ContextLookup, Effect, Env, Origin, Outcome, Staged, check_document, page_save, to_json};
+use super::{ContextLookup, Effect, Env, Origin, Outcome, Staged, check_document, page_save};
 use crate::error::{Error, Result};
+use crate::json::{to_json, to_value};
 use crate::manifest::{Tool, args};
 use crate::ops::{self, Operation, Plan, Risk, TargetScope};
 use crate::page::Page;
@@ -208,7 +209,7 @@ fn fingerprint_of(tool: Tool, args: &WriteArgs, sent: Option<&Value>) -> Result<
     match sent {
         Some(json) => Ok(fingerprint(name, json)),
         None => {
-            let json = serde_json::to_value(args).map_err(|e| Error::invalid("", e.to_string()))?;
+            let json = to_value(args)?;
             Ok(fingerprint(name, &json))
         }
     }

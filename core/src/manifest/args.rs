@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::{Budget, Format, Scope};
 use crate::ops::{NewBlock, Operation};
-use crate::page::{Attrs, Block, BlockType};
+use crate::page::{Attrs, Block, BlockType, Page};
 
 /// `mnote.doc.fetch`: freeze the page into a context.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,6 +83,22 @@ pub struct ApplyBlockOpsArgs {
     /// Narrows the allowed blocks further; can never widen the context's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_target_block_ids: Option<Vec<String>>,
+}
+
+impl ApplyBlockOpsArgs {
+    /// A dry-run of `operations` against `page` as it is now: its document and revision, a fresh `key`, no
+    /// context and no narrowing. Callers set the other fields with struct update syntax.
+    pub fn dry_run(page: &Page, operations: Vec<Operation>, key: impl Into<String>) -> Self {
+        ApplyBlockOpsArgs {
+            context_id: None,
+            document_id: page.document_id.clone(),
+            base_revision: page.revision,
+            operations,
+            dry_run: true,
+            idempotency_key: key.into(),
+            allowed_target_block_ids: None,
+        }
+    }
 }
 
 /// `mnote.doc.plan_update`: a proposal that always stays a dry-run and becomes a review draft.

@@ -96,7 +96,9 @@ fn strict_schema(schema: &mut Value) {
     }
     let required: Vec<String> = match object.get("required") {
         Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).map(String::from).collect(),
-        _ => Vec::new(),
+        Some(Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Object(_)) | None => {
+            Vec::new()
+        }
     };
     if let Some(Value::Object(properties)) = object.get_mut("properties") {
         let mut all = Vec::new();
@@ -113,7 +115,7 @@ fn strict_schema(schema: &mut Value) {
         match child {
             Value::Object(_) => strict_schema(child),
             Value::Array(items) => items.iter_mut().for_each(strict_schema),
-            _ => {}
+            Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
         }
     }
 }

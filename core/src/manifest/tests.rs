@@ -2,7 +2,10 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use serde_json::Value;
+
 use super::*;
+use crate::policy::scope_granted;
 
 #[test]
 fn every_tool_has_a_closed_schema_derived_from_its_args() {

@@ -11,9 +11,7 @@ pub fn export(page: &Page) -> String {
 /// Exports blocks as Markdown; `markers` controls the block-id markers.
 pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
     let mut out = String::new();
-    // Content indentation of the open list item at each depth, so nested items line up under their parent.
-    let mut list_indent: Vec<usize> = Vec::new();
-    let mut numbers: Vec<u64> = Vec::new();
+    let mut lists = Lists::default();
     let mut previous: Option<BlockType> = None;
     for block in blocks {
         let is_list = block.kind.is_list();
@@ -21,123 +19,166 @@ pub fn export_blocks(blocks: &[Block], markers: bool) -> String {
             out.push_str(if is_list && previous.is_some_and(BlockType::is_list) { "\n" } else { "\n\n" });
         }
         if !is_list {
-            list_indent.clear();
-            numbers.clear();
+            lists.clear();
         }
         let marker = markers.then(|| format!("<!-- {MARKER_PREFIX} id={} -->", block.block_id));
-        let inline_marker = |out: &mut String| {
-            if let Some(m) = &marker {
-                out.push(' ');
-                out.push_str(m);
-            }
-        };
-        match block.kind {
-            // An ATX heading (`## x`) is one line; a heading of several lines is written setext-style
-            // (underlined), which levels 1 and 2 have. Deeper ones get their line breaks as spaces.
-            BlockType::Heading if block.text.contains(['\n', '\r']) && block.attrs.level.unwrap_or(1) <= 2 => {
-                push_indented(&mut out, &block.text, 0);
-                inline_marker(&mut out);
-                out.push_str(if block.attrs.level.unwrap_or(1) == 1 { "\n===" } else { "\n---" });
-            }
-            BlockType::Heading => {
-                let level = block.attrs.level.unwrap_or(1).clamp(1, 6);
-                out.push_str(&"#".repeat(level as usize));
-                out.push(' ');
-                let text = block.text.replace(['\n', '\r'], " ");
-                out.push_str(&text);
-                marker_after_text(&mut out, &text, marker.as_deref());
-            }
-            BlockType::Paragraph if block.text.trim().is_empty() => {
-                if markers {
-                    out.push_str(&format!("<!-- {MARKER_PREFIX} id={}{EMPTY_FLAG}", block.block_id));
-                }
-            }
-            BlockType::Paragraph => {
-                push_indented(&mut out, &block.text, 0);
-                marker_after_text(&mut out, &block.text, marker.as_deref());
-            }
-            BlockType::BulletedListItem | BlockType::NumberedListItem | BlockType::Todo => {
-                let depth = (block.attrs.depth.unwrap_or(0) as usize).min(list_indent.len());
-                list_indent.truncate(depth);
-                numbers.truncate(depth + 1);
-                let indent: usize = list_indent.iter().sum();
-                let bullet = match block.kind {
-                    BlockType::NumberedListItem => {
-                        numbers.resize(depth + 1, 0);
-                        let n = numbers.last_mut().map(|n| {
-                            *n += 1;
-                            *n
-                        });
-                        format!("{}. ", n.unwrap_or(1))
-                    }
-                    BlockType::Todo => {
-                        numbers.resize(depth + 1, 0);
-                        if block.attrs.checked == Some(true) { "- [x] ".into() } else { "- [ ] ".into() }
-                    }
-                    _ => {
-                        numbers.resize(depth + 1, 0);
-                        "- ".into()
-                    }
-                };
-                // Todos nest under the "- " part, like bullets.
-                let width = if block.kind == BlockType::Todo { 2 } else { bullet.len() };
-                list_indent.push(width);
-                out.push_str(&" ".repeat(indent));
-                out.push_str(&bullet);
-                push_indented(&mut out, &block.text, indent + width);
-                inline_marker(&mut out);
-            }
-            BlockType::Quote => {
-                for (i, line) in block.text.split('\n').enumerate() {
-                    if i > 0 {
-                        out.push('\n');
-                    }
-                    out.push('>');
-                    if !line.is_empty() {
-                        out.push(' ');
-                        out.push_str(line);
-                    }
-                }
-                inline_marker(&mut out);
-            }
-            BlockType::Code => {
-                // A backtick fence's info string may not contain a backtick; a tilde fence's may.
-                let language = block.attrs.language.as_deref().unwrap_or("");
-                let fence_char = if language.contains('`') { '~' } else { '`' };
-                let fence = fence_char.to_string().repeat(longest_run(&block.text, fence_char).max(2) + 1);
-                out.push_str(&fence);
-                out.push_str(language);
-                out.push('\n');
-                out.push_str(&block.text);
-                if !block.text.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&fence);
-                push_marker_line(&mut out, marker.as_deref());
-            }
-            BlockType::Divider => {
-                out.push_str("---");
-                push_marker_line(&mut out, marker.as_deref());
-            }
-            BlockType::Image => {
-                out.push_str("![");
-                out.push_str(&escape_link_text(block.attrs.alt.as_deref().unwrap_or("")));
-                out.push_str("](<");
-                out.push_str(block.attrs.src.as_deref().unwrap_or(""));
-                out.push_str(">)");
-                inline_marker(&mut out);
-            }
-            BlockType::Table => {
-                out.push_str(block.text.trim_end());
-                push_marker_line(&mut out, marker.as_deref());
-            }
-        }
+        write_block(&mut out, block, marker.as_deref(), &mut lists);
         previous = Some(block.kind);
     }
     if !out.is_empty() {
         out.push('\n');
     }
     out
+}
+
+/// One block, with its marker (when markers are on) where the block's syntax lets it stay attached.
+fn write_block(out: &mut String, block: &Block, marker: Option<&str>, lists: &mut Lists) {
+    match block.kind {
+        BlockType::Heading => heading(out, block, marker),
+        BlockType::Paragraph => paragraph(out, block, marker),
+        BlockType::BulletedListItem => list_item(out, block, marker, lists, Bullet::Dash),
+        BlockType::NumberedListItem => list_item(out, block, marker, lists, Bullet::Number),
+        BlockType::Todo => list_item(out, block, marker, lists, Bullet::Todo(block.attrs.checked == Some(true))),
+        BlockType::Quote => quote(out, &block.text, marker),
+        BlockType::Code => code(out, block, marker),
+        BlockType::Divider => {
+            out.push_str("---");
+            push_marker_line(out, marker);
+        }
+        BlockType::Image => {
+            out.push_str("![");
+            out.push_str(&escape_link_text(block.attrs.alt.as_deref().unwrap_or("")));
+            out.push_str("](<");
+            out.push_str(block.attrs.src.as_deref().unwrap_or(""));
+            out.push_str(">)");
+            inline_marker(out, marker);
+        }
+        BlockType::Table => {
+            out.push_str(block.text.trim_end());
+            push_marker_line(out, marker);
+        }
+    }
+}
+
+/// An ATX heading (`## x`) is one line; a heading of several lines is written setext-style (underlined),
+/// which levels 1 and 2 have. Deeper ones get their line breaks as spaces.
+fn heading(out: &mut String, block: &Block, marker: Option<&str>) {
+    let level = block.attrs.level.unwrap_or(1);
+    if block.text.contains(['\n', '\r']) && level <= 2 {
+        push_indented(out, &block.text, 0);
+        inline_marker(out, marker);
+        out.push_str(if level == 1 { "\n===" } else { "\n---" });
+        return;
+    }
+    out.push_str(&"#".repeat(level.clamp(1, 6) as usize));
+    out.push(' ');
+    let text = block.text.replace(['\n', '\r'], " ");
+    out.push_str(&text);
+    marker_after_text(out, &text, marker);
+}
+
+/// A paragraph; an empty one is only its marker, flagged empty (nothing at all without markers).
+fn paragraph(out: &mut String, block: &Block, marker: Option<&str>) {
+    if block.text.trim().is_empty() {
+        if marker.is_some() {
+            out.push_str(&format!("<!-- {MARKER_PREFIX} id={}{EMPTY_FLAG}", block.block_id));
+        }
+        return;
+    }
+    push_indented(out, &block.text, 0);
+    marker_after_text(out, &block.text, marker);
+}
+
+/// How a list item starts.
+#[derive(Clone, Copy)]
+enum Bullet {
+    /// `- `
+    Dash,
+    /// `1. `, counted per depth.
+    Number,
+    /// `- [ ] ` or, when checked, `- [x] `.
+    Todo(bool),
+}
+
+/// The open lists: the content indentation of the open item at each depth, so nested items line up under
+/// their parent, and the count of numbered items at each depth.
+#[derive(Default)]
+struct Lists {
+    indent: Vec<usize>,
+    numbers: Vec<u64>,
+}
+
+impl Lists {
+    fn clear(&mut self) {
+        self.indent.clear();
+        self.numbers.clear();
+    }
+}
+
+fn list_item(out: &mut String, block: &Block, marker: Option<&str>, lists: &mut Lists, bullet: Bullet) {
+    let depth = (block.attrs.depth.unwrap_or(0) as usize).min(lists.indent.len());
+    lists.indent.truncate(depth);
+    lists.numbers.truncate(depth + 1);
+    let indent: usize = lists.indent.iter().sum();
+    lists.numbers.resize(depth + 1, 0);
+    let (text, width) = match bullet {
+        Bullet::Dash => (String::from("- "), 2),
+        Bullet::Number => {
+            let n = lists.numbers.last_mut().map(|n| {
+                *n += 1;
+                *n
+            });
+            let text = format!("{}. ", n.unwrap_or(1));
+            let width = text.len();
+            (text, width)
+        }
+        // Todos nest under the "- " part, like bullets.
+        Bullet::Todo(checked) => (String::from(if checked { "- [x] " } else { "- [ ] " }), 2),
+    };
+    lists.indent.push(width);
+    out.push_str(&" ".repeat(indent));
+    out.push_str(&text);
+    push_indented(out, &block.text, indent + width);
+    inline_marker(out, marker);
+}
+
+fn quote(out: &mut String, text: &str, marker: Option<&str>) {
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push('>');
+        if !line.is_empty() {
+            out.push(' ');
+            out.push_str(line);
+        }
+    }
+    inline_marker(out, marker);
+}
+
+/// A fenced block, its fence longer than any run of the fence character in the text.
+fn code(out: &mut String, block: &Block, marker: Option<&str>) {
+    // A backtick fence's info string may not contain a backtick; a tilde fence's may.
+    let language = block.attrs.language.as_deref().unwrap_or("");
+    let fence_char = if language.contains('`') { '~' } else { '`' };
+    let fence = fence_char.to_string().repeat(longest_run(&block.text, fence_char).max(2) + 1);
+    out.push_str(&fence);
+    out.push_str(language);
+    out.push('\n');
+    out.push_str(&block.text);
+    if !block.text.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&fence);
+    push_marker_line(out, marker);
+}
+
+/// The marker at the end of the block's last line.
+fn inline_marker(out: &mut String, marker: Option<&str>) {
+    if let Some(m) = marker {
+        out.push(' ');
+        out.push_str(m);
+    }
 }
 
 /// The lines of a block's text, each but the first after `indent` spaces (the first follows its bullet).

@@ -69,6 +69,13 @@ enum Collect {
     Code { language: Option<String>, text: String },
 }
 
+impl Collect {
+    /// Inline content of a block of `kind`, nothing seen yet.
+    fn inline(kind: BlockType, attrs: Attrs, image: ImageState) -> Self {
+        Collect::Inline { kind, attrs, range: None, marker: None, image }
+    }
+}
+
 /// Whether a paragraph is exactly one image, so it becomes an image block.
 #[derive(Default)]
 enum ImageState {
@@ -219,7 +226,7 @@ impl<'a> Importer<'a> {
         let (kind, depth, checked) =
             self.items.last().map_or((BlockType::Paragraph, 0, None), |i| (i.kind, i.depth, i.checked));
         let attrs = Attrs { depth: Some(depth), checked, ..Attrs::default() };
-        Collect::Inline { kind, attrs, range: None, marker: None, image: ImageState::NotImage }
+        Collect::inline(kind, attrs, ImageState::NotImage)
     }
 
     fn start(&mut self, tag: Tag<'a>, range: Range<usize>) {
@@ -227,27 +234,14 @@ impl<'a> Importer<'a> {
             Tag::Heading { level, .. } => {
                 self.flush_item_text();
                 let attrs = Attrs { level: Some(heading_level(level)), ..Attrs::default() };
-                self.collect = Some(Collect::Inline {
-                    kind: BlockType::Heading,
-                    attrs,
-                    range: None,
-                    marker: None,
-                    image: ImageState::NotImage,
-                });
+                self.collect = Some(Collect::inline(BlockType::Heading, attrs, ImageState::NotImage));
             }
             Tag::Paragraph => {
                 self.flush_item_text();
                 let item_open = self.items.last().is_some_and(|i| !i.emitted);
-                self.collect = Some(if item_open {
-                    self.item_collect()
-                } else {
-                    Collect::Inline {
-                        kind: BlockType::Paragraph,
-                        attrs: Attrs::default(),
-                        range: None,
-                        marker: None,
-                        image: ImageState::None,
-                    }
+                self.collect = Some(match item_open {
+                    true => self.item_collect(),
+                    false => Collect::inline(BlockType::Paragraph, Attrs::default(), ImageState::None),
                 });
             }
             Tag::CodeBlock(kind) => {
@@ -258,19 +252,8 @@ impl<'a> Importer<'a> {
                 };
                 self.collect = Some(Collect::Code { language, text: String::new() });
             }
-            Tag::BlockQuote(_) => {
-                self.flush_item_text();
-                let text = strip_quote(self.slice(range));
-                let (text, marker) = take_trailing_marker(&text);
-                self.push(Block::new(String::new(), BlockType::Quote, text), marker);
-                self.skip_depth = 1;
-            }
-            Tag::Table(_) => {
-                self.flush_item_text();
-                let text = self.slice(range).trim_end().to_string();
-                self.push(Block::new(String::new(), BlockType::Table, text), None);
-                self.skip_depth = 1;
-            }
+            Tag::BlockQuote(_) => self.quote(range),
+            Tag::Table(_) => self.table(range),
             Tag::HtmlBlock => {
                 self.flush_item_text();
                 self.html = Some(String::new());
@@ -279,24 +262,47 @@ impl<'a> Importer<'a> {
                 self.flush_item_text();
                 self.lists.push(start.is_some());
             }
-            Tag::Item => {
-                self.flush_item_text();
-                let ordered = self.lists.last().copied().unwrap_or(false);
-                let kind = if ordered { BlockType::NumberedListItem } else { BlockType::BulletedListItem };
-                let depth = u32::try_from(self.lists.len().saturating_sub(1)).unwrap_or(u32::MAX);
-                self.items.push(OpenItem { kind, depth, checked: None, emitted: false });
-            }
-            Tag::Image { dest_url, .. } => {
-                self.inline(range.clone(), None);
-                if let Some(Collect::Inline { image, range: r, .. }) = &mut self.collect {
-                    let alone = r.as_ref().is_some_and(|r| *r == range);
-                    *image = match (&*image, alone) {
-                        (ImageState::None, true) => ImageState::Open { src: dest_url.to_string(), alt: String::new() },
-                        _ => ImageState::NotImage,
-                    };
-                }
-            }
+            Tag::Item => self.open_item(),
+            Tag::Image { dest_url, .. } => self.image(&dest_url, range),
             _ => self.inline(range, None),
+        }
+    }
+
+    /// A block quote is taken whole, as its source without the `>` markers.
+    fn quote(&mut self, range: Range<usize>) {
+        self.flush_item_text();
+        let text = strip_quote(self.slice(range));
+        let (text, marker) = take_trailing_marker(&text);
+        self.push(Block::new(String::new(), BlockType::Quote, text), marker);
+        self.skip_depth = 1;
+    }
+
+    /// A table is taken whole, as its GFM source.
+    fn table(&mut self, range: Range<usize>) {
+        self.flush_item_text();
+        let text = self.slice(range).trim_end().to_string();
+        self.push(Block::new(String::new(), BlockType::Table, text), None);
+        self.skip_depth = 1;
+    }
+
+    /// A list item opens: numbered in an ordered list, one deeper than its list's parent.
+    fn open_item(&mut self) {
+        self.flush_item_text();
+        let ordered = self.lists.last().copied().unwrap_or(false);
+        let kind = if ordered { BlockType::NumberedListItem } else { BlockType::BulletedListItem };
+        let depth = u32::try_from(self.lists.len().saturating_sub(1)).unwrap_or(u32::MAX);
+        self.items.push(OpenItem { kind, depth, checked: None, emitted: false });
+    }
+
+    /// An image is text of its block, unless it is the whole paragraph: then the paragraph is an image.
+    fn image(&mut self, dest_url: &str, range: Range<usize>) {
+        self.inline(range.clone(), None);
+        if let Some(Collect::Inline { image, range: r, .. }) = &mut self.collect {
+            let alone = r.as_ref().is_some_and(|r| *r == range);
+            *image = match (&*image, alone) {
+                (ImageState::None, true) => ImageState::Open { src: dest_url.to_string(), alt: String::new() },
+                _ => ImageState::NotImage,
+            };
         }
     }
 
@@ -352,7 +358,9 @@ impl<'a> Importer<'a> {
                         attrs: Attrs { src: Some(src), alt: Some(alt), ..Attrs::default() },
                         ..Block::new(String::new(), BlockType::Image, "")
                     },
-                    _ => Block { attrs, ..Block::new(String::new(), kind, text) },
+                    ImageState::None | ImageState::Open { .. } | ImageState::NotImage => {
+                        Block { attrs, ..Block::new(String::new(), kind, text) }
+                    }
                 };
                 if let Some(item) = self.items.last_mut()
                     && (kind.is_list() || block.kind.is_list())

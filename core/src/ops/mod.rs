@@ -11,6 +11,7 @@
 
 pub mod diff;
 mod matching;
+mod step;
 mod types;
 
 pub use types::{ChangedBlock, NewBlock, Occurrence, Operation, Risk, TargetScope};
@@ -23,9 +24,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
-use crate::page::{Attrs, Block, BlockType, Page, validate_block_id};
+use crate::page::{Block, Page, validate_block_id};
 use diff::BlockDiff;
-use matching::Hit;
+use step::{Change, Planner};
 
 /// A validated batch, ready to show (dry-run) or commit (apply).
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +104,11 @@ impl<'p> Working<'p> {
         })
     }
 
+    /// The id of the block at `index`, or `""` past the end.
+    fn id_at(&self, index: usize) -> String {
+        self.block(index).map(|b| b.block_id.clone()).unwrap_or_default()
+    }
+
     fn position(&self, id: &str) -> Option<usize> {
         self.blocks().position(|b| b.block_id == id)
     }
@@ -143,287 +149,42 @@ pub fn plan(
     if operations.is_empty() {
         return Err(Error::invalid("/operations", "send at least one operation"));
     }
-    let mut work = Working { page, slots: (0..page.blocks.len()).map(Slot::Base).collect(), moved: BTreeSet::new() };
-    let mut scope = scope.clone();
+    let work = Working { page, slots: (0..page.blocks.len()).map(Slot::Base).collect(), moved: BTreeSet::new() };
+    let mut planner = Planner { work, scope: scope.clone(), mint, changes: Vec::new() };
     let mut normalized = Vec::with_capacity(operations.len());
     let mut inverse_steps: Vec<Vec<Operation>> = Vec::with_capacity(operations.len());
-    let mut strongest: Vec<(String, &'static str)> = Vec::new();
-    let mut deletes = 0usize;
-    let mut wide = false;
     for (i, op) in operations.iter().enumerate() {
         let at = |field: &str| format!("/operations/{i}/{field}");
-        let (op, inverse) = step(&mut work, &mut scope, op, &at, mint, &mut strongest)?;
-        if matches!(op, Operation::Delete { .. }) {
-            deletes += 1;
-        }
-        if matches!(op, Operation::Replace { occurrence: Occurrence::All, .. }) {
-            wide = true;
-        }
+        let (op, inverse) = planner.step(op, &at)?;
         normalized.push(op);
         inverse_steps.push(inverse);
     }
-    let (changed, diffs) = summarize(&work, &strongest);
-    let risk = if deletes > 3 {
+    let (changed, diffs) = summarize(&planner.work, &planner.changes);
+    let risk = risk_of(&normalized, changed.len());
+    let inverse = inverse_steps.into_iter().rev().flatten().collect();
+    Ok(Plan { slots: planner.work.slots, changed, diffs, operations: normalized, inverse, risk })
+}
+
+/// More than three deletes is high; any delete, an `occurrence: all` or several changed blocks is medium.
+fn risk_of(operations: &[Operation], changed_blocks: usize) -> Risk {
+    let deletes = operations.iter().filter(|op| matches!(op, Operation::Delete { .. })).count();
+    let wide = operations.iter().any(|op| matches!(op, Operation::Replace { occurrence: Occurrence::All, .. }));
+    if deletes > 3 {
         Risk::High
-    } else if deletes > 0 || wide || changed.len() > 1 {
+    } else if deletes > 0 || wide || changed_blocks > 1 {
         Risk::Medium
     } else {
         Risk::Low
-    };
-    let inverse = inverse_steps.into_iter().rev().flatten().collect();
-    Ok(Plan { slots: work.slots, changed, diffs, operations: normalized, inverse, risk })
-}
-
-fn check_target(work: &Working<'_>, scope: &TargetScope, id: &str, pointer: &str, needs_edit: bool) -> Result<usize> {
-    let index = work.require(id, pointer)?;
-    if !scope.allows(id) {
-        return Err(Error::BlockTargetOutOfScope { block_id: id.to_owned(), allowed: scope.ids().unwrap_or_default() });
-    }
-    if needs_edit && !work.block(index).is_some_and(|b| b.editable) {
-        return Err(Error::BlockNotEditable { block_id: id.to_owned() });
-    }
-    Ok(index)
-}
-
-fn note(strongest: &mut Vec<(String, &'static str)>, id: &str, op: &'static str) {
-    // insert and delete outrank update, which outranks replace and move.
-    let rank = |o: &str| match o {
-        "insert" | "delete" => 3,
-        "update" => 2,
-        _ => 1,
-    };
-    match strongest.iter_mut().find(|(b, _)| b == id) {
-        Some((_, existing)) if rank(op) > rank(existing) || *existing == "insert" && op == "delete" => *existing = op,
-        Some(_) => {}
-        None => strongest.push((id.to_owned(), op)),
     }
 }
 
-type Step = (Operation, Vec<Operation>);
-
-fn step(
-    work: &mut Working<'_>,
-    scope: &mut TargetScope,
-    op: &Operation,
-    at: &dyn Fn(&str) -> String,
-    mint: &mut dyn FnMut() -> String,
-    strongest: &mut Vec<(String, &'static str)>,
-) -> Result<Step> {
-    match op {
-        Operation::Replace { block_id, match_text, content, occurrence } => {
-            if match_text.is_empty() {
-                return Err(Error::invalid(at("matchText"), "must not be empty"));
-            }
-            let single = match block_id {
-                Some(id) => Some(check_target(work, scope, id, &at("blockId"), true)?),
-                None => None,
-            };
-            let in_target =
-                |index: usize, block: &Block| single.map_or_else(|| scope.allows(&block.block_id), |s| s == index);
-            let finder = memchr::memmem::Finder::new(match_text.as_bytes());
-            let mut hits: Vec<Hit> = Vec::new();
-            for (index, block) in work.blocks().enumerate() {
-                if in_target(index, block) {
-                    matching::hits_in(index, &block.text, &finder, &mut hits);
-                }
-            }
-            if hits.is_empty() {
-                let texts = work
-                    .blocks()
-                    .enumerate()
-                    .filter(|(i, b)| in_target(*i, b))
-                    .map(|(_, b)| (b.block_id.as_str(), b.text.as_str()));
-                return Err(Error::MatchNotFound {
-                    match_text: match_text.clone(),
-                    did_you_mean: matching::did_you_mean(match_text, texts),
-                });
-            }
-            let id_of =
-                |work: &Working<'_>, slot: usize| work.block(slot).map(|b| b.block_id.clone()).unwrap_or_default();
-            if *occurrence == Occurrence::Unique && hits.len() > 1 {
-                let matches = hits.iter().map(|h| (id_of(work, h.slot), h.char_offset)).collect();
-                return Err(Error::MatchAmbiguous { match_text: match_text.clone(), matches });
-            }
-            // Every hit must sit in an editable block; without blockId a locked block can only be reached
-            // through an unrestricted scope.
-            let mut touched: Vec<usize> = hits.iter().map(|h| h.slot).collect();
-            touched.dedup();
-            for &slot in &touched {
-                if !work.block(slot).is_some_and(|b| b.editable) {
-                    return Err(Error::BlockNotEditable { block_id: id_of(work, slot) });
-                }
-            }
-            let mut inverse = Vec::new();
-            for slot in touched {
-                let Some(block) = work.block_mut(slot) else {
-                    continue;
-                };
-                inverse.push(Operation::Update {
-                    block_id: block.block_id.clone(),
-                    text: Some(block.text.clone()),
-                    kind: None,
-                    attrs: None,
-                });
-                block.text = block.text.replace(match_text.as_str(), content);
-                note(strongest, &block.block_id.clone(), "replace");
-            }
-            Ok((op.clone(), inverse))
-        }
-        Operation::InsertAfter { after_block_id: anchor, block }
-        | Operation::InsertBefore { before_block_id: anchor, block } => {
-            let after = matches!(op, Operation::InsertAfter { .. });
-            let anchor_field = if after { "afterBlockId" } else { "beforeBlockId" };
-            let index = check_target(work, scope, anchor, &at(anchor_field), false)?;
-            let id = match &block.block_id {
-                Some(id) => {
-                    validate_block_id(id).map_err(|reason| Error::invalid(at("block/blockId"), reason))?;
-                    if work.position(id).is_some() {
-                        return Err(Error::invalid(at("block/blockId"), format!("block id {id:?} is already taken")));
-                    }
-                    id.clone()
-                }
-                None => fresh_id(work, mint, &at("block/blockId"))?,
-            };
-            let new = Block {
-                block_id: id.clone(),
-                kind: block.kind,
-                text: block.text.clone(),
-                attrs: block.attrs.clone(),
-                editable: true,
-            };
-            new.validate(&at("block")).map_err(|e| Error::invalid(at("block"), e.message()))?;
-            work.slots.insert(if after { index + 1 } else { index }, Slot::Owned(Box::new(new)));
-            scope.admit(&id);
-            note(strongest, &id, "insert");
-            let mut normalized_block = block.clone();
-            normalized_block.block_id = Some(id.clone());
-            let normalized = if after {
-                Operation::InsertAfter { after_block_id: anchor.clone(), block: normalized_block }
-            } else {
-                Operation::InsertBefore { before_block_id: anchor.clone(), block: normalized_block }
-            };
-            Ok((normalized, alloc::vec![Operation::Delete { block_id: id }]))
-        }
-        Operation::Update { block_id, text, kind, attrs } => {
-            if text.is_none() && kind.is_none() && attrs.is_none() {
-                return Err(Error::invalid(at(""), "update needs text, type or attrs"));
-            }
-            let index = check_target(work, scope, block_id, &at("blockId"), true)?;
-            let Some(block) = work.block_mut(index) else {
-                return Err(Error::invalid(at("blockId"), "not found"));
-            };
-            let inverse = Operation::Update {
-                block_id: block_id.clone(),
-                text: Some(block.text.clone()),
-                kind: Some(block.kind),
-                attrs: Some(block.attrs.clone()),
-            };
-            let mut next = block.clone();
-            if let Some(text) = text {
-                next.text = text.clone();
-            }
-            if let Some(kind) = kind {
-                next.kind = *kind;
-                if attrs.is_none() {
-                    next.attrs = attrs_for(*kind, &block.attrs);
-                }
-            }
-            if let Some(attrs) = attrs {
-                next.attrs = attrs.clone();
-            }
-            next.validate(&at("")).map_err(|e| match e {
-                Error::InvalidPage { pointer, reason } => Error::invalid(pointer, reason),
-                other => other,
-            })?;
-            *block = next;
-            note(strongest, block_id, "update");
-            Ok((op.clone(), alloc::vec![inverse]))
-        }
-        Operation::Delete { block_id } => {
-            let index = check_target(work, scope, block_id, &at("blockId"), true)?;
-            let removed = work.block(index).cloned().ok_or_else(|| Error::invalid(at("blockId"), "not found"))?;
-            work.slots.remove(index);
-            let restore = NewBlock {
-                block_id: Some(removed.block_id.clone()),
-                kind: removed.kind,
-                text: removed.text.clone(),
-                attrs: removed.attrs.clone(),
-            };
-            let inverse = match index.checked_sub(1).and_then(|p| work.block(p)) {
-                Some(prev) => Operation::InsertAfter { after_block_id: prev.block_id.clone(), block: restore },
-                None => match work.block(0) {
-                    Some(next) => Operation::InsertBefore { before_block_id: next.block_id.clone(), block: restore },
-                    // Deleting the only block: nothing to anchor an undo on. Refuse rather than lose it.
-                    None => {
-                        return Err(Error::invalid(
-                            at("blockId"),
-                            "a page keeps at least one block; update it instead",
-                        ));
-                    }
-                },
-            };
-            note(strongest, block_id, "delete");
-            Ok((op.clone(), alloc::vec![inverse]))
-        }
-        Operation::Move { block_id, after_block_id } => {
-            let from = check_target(work, scope, block_id, &at("blockId"), true)?;
-            if let Some(anchor) = after_block_id {
-                if anchor == block_id {
-                    return Err(Error::invalid(at("afterBlockId"), "a block cannot move after itself"));
-                }
-                check_target(work, scope, anchor, &at("afterBlockId"), false)?;
-            }
-            let previous = from.checked_sub(1).and_then(|p| work.block(p)).map(|b| b.block_id.clone());
-            let slot = work.slots.remove(from);
-            if let Slot::Base(i) = slot {
-                work.moved.insert(i);
-            }
-            let to = match after_block_id {
-                Some(anchor) => work.position(anchor).map_or(0, |p| p + 1),
-                None => 0,
-            };
-            work.slots.insert(to, slot);
-            note(strongest, block_id, "move");
-            Ok((op.clone(), alloc::vec![Operation::Move { block_id: block_id.clone(), after_block_id: previous }]))
-        }
-    }
-}
-
-fn fresh_id(work: &Working<'_>, mint: &mut dyn FnMut() -> String, pointer: &str) -> Result<String> {
-    for _ in 0..16 {
-        let id = mint();
-        if validate_block_id(&id).is_ok() && work.position(&id).is_none() {
-            return Ok(id);
-        }
-    }
-    Err(Error::invalid(pointer, "could not mint a fresh block id"))
-}
-
-/// Attrs for a block whose type changes: keep what still fits, fill what the new type needs.
-fn attrs_for(kind: BlockType, old: &Attrs) -> Attrs {
-    match kind {
-        BlockType::Heading => Attrs { level: Some(old.level.unwrap_or(2)), ..Attrs::default() },
-        BlockType::BulletedListItem | BlockType::NumberedListItem => {
-            Attrs { depth: Some(old.depth.unwrap_or(0)), ..Attrs::default() }
-        }
-        BlockType::Todo => Attrs {
-            depth: Some(old.depth.unwrap_or(0)),
-            checked: Some(old.checked.unwrap_or(false)),
-            ..Attrs::default()
-        },
-        BlockType::Code => Attrs { language: old.language.clone(), ..Attrs::default() },
-        BlockType::Image => Attrs { src: old.src.clone(), alt: old.alt.clone(), ..Attrs::default() },
-        BlockType::Paragraph | BlockType::Quote | BlockType::Divider | BlockType::Table => Attrs::default(),
-    }
-}
-
-fn summarize(work: &Working<'_>, strongest: &[(String, &'static str)]) -> (Vec<ChangedBlock>, Vec<BlockDiff>) {
+fn summarize(work: &Working<'_>, strongest: &[(String, Change)]) -> (Vec<ChangedBlock>, Vec<BlockDiff>) {
     let page = work.page;
-    let touched: alloc::collections::BTreeMap<&str, &'static str> =
+    let touched: alloc::collections::BTreeMap<&str, Change> =
         strongest.iter().map(|(id, op)| (id.as_str(), *op)).collect();
     // Page order of the result first, then deleted blocks in their old order. Only owned and moved slots
     // can have changed, so untouched blocks cost one match each.
-    let mut order: Vec<(&str, &'static str, Option<&Block>)> = Vec::with_capacity(strongest.len());
+    let mut order: Vec<(&str, Change, Option<&Block>)> = Vec::with_capacity(strongest.len());
     for slot in &work.slots {
         let block = match slot {
             Slot::Owned(b) => Some(&**b),
@@ -433,13 +194,13 @@ fn summarize(work: &Working<'_>, strongest: &[(String, &'static str)]) -> (Vec<C
         if let Some(block) = block
             && let Some((id, op)) = touched.get_key_value(block.block_id.as_str())
         {
-            order.push((id, op, Some(block)));
+            order.push((id, *op, Some(block)));
         }
     }
     let present: BTreeSet<&str> = order.iter().map(|(id, _, _)| *id).collect();
     for (id, op) in strongest {
         if !present.contains(id.as_str()) {
-            order.push((id.as_str(), op, None));
+            order.push((id.as_str(), *op, None));
         }
     }
     let mut changed = Vec::with_capacity(order.len());
@@ -457,16 +218,14 @@ fn summarize(work: &Working<'_>, strongest: &[(String, &'static str)]) -> (Vec<C
         let before = base.map(|b| b.text.clone());
         let after_text = now.map(|b| b.text.clone());
         diffs.push(diff::block_diff(id, before.as_deref().unwrap_or(""), after_text.as_deref().unwrap_or("")));
-        let op = if base.is_none() {
-            "insert"
-        } else if now.is_none() {
-            "delete"
-        } else {
-            op
+        let op = match (base, now) {
+            (None, _) => Change::Insert,
+            (Some(_), None) => Change::Delete,
+            (Some(_), Some(_)) => op,
         };
         changed.push(ChangedBlock {
             block_id: id.to_string(),
-            op: op.to_string(),
+            op: op.as_str().into(),
             before,
             after: after_text,
             revision_ref,

@@ -3,7 +3,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
-use crate::page::{Block, Page};
+use crate::page::{Attrs, Block, BlockType, Page};
 
 fn page() -> Page {
     let mut p = Page::new(
@@ -179,4 +179,75 @@ fn more_than_three_deletes_is_high_risk() {
     let ops: Vec<Operation> =
         ["h_1", "p_1", "p_2", "p_4"].iter().map(|id| Operation::Delete { block_id: (*id).into() }).collect();
     assert_eq!(plan(&p, &ops, &TargetScope::unrestricted(), &mut mint()).unwrap().risk, Risk::High);
+}
+
+fn new_paragraph(text: &str) -> NewBlock {
+    NewBlock { block_id: None, kind: BlockType::Paragraph, text: text.into(), attrs: Attrs::default() }
+}
+
+/// The editable blocks of `p`: the allowed targets of a full-page context.
+fn editable(p: &Page) -> Vec<String> {
+    p.blocks.iter().filter(|b| b.editable).map(|b| b.block_id.clone()).collect()
+}
+
+#[test]
+fn a_locked_block_anchors_an_insert_without_being_written() {
+    let mut p = page();
+    p.blocks.push(Block::paragraph("p_end", "Signed: legal").locked());
+    let full = editable(&p);
+    let scope = TargetScope::only(full.iter().map(String::as_str));
+    for (op, expected_order) in [
+        (
+            Operation::InsertAfter { after_block_id: "p_end".into(), block: new_paragraph("appended") },
+            &["h_1", "p_1", "p_2", "p_3", "p_4", "p_end", "b_new1"][..],
+        ),
+        (
+            Operation::InsertBefore { before_block_id: "p_3".into(), block: new_paragraph("before the lock") },
+            &["h_1", "p_1", "p_2", "b_new1", "p_3", "p_4", "p_end"],
+        ),
+        (
+            Operation::Move { block_id: "p_1".into(), after_block_id: Some("p_end".into()) },
+            &["h_1", "p_2", "p_3", "p_4", "p_end", "p_1"],
+        ),
+    ] {
+        let planned = plan(&p, core::slice::from_ref(&op), &scope, &mut mint()).unwrap();
+        let after = planned.blocks_after(&p);
+        let order: Vec<&str> = after.iter().map(|b| b.block_id.as_str()).collect();
+        assert_eq!(order, expected_order, "{op:?}");
+        assert!(planned.changed.iter().all(|c| c.block_id != "p_3" && c.block_id != "p_end"), "{op:?}");
+        for locked in ["p_3", "p_end"] {
+            let before = p.block(locked).unwrap();
+            let now = after.iter().find(|b| b.block_id == locked).unwrap();
+            assert_eq!((now.text.as_str(), now.editable), (before.text.as_str(), false), "{op:?}");
+        }
+    }
+}
+
+#[test]
+fn a_locked_anchor_outside_the_scope_is_refused_and_a_locked_target_stays_locked() {
+    let mut p = page();
+    p.blocks.push(Block::paragraph("p_end", "Signed: legal").locked());
+    let insert_after = |id: &str| Operation::InsertAfter { after_block_id: id.into(), block: new_paragraph("x") };
+    // p_3 sits between p_2 and p_4: a scope of p_2 alone does not reach past it.
+    let err = plan(&p, &[insert_after("p_3")], &TargetScope::only(["p_2"]), &mut mint()).unwrap_err();
+    assert_eq!(err.code().as_str(), "mnote_block_target_out_of_scope");
+    // The last block is reached through p_4, the editable block before it.
+    assert!(plan(&p, &[insert_after("p_end")], &TargetScope::only(["p_4"]), &mut mint()).is_ok());
+    let err = plan(&p, &[insert_after("p_end")], &TargetScope::only(["p_1"]), &mut mint()).unwrap_err();
+    assert_eq!(err.code().as_str(), "mnote_block_target_out_of_scope");
+    // Being a fine anchor never makes a locked block writable.
+    let full = editable(&p);
+    let scope = TargetScope::only(full.iter().map(String::as_str));
+    for op in [
+        Operation::Update { block_id: "p_end".into(), text: Some("x".into()), kind: None, attrs: None },
+        Operation::Delete { block_id: "p_end".into() },
+        Operation::Move { block_id: "p_end".into(), after_block_id: None },
+        replace(Some("p_end"), "legal", "x"),
+    ] {
+        let err = plan(&p, core::slice::from_ref(&op), &scope, &mut mint()).unwrap_err();
+        assert_eq!(err.code().as_str(), "mnote_block_target_out_of_scope", "{op:?}");
+    }
+    let err = plan(&p, &[Operation::Delete { block_id: "p_end".into() }], &TargetScope::unrestricted(), &mut mint())
+        .unwrap_err();
+    assert_eq!(err.code().as_str(), "mnote_block_not_editable");
 }

@@ -1,6 +1,6 @@
 //! The user's decisions on a preview: [`accept`] (all of it, or some blocks), [`reject`] and [`abort`].
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +11,7 @@ use super::{Answer, Stamp, partial};
 use crate::error::{Error, Result};
 use crate::executor::idempotency::fingerprint;
 use crate::executor::{Env, Origin};
+use crate::json;
 use crate::page::Page;
 use crate::wire::{ErrorBody, ToolResultV1};
 
@@ -142,7 +143,7 @@ pub(super) fn check_key(key: &str) -> Result<()> {
 }
 
 pub(super) fn request_fingerprint<T: Serialize>(kind: &str, request: &T) -> Result<String> {
-    let value = serde_json::to_value(request).map_err(|e| Error::invalid("", e.to_string()))?;
+    let value = json::to_value(request)?;
     Ok(fingerprint(kind, &value))
 }
 
@@ -174,7 +175,7 @@ pub(super) fn record(
     answer: &ReviewAnswerV1,
     applied: Option<ToolResultV1>,
 ) -> Result<Answer> {
-    let json = serde_json::to_string(answer).map_err(|e| Error::invalid("", e.to_string()))?;
+    let json = json::to_json(answer)?;
     session.answers.push(AnswerRecordV1 { action, idempotency_key: key.into(), fingerprint, answer: json.clone() });
     Ok(Answer { json, replayed: false, applied })
 }

@@ -46,11 +46,17 @@ fn attribute(page: &Page, operations: &[Operation], allowed: Option<&[String]>) 
     // Proposal operations carry every block id already; nothing needs minting.
     let mut no_mint = String::new;
     for op in operations {
-        let scope = match (op, allowed) {
-            (Operation::Replace { block_id: None, .. }, Some(allowed)) => {
-                TargetScope::only(allowed.iter().chain(inserted.iter()).cloned())
-            }
-            _ => TargetScope::unrestricted(),
+        let scope = match op {
+            Operation::Replace { block_id: None, .. } => match allowed {
+                Some(allowed) => TargetScope::only(allowed.iter().chain(inserted.iter()).cloned()),
+                None => TargetScope::unrestricted(),
+            },
+            Operation::Replace { block_id: Some(_), .. }
+            | Operation::InsertAfter { .. }
+            | Operation::InsertBefore { .. }
+            | Operation::Update { .. }
+            | Operation::Delete { .. }
+            | Operation::Move { .. } => TargetScope::unrestricted(),
         };
         let plan = ops::plan(&sim, core::slice::from_ref(op), &scope, &mut no_mint)?;
         match op {

@@ -18,7 +18,7 @@ use crate::manifest::Tool;
 use crate::ops::{Operation, TargetScope};
 use crate::page::Page;
 use crate::profile::ReviewMode;
-use crate::wire::ErrorBody;
+use crate::wire::{ErrorBody, ToolResultV1};
 
 /// A write tool call to hold for review, with the ids the caller minted for its session.
 #[derive(Debug, Clone, Copy)]
@@ -47,9 +47,30 @@ pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>)
     }
     let preview_args = with_dry_run(call.args, true);
     let preview = write::result_of(execute(page, &Call { args: &preview_args, ..call }, env)?)?;
-    let allowed = base_scope(call.args, env);
+    let mut session = draft(page, request, &preview, base_scope(call.args, env), env.profile.review_mode);
     let at = call.at;
-    let mut session = ReviewSessionV1 {
+    session.step(Action::Preview, at)?;
+    let blocked = preview.blocked;
+    let key = preview.audit.idempotency_key.clone();
+    session.preview = Some(preview);
+    if env.profile.review_mode != ReviewMode::Yolo || blocked {
+        session.step(Action::Present, at)?;
+        return Ok(session);
+    }
+    apply_now(&mut session, page, request, key, env)?;
+    Ok(session)
+}
+
+/// The new session, in `draft`, for the call whose dry-run is `preview`.
+fn draft(
+    page: &Page,
+    request: &ProposeRequest<'_>,
+    preview: &ToolResultV1,
+    allowed: Option<Vec<String>>,
+    mode: ReviewMode,
+) -> ReviewSessionV1 {
+    let call = request.call;
+    ReviewSessionV1 {
         schema: PAGE_AI_REVIEW_SESSION_V1.into(),
         session_id: request.session_id.into(),
         workspace_id: page.workspace_id.clone(),
@@ -58,7 +79,7 @@ pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>)
         tool_call_id: call.tool_call_id.into(),
         trace_id: request.trace_id.into(),
         state: State::Draft,
-        mode: env.profile.review_mode,
+        mode,
         source: SourceV1 {
             runtime_owner: "mnote-web".into(),
             write_owner: "rust-runtime-kernel".into(),
@@ -73,7 +94,7 @@ pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>)
         proposal: ProposalV1 { format: "block_ops".into(), operations: preview.operations.clone(), full_content: None },
         preview: None,
         actions: ActionsV1::of(State::Draft),
-        audit: SessionAuditV1 { created_at: at.into(), created_by: call.actor.into(), updated_at: at.into() },
+        audit: SessionAuditV1 { created_at: call.at.into(), created_by: call.actor.into(), updated_at: call.at.into() },
         stale: None,
         error: None,
         applied: None,
@@ -81,34 +102,32 @@ pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>)
         answers: Vec::new(),
         previous_tool_call_ids: Vec::new(),
         transitions: Vec::new(),
-    };
-    session.step(Action::Preview, at)?;
-    let blocked = preview.blocked;
-    let key = preview.audit.idempotency_key.clone();
-    session.preview = Some(preview);
-    if env.profile.review_mode != ReviewMode::Yolo || blocked {
-        session.step(Action::Present, at)?;
-        return Ok(session);
     }
-    session.step(Action::Apply, at)?;
+}
+
+/// `yolo`, preview not held: the write applies at once, as the call's origin, under the preview's `key`.
+/// A write that fails after its preview passed leaves the session `failed` with the error.
+fn apply_now(
+    session: &mut ReviewSessionV1,
+    page: &mut Page,
+    request: &ProposeRequest<'_>,
+    key: String,
+    env: &mut Env<'_>,
+) -> Result<()> {
+    let call = request.call;
+    session.step(Action::Apply, call.at)?;
     let apply_args = with_dry_run(call.args, false);
-    let applied = execute(page, &Call { args: &apply_args, ..call }, env).and_then(write::result_of);
-    match applied {
+    match execute(page, &Call { args: &apply_args, ..call }, env).and_then(write::result_of) {
         Ok(result) => {
-            session.applied = Some(AppliedV1 {
-                idempotency_key: key,
-                block_ids: None,
-                touched: write::stamps(page, &result),
-                result,
-            });
-            session.step(Action::ApplySucceeded, at)?;
+            let touched = write::stamps(page, &result);
+            session.applied = Some(AppliedV1 { idempotency_key: key, block_ids: None, touched, result });
+            session.step(Action::ApplySucceeded, call.at)
         }
         Err(e) => {
             session.error = Some(ErrorBody::new(&e, request.trace_id));
-            session.step(Action::ApplyFailed, at)?;
+            session.step(Action::ApplyFailed, call.at)
         }
     }
-    Ok(session)
 }
 
 /// The call's arguments with `dryRun` forced, when the tool has that field (`plan_update` has none: it never

@@ -1,112 +1,21 @@
-//! The session record, `mnote.page_ai_review_session.v1`: plain serde data, so the Worker's Durable Object
-//! can store it as JSON and hand it back on the next request.
-//!
-//! The first fields are seed §5.5's minimal contract. After them come what accept and revert need to be
-//! safe on a later request: the stale report, the applied write with its block stamps, the revert, the
-//! answers kept for idempotent replays, the toolCallIds already used, and a short transition history.
+//! The session record, `mnote.page_ai_review_session.v1` (its shape is in [`crate::wire`]): how it moves
+//! and what it allows. It is plain serde data, so the Worker's Durable Object can store it as JSON and hand
+//! it back on the next request.
 
 use alloc::string::String;
-use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
 
 use super::state::{Action, State, allowed_actions, next};
 use crate::error::{Error, Result};
-use crate::executor::Origin;
-use crate::ops::Operation;
 use crate::page::Page;
-use crate::profile::ReviewMode;
-use crate::wire::{ErrorBody, ToolResultV1};
 
-/// Schema id of [`ReviewSessionV1`].
-pub const PAGE_AI_REVIEW_SESSION_V1: &str = "mnote.page_ai_review_session.v1";
-/// Schema id of [`ReviewAnswerV1`].
-pub const PAGE_AI_REVIEW_ANSWER_V1: &str = "mnote.page_ai_review_answer.v1";
+pub use crate::wire::{
+    AcceptActionV1, ActionsV1, AnswerRecordV1, AppliedV1, BaseV1, BlockStampV1, PAGE_AI_REVIEW_ANSWER_V1,
+    PAGE_AI_REVIEW_SESSION_V1, ProposalV1, RetryActionV1, RevertedV1, ReviewAnswerV1, ReviewSessionV1, SessionAuditV1,
+    SourceV1, StaleV1, TransitionV1,
+};
 
 /// How many transitions a session keeps; older ones are dropped first.
 pub const MAX_TRANSITIONS: usize = 32;
-
-/// Who proposed the write and who owns it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SourceV1 {
-    /// Always `mnote-web`.
-    pub runtime_owner: String,
-    /// Always `rust-runtime-kernel`.
-    pub write_owner: String,
-    /// The tool that proposed the write, e.g. `mnote.doc.plan_update`.
-    pub tool_name: String,
-    /// Who called it; new previews of this session are made as the same origin.
-    pub origin: Origin,
-}
-
-/// The page the proposal was previewed against. An accept applies only while the page still matches it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BaseV1 {
-    /// The page revision.
-    pub revision: u64,
-    /// `body:{revision}:{hash}` of the page then.
-    pub conflict_detection_key: String,
-    /// The blocks the proposal may target (the frozen context's, narrowed by the call); `null` when the call
-    /// was not restricted.
-    pub allowed_target_block_ids: Option<Vec<String>>,
-}
-
-/// What is proposed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ProposalV1 {
-    /// Always `block_ops`.
-    pub format: String,
-    /// The batch, as the executor validated it (minted block ids filled in).
-    pub operations: Vec<Operation>,
-    /// Always `null`: whole-page rewrites are also expressed as block operations.
-    pub full_content: Option<String>,
-}
-
-/// What an accept needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AcceptActionV1 {
-    /// Whether the state allows an accept now.
-    pub allowed: bool,
-    /// Always `true`: the page must still be at the base revision.
-    pub requires_fresh_revision: bool,
-    /// Always `true`: a repeated accept with the key replays the answer.
-    pub requires_idempotency_key: bool,
-}
-
-/// What a retry needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RetryActionV1 {
-    /// Whether the state allows a retry now.
-    pub allowed: bool,
-    /// Always `true`: a retry never reuses a toolCallId.
-    pub requires_new_tool_call_id: bool,
-}
-
-/// The user actions the session's state allows, for the UI's buttons.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ActionsV1 {
-    /// Accept.
-    pub accept: AcceptActionV1,
-    /// Whether a reject is allowed.
-    pub reject: bool,
-    /// Retry.
-    pub retry: RetryActionV1,
-    /// Whether an abort is allowed.
-    pub abort: bool,
-    /// Whether a revert (undo) is allowed.
-    pub revert: bool,
-}
 
 impl ActionsV1 {
     /// The actions of `state`.
@@ -125,177 +34,40 @@ impl ActionsV1 {
             revert: has(Action::Revert),
         }
     }
-}
 
-/// Who made the session and when it last changed; stamped by the caller's clock.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SessionAuditV1 {
-    /// When the session was made, RFC 3339.
-    pub created_at: String,
-    /// The actor who proposed it.
-    pub created_by: String,
-    /// When it last changed.
-    pub updated_at: String,
-}
+    /// Whether these actions allow a person's `verb` now. Only [`Action::VERBS`] are a person's to send;
+    /// every other action is never allowed here.
+    pub fn allows(&self, verb: Action) -> bool {
+        match verb {
+            Action::Accept => self.accept.allowed,
+            Action::Reject => self.reject,
+            Action::Retry => self.retry.allowed,
+            Action::Abort => self.abort,
+            Action::Revert => self.revert,
+            Action::Plan
+            | Action::Preview
+            | Action::Present
+            | Action::PreviewFailed
+            | Action::Apply
+            | Action::ApplySucceeded
+            | Action::ApplyFailed
+            | Action::MarkStale => false,
+        }
+    }
 
-/// What an accept found when the page had moved on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct StaleV1 {
-    /// The page revision at the accept.
-    pub current_revision: u64,
-    /// The page's `conflictDetectionKey` at the accept.
-    pub current_conflict_detection_key: String,
-    /// A dry-run of the same proposal against the current page, when it still applies.
-    pub preview: Option<ToolResultV1>,
-    /// Why it no longer applies, when it does not.
-    pub error: Option<ErrorBody>,
-}
-
-/// The content of one touched block right after the write: what a revert compares against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BlockStampV1 {
-    /// The block.
-    pub block_id: String,
-    /// Its `revisionRef` after the write; `null` when the write deleted it.
-    pub revision_ref: Option<String>,
-    /// Its 8-hex content hash after the write; `null` when the write deleted it.
-    pub content_hash: Option<String>,
-}
-
-/// The write an accept (or a `yolo` proposal) made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AppliedV1 {
-    /// The key the write was made under.
-    pub idempotency_key: String,
-    /// The blocks a partial accept chose; `null` when the whole proposal was applied.
-    pub block_ids: Option<Vec<String>>,
-    /// The executor's answer; its `inverse` holds the operations that undo it.
-    pub result: ToolResultV1,
-    /// Every block the write touched, as it was right after.
-    pub touched: Vec<BlockStampV1>,
-}
-
-/// The write that undid an applied session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RevertedV1 {
-    /// The key the undo was made under.
-    pub idempotency_key: String,
-    /// The executor's answer.
-    pub result: ToolResultV1,
-}
-
-/// An answer kept for replays: the same key and request get these exact bytes again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct AnswerRecordV1 {
-    /// `accept` or `revert`.
-    pub action: Action,
-    /// The request's key.
-    pub idempotency_key: String,
-    /// Hash of the action and its canonical request.
-    pub fingerprint: String,
-    /// The answer's JSON, byte for byte.
-    pub answer: String,
-}
-
-/// One step of the session's history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TransitionV1 {
-    /// The state before.
-    pub from: State,
-    /// What moved it.
-    pub action: Action,
-    /// The state after.
-    pub to: State,
-    /// When, by the caller's clock.
-    pub at: String,
-}
-
-/// `mnote.page_ai_review_session.v1`: a write held (or, in `yolo` mode, recorded) for review.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ReviewSessionV1 {
-    /// Always [`PAGE_AI_REVIEW_SESSION_V1`].
-    pub schema: String,
-    /// Minted by the caller.
-    pub session_id: String,
-    /// The page's workspace.
-    pub workspace_id: String,
-    /// The page's document.
-    pub document_id: String,
-    /// The Hermes run, or the id the caller gave a direct shortcut.
-    pub run_id: String,
-    /// The tool call whose preview the session holds now (a retry replaces it).
-    pub tool_call_id: String,
-    /// Correlates logs, events and error bodies.
-    pub trace_id: String,
-    /// Where the session is.
-    pub state: State,
-    /// The profile's review mode when the session was made.
-    pub mode: ReviewMode,
-    /// Who proposed.
-    pub source: SourceV1,
-    /// The page the preview was made against.
-    pub base: BaseV1,
-    /// What is proposed.
-    pub proposal: ProposalV1,
-    /// The dry-run of the proposal against `base`; `null` before the first preview.
-    pub preview: Option<ToolResultV1>,
-    /// The user actions allowed now.
-    pub actions: ActionsV1,
-    /// Created and updated.
-    pub audit: SessionAuditV1,
-    /// Set when an accept found the page changed.
-    pub stale: Option<StaleV1>,
-    /// Set when the last preview or write failed.
-    pub error: Option<ErrorBody>,
-    /// Set once the proposal was written.
-    pub applied: Option<AppliedV1>,
-    /// Set once the write was undone.
-    pub reverted: Option<RevertedV1>,
-    /// Answers of accepts and reverts, for replays.
-    pub answers: Vec<AnswerRecordV1>,
-    /// toolCallIds this session used before the current one; a retry may reuse none of them.
-    pub previous_tool_call_ids: Vec<String>,
-    /// The latest transitions, oldest first, at most [`MAX_TRANSITIONS`].
-    pub transitions: Vec<TransitionV1>,
-}
-
-/// The answer of an accept or a revert. It is stored in the session so a repeat is byte-identical.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ReviewAnswerV1 {
-    /// Always [`PAGE_AI_REVIEW_ANSWER_V1`].
-    pub schema: String,
-    /// Always `true`; failures use the error body.
-    pub ok: bool,
-    /// `accept` or `revert`.
-    pub action: Action,
-    /// The session.
-    pub session_id: String,
-    /// The session's state after the action: `applied`, `stale` or `reverted`.
-    pub state: State,
-    /// The request's key.
-    pub idempotency_key: String,
-    /// The write, when one was made.
-    pub result: Option<ToolResultV1>,
-    /// Why nothing was written, with a fresh preview, when the page had changed.
-    pub stale: Option<StaleV1>,
+    /// Why these actions, of a session in `state`, refuse `verb`: the `mnote_review_invalid_transition`
+    /// that sending it would answer. `None` when they allow it.
+    pub fn refusal(&self, state: State, verb: Action) -> Option<Error> {
+        if self.allows(verb) {
+            return None;
+        }
+        // The state allows it but these actions do not (they were not made by `of`): name what they allow.
+        Some(next(state, verb).err().unwrap_or_else(|| Error::ReviewInvalidTransition {
+            state: state.as_str().into(),
+            action: verb.as_str().into(),
+            allowed: Action::VERBS.into_iter().filter(|v| self.allows(*v)).map(|v| v.as_str().into()).collect(),
+        }))
+    }
 }
 
 impl ReviewSessionV1 {
@@ -342,5 +114,41 @@ impl ReviewSessionV1 {
     /// Whether the session has used `tool_call_id` already.
     pub fn used_tool_call_id(&self, tool_call_id: &str) -> bool {
         self.tool_call_id == tool_call_id || self.previous_tool_call_ids.iter().any(|t| t == tool_call_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::State;
+
+    #[test]
+    fn the_actions_of_a_state_allow_exactly_its_verbs() {
+        for state in State::ALL {
+            let actions = ActionsV1::of(state);
+            for verb in Action::ALL {
+                let legal = Action::VERBS.contains(&verb) && next(state, verb).is_ok();
+                assert_eq!(actions.allows(verb), legal, "{state:?} {verb:?}");
+                assert_eq!(actions.refusal(state, verb).is_none(), legal, "{state:?} {verb:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_refusal_is_the_error_the_verb_would_answer() {
+        let applied = ActionsV1::of(State::Applied);
+        let refusal = applied.refusal(State::Applied, Action::Retry).unwrap();
+        assert_eq!(Some(refusal.clone()), next(State::Applied, Action::Retry).err());
+        assert_eq!(refusal.message(), "a review session in state applied cannot retry");
+        assert_eq!(refusal.hint(), "allowed now: revert");
+    }
+
+    #[test]
+    fn actions_that_disagree_with_the_state_still_refuse_in_core_words() {
+        let mut actions = ActionsV1::of(State::AwaitingUser);
+        actions.retry.allowed = false;
+        let refusal = actions.refusal(State::AwaitingUser, Action::Retry).unwrap();
+        assert_eq!(refusal.message(), "a review session in state awaiting_user cannot retry");
+        assert_eq!(refusal.hint(), "allowed now: accept, reject, abort");
     }
 }

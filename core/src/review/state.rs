@@ -79,6 +79,13 @@ impl State {
     pub fn is_final(self) -> bool {
         allowed_actions(self).is_empty()
     }
+
+    /// True when the session waits for a person's decision: accept, reject or retry is allowed
+    /// (`awaiting_user`, `stale`, `failed`). A session being worked on can be aborted, but asks nothing of
+    /// anyone, and an applied one can only be undone.
+    pub fn awaits_person(self) -> bool {
+        allowed_actions(self).iter().any(|a| matches!(a, Action::Accept | Action::Reject | Action::Retry))
+    }
 }
 
 /// Something that moves a session: a person's choice, or a step of the service reporting back.
@@ -150,32 +157,52 @@ impl Action {
             Action::Revert => "revert",
         }
     }
+
+    /// The actions a person sends, each the last path segment of its review route
+    /// (`POST /api/page-ai/review-sessions/{id}/{verb}`); the others are steps the services take.
+    pub const VERBS: [Action; 5] = [Action::Accept, Action::Reject, Action::Retry, Action::Abort, Action::Revert];
+
+    /// An action from its wire name, e.g. `apply_succeeded`.
+    pub fn parse(name: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.as_str() == name)
+    }
+
+    /// A person's action from a review route's path segment (one of [`Action::VERBS`]).
+    pub fn parse_verb(segment: &str) -> Option<Action> {
+        Action::VERBS.into_iter().find(|a| a.as_str() == segment)
+    }
+}
+
+/// The machine, one line per action: the states that allow it, and where it leads. A new action does not
+/// compile until it has its line; a state that no line lists allows nothing.
+const fn rule(action: Action) -> (&'static [State], State) {
+    use Action as A;
+    use State as S;
+    match action {
+        A::Plan => (&[S::Draft], S::Planning),
+        A::Preview => (&[S::Draft, S::Planning], S::Previewing),
+        A::Present => (&[S::Previewing], S::AwaitingUser),
+        A::PreviewFailed => (&[S::Planning, S::Previewing], S::Failed),
+        A::Accept => (&[S::AwaitingUser], S::Accepted),
+        // `yolo`: an unblocked write skips awaiting_user, but still passes through applying.
+        A::Apply => (&[S::Previewing, S::Accepted], S::Applying),
+        A::ApplySucceeded => (&[S::Applying], S::Applied),
+        A::ApplyFailed => (&[S::Applying], S::Failed),
+        A::MarkStale => (&[S::AwaitingUser, S::Accepted], S::Stale),
+        A::Reject => (&[S::AwaitingUser, S::Stale], S::Rejected),
+        A::Retry => (&[S::AwaitingUser, S::Stale, S::Failed], S::Previewing),
+        // A write in flight cannot be interrupted (it is one atomic batch), and finished sessions stay so.
+        A::Abort => {
+            (&[S::Draft, S::Planning, S::Previewing, S::AwaitingUser, S::Accepted, S::Failed, S::Stale], S::Aborted)
+        }
+        A::Revert => (&[S::Applied], S::Reverted),
+    }
 }
 
 /// Where `action` leads from `state`, or `None` when the state does not allow it.
-const fn target(state: State, action: Action) -> Option<State> {
-    use Action as A;
-    use State as S;
-    Some(match (state, action) {
-        (S::Draft, A::Plan) => S::Planning,
-        (S::Draft | S::Planning, A::Preview) => S::Previewing,
-        (S::Planning | S::Previewing, A::PreviewFailed) => S::Failed,
-        (S::Previewing, A::Present) => S::AwaitingUser,
-        // `yolo`: an unblocked write skips awaiting_user, but still passes through applying.
-        (S::Previewing | S::Accepted, A::Apply) => S::Applying,
-        (S::AwaitingUser, A::Accept) => S::Accepted,
-        (S::AwaitingUser | S::Stale, A::Reject) => S::Rejected,
-        (S::AwaitingUser | S::Stale | S::Failed, A::Retry) => S::Previewing,
-        (S::AwaitingUser | S::Accepted, A::MarkStale) => S::Stale,
-        (S::Applying, A::ApplySucceeded) => S::Applied,
-        (S::Applying, A::ApplyFailed) => S::Failed,
-        (S::Applied, A::Revert) => S::Reverted,
-        // A write in flight cannot be interrupted (it is one atomic batch), and finished sessions stay so.
-        (S::Draft | S::Planning | S::Previewing | S::AwaitingUser | S::Accepted | S::Failed | S::Stale, A::Abort) => {
-            S::Aborted
-        }
-        _ => return None,
-    })
+fn target(state: State, action: Action) -> Option<State> {
+    let (from, to) = rule(action);
+    from.contains(&state).then_some(to)
 }
 
 /// The actions `state` allows, in [`Action::ALL`] order.
@@ -281,13 +308,32 @@ mod tests {
     }
 
     #[test]
+    fn the_states_that_wait_for_a_person() {
+        let waiting: Vec<State> = State::ALL.into_iter().filter(|s| s.awaits_person()).collect();
+        assert_eq!(waiting, [State::AwaitingUser, State::Failed, State::Stale]);
+    }
+
+    #[test]
     fn wire_names_match_serde() {
         for state in State::ALL {
             assert_eq!(serde_json::to_value(state).unwrap(), state.as_str());
         }
         for action in Action::ALL {
             assert_eq!(serde_json::to_value(action).unwrap(), action.as_str());
+            assert_eq!(Action::parse(action.as_str()), Some(action));
         }
+        assert_eq!(Action::parse("nope"), None);
+    }
+
+    #[test]
+    fn only_a_persons_verbs_parse_as_path_segments() {
+        let verbs: Vec<&str> = Action::VERBS.iter().map(|a| a.as_str()).collect();
+        assert_eq!(verbs, ["accept", "reject", "retry", "abort", "revert"]);
+        for action in Action::ALL {
+            let expected = Action::VERBS.contains(&action).then_some(action);
+            assert_eq!(Action::parse_verb(action.as_str()), expected, "{action:?}");
+        }
+        assert_eq!(Action::parse_verb("get"), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! here and nowhere else.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use serde_json::Value;
 
 use super::session::ReviewSessionV1;
@@ -15,6 +15,7 @@ use super::state::State;
 use crate::error::{Error, Result};
 use crate::executor::idempotency::fingerprint;
 use crate::executor::{Call, Effect, Env, Outcome};
+use crate::json::to_json;
 use crate::manifest::Tool;
 use crate::page::Page;
 use crate::policy::{self, Ask, Decision, Stage};
@@ -115,10 +116,6 @@ fn pending_message(session: &ReviewSessionV1) -> String {
             format!("review session {id} is {}; nothing was written by this call", state.as_str())
         }
     }
-}
-
-fn to_json(result: &ToolResultV1) -> Result<String> {
-    serde_json::to_string(result).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 /// The arguments without `dryRun`, so a preview and its apply have the same proposal fingerprint.

@@ -2,17 +2,18 @@
 //! `mnote.doc.apply_block_ops` call with typed arguments through [`crate::executor::execute_write`], so
 //! scope, revision, editability, idempotency and policy are checked there and nowhere else.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::Stamp;
 use super::session::BlockStampV1;
 use crate::error::{Error, Result};
 use crate::executor::{Effect, Env, Origin, Outcome, WriteArgs, WriteCall, execute_write};
+use crate::json;
 use crate::manifest::args::ApplyBlockOpsArgs;
 use crate::ops::Operation;
 use crate::page::Page;
-use crate::wire::{self, ToolResultV1};
+use crate::wire::ToolResultV1;
 
 /// One batch to run.
 pub(crate) struct Batch<'s> {
@@ -28,13 +29,9 @@ pub(crate) struct Batch<'s> {
 /// batch is an `mnote.doc.apply_block_ops` call: that tool takes any batch of operations.
 pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &mut Env<'_>) -> Result<ToolResultV1> {
     let args = WriteArgs::ApplyBlockOps(ApplyBlockOpsArgs {
-        context_id: None,
-        document_id: page.document_id.clone(),
-        base_revision: page.revision,
-        operations: batch.operations.to_vec(),
         dry_run: batch.dry_run,
-        idempotency_key: batch.idempotency_key.to_string(),
         allowed_target_block_ids: batch.allowed.map(<[String]>::to_vec),
+        ..ApplyBlockOpsArgs::dry_run(page, batch.operations.to_vec(), batch.idempotency_key)
     });
     let call =
         WriteCall { args, origin: batch.origin, actor: stamp.actor, at: stamp.at, tool_call_id: batch.tool_call_id };
@@ -45,7 +42,7 @@ pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &m
 pub(crate) fn result_of(outcome: Outcome) -> Result<ToolResultV1> {
     match outcome.effect {
         Effect::Previewed(result) | Effect::Applied(result) => Ok(result),
-        Effect::Replayed => wire::from_json(&outcome.json),
+        Effect::Replayed => json::from_json(&outcome.json),
         Effect::Read { .. } => Err(Error::invalid("/toolName", "a review session holds writes; this tool only reads")),
     }
 }

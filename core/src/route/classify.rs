@@ -1,6 +1,8 @@
 //! What a prompt is, when it is not a direct command: a question, an open rewrite, or something the page AI
 //! does not do. Keyword lists look only at the text outside quotes, so quoted words never trigger them.
 
+use super::intent::Intent;
+
 /// Requests outside what page tools can do at all.
 const UNSUPPORTED: &[&str] = &[
     "发邮件",
@@ -44,6 +46,8 @@ const UNSUPPORTED: &[&str] = &[
     "share this",
     "订机票",
     "订酒店",
+    "订饭店",
+    "订房",
     "book a",
     "book me",
     "天气",
@@ -72,6 +76,44 @@ const UNSUPPORTED: &[&str] = &[
     "撤销",
     "undo",
     "redo",
+    "deploy",
+    "部署",
+    "git push",
+    "清空页面",
+    "清空整个",
+    "删除所有内容",
+    "删掉所有内容",
+    "delete everything",
+    "delete all blocks",
+    "delete every block",
+    "clear the page",
+    "wipe the page",
+];
+
+/// Openers that book something in the world (`订淺草的飯店`).
+const BOOKING_STARTS: &[&str] = &["订", "预订", "预定"];
+
+/// Attempts to override the page AI's rules: never an edit command, whatever follows.
+const OVERRIDES: &[&str] = &[
+    "ignore previous instructions",
+    "ignore all previous",
+    "ignore your instructions",
+    "ignore the rules",
+    "ignore all rules",
+    "disregard previous",
+    "disregard your",
+    "system prompt",
+    "developer mode",
+    "admin mode",
+    "jailbreak",
+    "忽略之前",
+    "忽略所有",
+    "忽略以上",
+    "忽略上面",
+    "无视规则",
+    "系统提示",
+    "管理员模式",
+    "开发者模式",
 ];
 
 /// Open requests that need a model: rewriting, summarizing, translating, cross-page work.
@@ -214,6 +256,9 @@ const QUESTION_STARTS: &[&str] = &[
     "has ",
     "have ",
     "tell me",
+    "check whether ",
+    "check if ",
+    "check that ",
     "list ",
     "show me",
     "find ",
@@ -253,11 +298,89 @@ const QUESTION_PARTS: &[&str] = &[
     "?",
 ];
 
+/// Asking for a summary is reading: the answer goes to the user, not into the page, unless the prompt says
+/// where on the page to put it (then it is an open rewrite).
+const SUMMARY: &[&str] = &[
+    "总结",
+    "概括",
+    "摘要",
+    "归纳",
+    "summarize",
+    "summarise",
+    "summary",
+    "tl;dr",
+    "tldr",
+    "recap",
+    "gist",
+    "sum up",
+    "sum it up",
+    "overview",
+];
+
+/// Words that put a prompt's result on the page.
+const ONTO_THE_PAGE: &[&str] = &[
+    "放在",
+    "放到",
+    "放进",
+    "写成",
+    "写到",
+    "写进",
+    "写在",
+    "加到",
+    "加在",
+    "加一",
+    "插入",
+    "添加",
+    "追加",
+    "替换",
+    "改成",
+    "贴到",
+    "作为",
+    "生成",
+    "开头",
+    "末尾",
+    "结尾",
+    "最前",
+    "最后",
+    "put it",
+    "put this",
+    "put the",
+    "add it",
+    "add a",
+    "add the",
+    "insert",
+    "append",
+    "at the top",
+    "at the end",
+    "to the top",
+    "to the end",
+    "into the page",
+    "on the page",
+    "to the page",
+    "replace",
+    "as a paragraph",
+    "as a new",
+    "write it",
+    "write a",
+    "below the",
+    "above the",
+    "after the",
+    "before the",
+    "in place",
+    "turn it into",
+    "make it",
+    "paste",
+    "translate",
+    "翻译",
+];
+
 /// What a prompt that is not a direct command asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Class {
     /// Reads only: a question about the page.
     Question,
+    /// Reads only: a summary for the user, not for the page.
+    Summary,
     /// An open edit that needs a model.
     Complex,
     /// Not something the page AI does.
@@ -296,7 +419,9 @@ pub(super) fn classify(s: &str, asked: bool) -> Option<Class> {
     if starts_question && !COMPLEX_STARTS.iter().any(|k| s.starts_with(k)) {
         return Some(Class::Question);
     }
-    if UNSUPPORTED_STRONG.iter().any(|k| s.contains(k)) {
+    if UNSUPPORTED_STRONG.iter().chain(OVERRIDES).any(|k| s.contains(k))
+        || BOOKING_STARTS.iter().any(|k| s.starts_with(k))
+    {
         return Some(Class::Unsupported);
     }
     // "email" can be the text being edited (`change … to email the vendor`); the rest never is.
@@ -304,6 +429,10 @@ pub(super) fn classify(s: &str, asked: bool) -> Option<Class> {
     let mailish = |k: &&str| matches!(*k, "email" | "e-mail" | "邮件");
     if UNSUPPORTED.iter().any(|k| s.contains(k) && (!edit || !mailish(k))) {
         return Some(Class::Unsupported);
+    }
+    let other_work = COMPLEX.iter().any(|k| s.contains(k) && !SUMMARY.contains(k));
+    if SUMMARY.iter().any(|k| s.contains(k)) && !other_work && !ONTO_THE_PAGE.iter().any(|k| s.contains(k)) {
+        return Some(Class::Summary);
     }
     if COMPLEX.iter().any(|k| s.contains(k)) {
         return Some(Class::Complex);
@@ -320,13 +449,35 @@ const COMPLEX_STARTS: &[&str] = &["总结", "概括", "翻译", "润色", "改�
 
 /// The edit kind of a prompt that names a concrete edit but could not run directly (`帮我把 image cache 那句删掉`,
 /// `replace the crash numbers with …`). Open transformations (`按优先级排个序`) are not edits of this kind.
-pub(super) fn edit_intent(s: &str) -> Option<&'static str> {
+pub(super) fn edit_intent(s: &str) -> Option<Intent> {
     let deletes = ["删掉", "删除", "删了", "去掉", "delete", "remove"].iter().any(|k| s.contains(k));
     if deletes && ["把", "删", "delete", "remove", "去掉"].iter().any(|k| s.starts_with(k)) {
-        return Some("direct_delete");
+        return Some(Intent::DirectDelete);
     }
-    if s.starts_with("replace ") && s.contains(" with ") {
-        return Some("direct_replace");
+    let replaces = (s.starts_with("replace ") && s.contains(" with "))
+        || (["change ", "rename ", "update ", "edit "].iter().any(|v| s.starts_with(v)) && s.contains(" to "));
+    if replaces {
+        return Some(Intent::DirectReplace);
     }
-    None
+    // Checking a todo or moving a block keeps the text: the v1 intents call that a type change.
+    let structural =
+        ["check off ", "tick off ", "cross off ", "uncheck ", "untick ", "move "].iter().any(|v| s.starts_with(v))
+            || (s.starts_with("mark ") && [" done", " complete", " finished"].iter().any(|k| s.contains(k)))
+            || [
+                "移到",
+                "挪到",
+                "移动到",
+                "勾选",
+                "勾上",
+                "打勾",
+                "标记为完成",
+                "标为完成",
+                "往上挪",
+                "往下挪",
+                "上移",
+                "下移",
+            ]
+            .iter()
+            .any(|k| s.contains(k));
+    structural.then_some(Intent::DirectTypeChange)
 }

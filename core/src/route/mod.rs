@@ -1,9 +1,11 @@
 //! The command router: `mnote.page_ai_command_route.v1`.
 //!
-//! A deterministic parser, not a model. It turns low-ambiguity edit commands, in Chinese or English
-//! (`把「A」替换为「B」`, `replace "A" with "B"`, `删除第二段`, `make the selected blocks a bulleted list`), into a
+//! A deterministic parser, not a model. It turns low-ambiguity edit commands, in Chinese (Simplified or
+//! Traditional) or English (`把「A」替换为「B」`, `replace "A" with "B"`, `"A" -> "B"`, `s/A/B/`, `删除第二段`,
+//! `make the selected blocks a bulleted list`, `勾选第二个待办`, `move the code block to the end`), into a
 //! recommended `mnote.doc.apply_block_ops` call, and sends everything else to Hermes with a reason and a hint
-//! of where to start reading.
+//! of where to start reading. A question or a summary for the reader is read-only: its route carries the
+//! lowest risk and never asks for review.
 //!
 //! The worst failure is a wrong direct write, so the router only recommends what it has dry-run itself
 //! through [`crate::executor::preview`] on the very page it routed against: a missing, ambiguous,
@@ -17,38 +19,39 @@
 //! |---|---|
 //! | 0.95 | direct: quoted literal text, an explicit edit verb, and a clean self dry-run |
 //! | 0.90 | direct: a block named by position or selection (第二段, the selected blocks), dry-run clean |
-//! | 0.85 | direct: an unquoted single-token literal (`将 Rust 替换成 Go`) that occurs exactly once |
+//! | 0.85 | direct: an unquoted single-token literal or amount (`将 Rust 替换成 Go`, `change 3.5% to 4%`) that occurs exactly once, standing alone |
+//! | 0.80 | direct: a quoted literal found only ignoring case and surrounding spaces, once on the page; at least medium risk, always reviewed |
 //! | 0.70 | understood as an edit, but it cannot run directly (target missing, ambiguous, locked, out of the selection, tool disabled); Hermes gets the reason |
 //! | 0.60 | recognized by keywords as a question, an open rewrite, or unsupported |
 //! | 0.40 | no pattern matched; Hermes decides |
 
 mod classify;
+mod direct;
 mod grammar;
+mod hant;
+mod hermes;
+mod intent;
+mod literal;
 mod plan;
 mod prompt;
 mod target;
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
-use crate::error::Error;
-use crate::executor::idempotency::MemoryIdempotencyStore;
-use crate::executor::{self, Call, Effect, Env, FrozenContext, Origin};
-use crate::manifest::{Tool, unavailable_reason};
+use crate::executor::FrozenContext;
 use crate::normalize::fold;
-use crate::ops::Risk;
 use crate::page::Page;
-use crate::policy::{self, Ask, Stage, Unavailable};
-use crate::profile::{Profile, ReviewMode};
+use crate::profile::Profile;
+pub use crate::wire::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteV1, ToolHintV1};
 use classify::Class;
+use direct::direct;
+pub use direct::{requires_review, shortcut_review_mode};
 use grammar::Command;
-
-/// Schema id of [`RouteV1`].
-pub const PAGE_AI_COMMAND_ROUTE_V1: &str = "mnote.page_ai_command_route.v1";
+use hermes::hermes;
+pub use intent::{Intent, ReasonCode};
 
 /// Prompts longer than this are not commands; they go to Hermes without parsing.
 const MAX_COMMAND_CHARS: usize = 2_000;
@@ -70,75 +73,36 @@ pub struct RouteInput<'a> {
     pub idempotency_key: &'a str,
 }
 
-/// A tool call the router recommends.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RecommendedCallV1 {
-    /// Always `mnote.doc.apply_block_ops`.
-    pub tool_name: String,
-    /// Ready-to-send arguments, with `dryRun: true`.
-    pub args: Value,
-}
-
-/// Where a Hermes run should start.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ToolHintV1 {
-    /// The enabled read tools, from the manifest's annotations.
-    pub read_tools: Vec<String>,
-    /// The first call to make.
-    pub start_with: Option<RecommendedCallV1>,
-    /// The write tool to propose changes with, if any is enabled.
-    pub write_tool: Option<String>,
-    /// Blocks the prompt seems to be about.
-    pub candidate_block_ids: Vec<String>,
-    /// The quoted text of the prompt, if any.
-    pub match_text: Option<String>,
-    /// The review policy writes will meet.
-    pub review_mode: ReviewMode,
-}
-
-/// `mnote.page_ai_command_route.v1`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RouteV1 {
-    /// Always [`PAGE_AI_COMMAND_ROUTE_V1`].
-    pub schema: String,
-    /// `direct_replace`, `direct_delete`, `direct_insert`, `direct_type_change`, `read_only_question`,
-    /// `complex_rewrite` or `unsupported`.
-    pub intent: String,
-    /// How sure the router is of its reading; see the module docs for the levels.
-    pub confidence: f64,
-    /// The call to preview and apply, for direct routes.
-    pub recommended_tool_call: Option<RecommendedCallV1>,
-    /// `low`, `medium` or `high`.
-    pub risk: Risk,
-    /// The prompt goes to Hermes.
-    pub requires_hermes_run: bool,
-    /// A person must accept the write before it lands.
-    pub requires_review: bool,
-    /// Why, in words.
-    pub reason: String,
-    /// Why, as a stable code, for Hermes routes: `match_not_found`, `match_ambiguous`, `target_not_found`,
-    /// `out_of_selection`, `not_editable`, `tool_disabled`, `read_only_document`, `question`, `complex`,
-    /// `unsupported`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason_code: Option<String>,
-    /// Where a Hermes run should start.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_hint: Option<ToolHintV1>,
-}
-
 /// Routes `prompt`. Never panics and never calls a model; any string is a valid prompt.
 pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
     if prompt.trim().is_empty() {
-        return hermes(input, "unsupported", "unsupported", 0.4, "the prompt is empty".into(), None, &[]);
+        return hermes(
+            input,
+            Intent::Unsupported,
+            ReasonCode::Unsupported,
+            0.4,
+            "the prompt is empty".into(),
+            None,
+            &[],
+        );
     }
     if prompt.chars().count() > MAX_COMMAND_CHARS {
-        return hermes(input, "complex_rewrite", "complex", 0.6, "too long to be a single command".into(), None, &[]);
+        return hermes(
+            input,
+            Intent::ComplexRewrite,
+            ReasonCode::Complex,
+            0.6,
+            "too long to be a single command".into(),
+            None,
+            &[],
+        );
+    }
+    if let Some(command) = grammar::sed(prompt) {
+        let find = match &command {
+            Command::Replace { find, .. } => Some(find.clone()),
+            _ => None,
+        };
+        return direct(input, &[command], true, find);
     }
     let parsed = prompt::parse(prompt);
     let first_quote = parsed.quotes.first().cloned();
@@ -150,26 +114,37 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
             {
                 return direct(input, &[command], false, None);
             }
-            let stripped = prompt::strip_courtesy(&parsed.skeleton);
-            let asked = parsed.skeleton.trim_end().ends_with('?');
-            let (intent, code, confidence, reason) = match classify::classify(stripped, asked) {
-                Some(Class::Unsupported) => {
-                    ("unsupported", "unsupported", 0.6, "the page AI cannot do this with page tools")
-                }
-                Some(Class::Complex) => ("complex_rewrite", "complex", 0.6, "an open request that needs a model"),
-                Some(Class::Question) => {
-                    ("read_only_question", "question", 0.6, "a question about the page; nothing to write")
-                }
-                None => match classify::edit_intent(stripped) {
-                    Some(intent) => {
-                        (intent, "complex", 0.5, "an edit whose target can't be pinned down without a model")
-                    }
-                    None => ("complex_rewrite", "complex", 0.4, "no direct command pattern matched"),
-                },
-            };
-            hermes(input, intent, code, confidence, reason.into(), first_quote, &[])
+            not_a_command(input, &parsed)
         }
     }
+}
+
+/// A prompt no command pattern reads: a question, a summary, an open rewrite, something the page tools
+/// cannot do, or an edit whose target needs a model.
+fn not_a_command(input: &RouteInput<'_>, parsed: &prompt::Prompt) -> RouteV1 {
+    let stripped = prompt::strip_courtesy(&parsed.skeleton);
+    let asked = parsed.skeleton.trim_end().ends_with('?');
+    let (intent, code, confidence, reason) = match classify::classify(stripped, asked) {
+        Some(Class::Unsupported) => {
+            (Intent::Unsupported, ReasonCode::Unsupported, 0.6, "the page AI cannot do this with page tools")
+        }
+        Some(Class::Complex) => {
+            (Intent::ComplexRewrite, ReasonCode::Complex, 0.6, "an open request that needs a model")
+        }
+        Some(Class::Question) => {
+            (Intent::ReadOnlyQuestion, ReasonCode::Question, 0.6, "a question about the page; nothing to write")
+        }
+        Some(Class::Summary) => {
+            (Intent::ReadOnlyQuestion, ReasonCode::Question, 0.6, "a summary for the reader; nothing to write")
+        }
+        None => match classify::edit_intent(stripped) {
+            Some(intent) => {
+                (intent, ReasonCode::Complex, 0.5, "an edit whose target can't be pinned down without a model")
+            }
+            None => (Intent::ComplexRewrite, ReasonCode::Complex, 0.4, "no direct command pattern matched"),
+        },
+    };
+    hermes(input, intent, code, confidence, reason.into(), parsed.quotes.first().cloned(), &[])
 }
 
 /// Splits the skeleton into clauses and parses each; `None` unless every clause is a direct command.
@@ -267,14 +242,14 @@ fn clause(s: &str, quotes: &[String]) -> Option<Command> {
 
 /// The unquoted forms, read from the raw prompt so the literal keeps its case and width.
 fn unquoted(raw: &str) -> Option<Command> {
-    let folded = fold(raw);
+    let folded = hant::simplify(&fold(raw));
     let stripped = prompt::strip_courtesy(&folded);
     // `fold` keeps char counts, so the stripped range maps back onto the raw prompt char for char.
     let start = folded.get(..folded.find(stripped)?)?.chars().count();
     let len = stripped.chars().count();
     let original: String = raw.chars().skip(start).take(len).collect();
     if stripped.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) {
-        return grammar::zh_unquoted(&original);
+        return grammar::zh_unquoted(&original, &hant::simplify(&original));
     }
     let command = grammar::en(stripped, &[], true)?;
     // Re-read the two tokens from the raw text, so `Colour` stays `Colour`.
@@ -292,241 +267,6 @@ fn unquoted(raw: &str) -> Option<Command> {
         Some(original.chars().skip(start).take(with.chars().count()).collect::<String>())
     })?;
     Some(Command::Replace { find, with, all, within, quoted: false })
-}
-
-fn locked_holding<'p>(page: &'p Page, text: &'p str) -> impl Iterator<Item = String> + 'p {
-    page.blocks.iter().filter(move |b| !b.editable && b.text.contains(text)).map(|b| b.block_id.clone())
-}
-
-/// The policy's answer for the shortcut's write tool here.
-fn apply_availability(input: &RouteInput<'_>) -> Result<(), Unavailable> {
-    let ask = Ask {
-        tool: Tool::DocApplyBlockOps,
-        origin: Origin::Shortcut,
-        profile: input.profile,
-        grants: input.grants,
-        permission: input.page.permission,
-    };
-    policy::decide(&ask, Stage::Run).map(|_| ())
-}
-
-/// The reason code of a tool the policy finds unavailable.
-fn unavailable_code(unavailable: Unavailable) -> &'static str {
-    match unavailable {
-        Unavailable::ReadOnly => "read_only_document",
-        Unavailable::Disabled | Unavailable::ScopeNotGranted { .. } => "tool_disabled",
-    }
-}
-
-/// Maps an executor error from the self dry-run onto a reason code.
-fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool) -> (&'static str, Vec<String>) {
-    let page = input.page;
-    match error {
-        // Text that exists only in locked blocks is out of reach, not missing.
-        Error::MatchNotFound { match_text, .. } if locked_holding(page, match_text).next().is_some() => {
-            ("not_editable", locked_holding(page, match_text).collect())
-        }
-        Error::MatchNotFound { .. } if !quoted => ("complex", Vec::new()),
-        Error::MatchNotFound { did_you_mean, .. } => {
-            ("match_not_found", did_you_mean.iter().map(|(b, _)| b.clone()).collect())
-        }
-        Error::MatchAmbiguous { matches, .. } => {
-            let mut ids: Vec<String> = matches.iter().map(|(b, _)| b.clone()).collect();
-            ids.dedup();
-            ("match_ambiguous", ids)
-        }
-        // A locked block is outside every frozen scope; say why it is out of reach.
-        Error::BlockTargetOutOfScope { block_id, .. } if page.block(block_id).is_some_and(|b| !b.editable) => {
-            ("not_editable", vec![block_id.clone()])
-        }
-        Error::BlockTargetOutOfScope { block_id, .. } => ("out_of_selection", vec![block_id.clone()]),
-        Error::BlockNotEditable { block_id } => ("not_editable", vec![block_id.clone()]),
-        Error::BlockNotFound { .. } => ("target_not_found", Vec::new()),
-        // Only the policy refuses a tool; ask it for the typed cause.
-        Error::ToolDisabled { .. } | Error::ScopeDenied { .. } => {
-            (apply_availability(input).err().map_or("tool_disabled", unavailable_code), Vec::new())
-        }
-        _ => ("complex", Vec::new()),
-    }
-}
-
-fn direct(input: &RouteInput<'_>, commands: &[Command], quoted: bool, first_quote: Option<String>) -> RouteV1 {
-    let intent = commands.first().map_or("complex_rewrite", Command::intent);
-    if let Err(reason) = apply_availability(input) {
-        return hermes(
-            input,
-            intent,
-            unavailable_code(reason),
-            0.7,
-            format!("{} {reason}", Tool::DocApplyBlockOps.spec().name),
-            first_quote,
-            &[],
-        );
-    }
-    let (ops, allowed, structural) = match plan::operations(input, commands) {
-        Ok(found) => found,
-        Err(r) => {
-            let intent = if r.code == "complex" { "complex_rewrite" } else { intent };
-            return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates);
-        }
-    };
-    let mut args = json!({
-        "contextId": input.context.context_id,
-        "documentId": input.page.document_id,
-        "baseRevision": input.page.revision,
-        "operations": ops,
-        "dryRun": true,
-        "idempotencyKey": input.idempotency_key,
-    });
-    // The context's own list narrows nothing, so the self dry-run goes without it (on a full-page context of a
-    // long page, reading back thousands of ids cost more than the dry-run); the recommendation still names it.
-    let narrows = allowed != input.context.allowed_target_block_ids;
-    if narrows {
-        add_allowed(&mut args, &allowed);
-    }
-    let contexts = input.context;
-    let mut store = MemoryIdempotencyStore::new();
-    let mut n = 0u32;
-    let mut mint = || {
-        n += 1;
-        format!("b_route{n:05}")
-    };
-    let mut env =
-        Env { profile: input.profile, grants: input.grants, contexts, idempotency: &mut store, mint: &mut mint };
-    let call = Call {
-        tool_name: Tool::DocApplyBlockOps.spec().name,
-        args: &args,
-        origin: Origin::Shortcut,
-        actor: "router",
-        at: "",
-        tool_call_id: "route",
-        new_context_id: "",
-    };
-    let result = match executor::preview(input.page, &call, &mut env) {
-        Ok(executor::Outcome { effect: Effect::Previewed(result), .. }) => result,
-        Ok(_) => {
-            return hermes(input, intent, "complex", 0.4, "the self dry-run did not preview".into(), first_quote, &[]);
-        }
-        Err(error) => {
-            let (code, candidates) = match &error {
-                // Narrowed to the selection, the text is elsewhere on the page: say so.
-                Error::MatchNotFound { match_text, .. }
-                    if allowed.len() < input.context.allowed_target_block_ids.len() =>
-                {
-                    let outside: Vec<String> = input
-                        .page
-                        .blocks
-                        .iter()
-                        .filter(|b| {
-                            b.editable && !allowed.contains(&b.block_id) && b.text.contains(match_text.as_str())
-                        })
-                        .map(|b| b.block_id.clone())
-                        .collect();
-                    if outside.is_empty() { refusal_of(input, &error, quoted) } else { ("out_of_selection", outside) }
-                }
-                _ => refusal_of(input, &error, quoted),
-            };
-            let intent = if code == "complex" && !quoted { "complex_rewrite" } else { intent };
-            return hermes(input, intent, code, 0.7, error.message(), first_quote, &candidates);
-        }
-    };
-    if !narrows {
-        add_allowed(&mut args, &allowed);
-    }
-    let risk = result.risk;
-    let confidence = match (
-        quoted,
-        structural || commands.iter().any(|c| matches!(c, Command::DeleteBlock(_) | Command::SetText { .. })),
-    ) {
-        (false, _) => 0.85,
-        (true, true) => 0.9,
-        (true, false) => 0.95,
-    };
-    let changed: Vec<&str> = result.changed_blocks.iter().map(|c| c.block_id.as_str()).collect();
-    let reason = format!(
-        "{} {} on {}; the self dry-run succeeded",
-        if quoted { "explicit" } else { "unquoted" },
-        intent.trim_start_matches("direct_").replace('_', " "),
-        if changed.is_empty() { "no block".to_string() } else { changed.join(", ") },
-    );
-    RouteV1 {
-        schema: PAGE_AI_COMMAND_ROUTE_V1.into(),
-        intent: intent.into(),
-        confidence,
-        recommended_tool_call: Some(RecommendedCallV1 { tool_name: Tool::DocApplyBlockOps.spec().name.into(), args }),
-        risk,
-        requires_hermes_run: false,
-        requires_review: requires_review(input.profile.review_mode, risk),
-        reason,
-        reason_code: None,
-        tool_hint: None,
-    }
-}
-
-fn add_allowed(args: &mut Value, allowed: &[String]) {
-    if let Some(args) = args.as_object_mut() {
-        args.insert("allowedTargetBlockIds".into(), json!(allowed));
-    }
-}
-
-/// SPEC §6: `required` and `review` review every write; `yolo` reviews only high risk.
-pub fn requires_review(mode: ReviewMode, risk: Risk) -> bool {
-    match mode {
-        ReviewMode::Required | ReviewMode::Review => true,
-        ReviewMode::Yolo => risk == Risk::High,
-    }
-}
-
-fn hermes(
-    input: &RouteInput<'_>,
-    intent: &str,
-    code: &str,
-    confidence: f64,
-    reason: String,
-    match_text: Option<String>,
-    candidates: &[String],
-) -> RouteV1 {
-    let enabled = |t: Tool| unavailable_reason(t, input.profile, input.grants, input.page.permission).is_none();
-    let read_tools: Vec<String> =
-        Tool::ALL.iter().filter(|t| !t.writes() && enabled(**t)).map(|t| t.spec().name.to_string()).collect();
-    let scope = if !input.selection.is_empty() {
-        json!({"type": "selection", "blockIds": input.selection})
-    } else if let Some(q) = match_text.as_ref().filter(|q| !q.trim().is_empty()) {
-        json!({"type": "keyword", "query": q})
-    } else if input.page.blocks.len() > 200 {
-        json!({"type": "outline"})
-    } else {
-        json!({"type": "full"})
-    };
-    let start_with = enabled(Tool::DocFetch).then(|| RecommendedCallV1 {
-        tool_name: Tool::DocFetch.spec().name.into(),
-        args: json!({"documentId": input.page.document_id, "scope": scope, "formats": ["page_xml"], "budget": {"maxChars": 12000}}),
-    });
-    let write_tool = [Tool::DocPlanUpdate, Tool::DocApplyBlockOps]
-        .into_iter()
-        .find(|t| enabled(*t))
-        .map(|t| t.spec().name.to_string());
-    let candidate_block_ids = if candidates.is_empty() { input.selection.to_vec() } else { candidates.to_vec() };
-    let risk = if intent == "read_only_question" { Risk::Low } else { Risk::Medium };
-    RouteV1 {
-        schema: PAGE_AI_COMMAND_ROUTE_V1.into(),
-        intent: intent.into(),
-        confidence,
-        recommended_tool_call: None,
-        risk,
-        requires_hermes_run: true,
-        requires_review: intent != "read_only_question" && input.profile.review_mode != ReviewMode::Yolo,
-        reason,
-        reason_code: Some(code.into()),
-        tool_hint: Some(ToolHintV1 {
-            read_tools,
-            start_with,
-            write_tool,
-            candidate_block_ids,
-            match_text,
-            review_mode: input.profile.review_mode,
-        }),
-    }
 }
 
 #[cfg(test)]

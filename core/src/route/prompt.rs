@@ -1,7 +1,8 @@
 //! Prompt preprocessing: pull out quoted spans verbatim, then normalize what is left.
 //!
 //! Quoted text is the user's literal target and is never altered: `「ＡＢＣ」` stays full-width. Everything
-//! outside quotes is folded (full-width → half-width, lowercase), its punctuation canonicalized, polite
+//! outside quotes is folded (full-width → half-width, lowercase, Traditional → Simplified), its punctuation
+//! canonicalized, polite
 //! prefixes and trailing punctuation dropped, so the grammar sees one spelling of each form.
 
 use alloc::string::String;
@@ -118,7 +119,7 @@ fn canonical_char(c: char) -> char {
         '\u{3000}' => ' ',
         '→' | '⇒' | '➡' => '>',
         c if c.is_whitespace() => ' ',
-        c => fold_char(c),
+        c => super::hant::simplified(fold_char(c)),
     }
 }
 
@@ -131,6 +132,8 @@ const REWRITES: &[(&str, &str)] = &[
     ("replace成", "替换成"),
     ("replace为", "替换为"),
     ("delete掉", "删掉"),
+    ("move到", "移到"),
+    ("move至", "移到"),
     ("remove掉", "删掉"),
     ("并且把", ",把"),
     ("然后把", ",把"),
@@ -203,11 +206,35 @@ const PREFIXES: &[&str] = &[
     "我想",
     "我要",
     "希望",
+    "拜托你",
+    "拜托",
+    "劳驾",
+    "帮个忙",
+    "please could you ",
+    "please can you ",
+    "please,",
     "please ",
+    "pls,",
     "pls ",
     "plz ",
     "can you please ",
     "could you please ",
+    "would you please ",
+    "would you mind ",
+    "could i ask you to ",
+    "i need you to ",
+    "i'd like to ",
+    "let's ",
+    "quick fix:",
+    "quick one:",
+    "small fix:",
+    "one more thing:",
+    "hey,",
+    "hi,",
+    "ok,",
+    "okay,",
+    "so,",
+    "thanks,",
     "can you ",
     "could you ",
     "would you ",
@@ -239,6 +266,23 @@ const SUFFIXES: &[&str] = &[
     " pls",
     " thanks",
     " thank you",
+    " thanks a lot",
+    " thx",
+    " ty",
+    " cheers",
+    " for me",
+    " if you can",
+    " if possible",
+    " when you can",
+    " asap",
+    "...",
+    "…",
+    ":)",
+    "多谢",
+    "感谢",
+    "辛苦了",
+    "好不好",
+    "行不行",
     "谢谢",
     "谢啦",
     "谢了",
@@ -278,6 +322,13 @@ pub(super) fn strip_courtesy(mut s: &str) -> &str {
         }
         for p in SUFFIXES {
             if let Some(rest) = s.strip_suffix(p) {
+                s = rest;
+            }
+            // `…,thanks`, `…?thanks`: spaces next to punctuation are gone after normalization.
+            if let Some(word) = p.strip_prefix(' ')
+                && let Some(rest) = s.strip_suffix(word)
+                && rest.ends_with([',', '?', '!', '.', ';'])
+            {
                 s = rest;
             }
         }

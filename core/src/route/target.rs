@@ -28,11 +28,31 @@ pub(super) enum Kind {
     Table,
     /// Dividers.
     Divider,
+    /// Images.
+    Image,
     /// Any block.
     Any,
 }
 
 impl Kind {
+    /// The kind in words, for reasons: `todo`, `list item`, `block`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Paragraph => "paragraph",
+            Kind::Heading => "heading",
+            Kind::ListItem => "list item",
+            Kind::Bulleted => "bulleted list item",
+            Kind::Numbered => "numbered list item",
+            Kind::Todo => "todo",
+            Kind::Quote => "quote",
+            Kind::Code => "code block",
+            Kind::Table => "table",
+            Kind::Divider => "divider",
+            Kind::Image => "image",
+            Kind::Any => "block",
+        }
+    }
+
     /// Whether a block of type `t` is of this kind.
     pub fn matches(self, t: BlockType) -> bool {
         match self {
@@ -46,6 +66,7 @@ impl Kind {
             Kind::Code => t == BlockType::Code,
             Kind::Table => t == BlockType::Table,
             Kind::Divider => t == BlockType::Divider,
+            Kind::Image => t == BlockType::Image,
             Kind::Any => true,
         }
     }
@@ -97,9 +118,13 @@ fn zh_kind(s: &str) -> Option<(Kind, &str)> {
         ("标题", Kind::Heading),
         ("个无序列表项", Kind::Bulleted),
         ("条无序列表项", Kind::Bulleted),
+        ("个项目符号", Kind::Bulleted),
         ("个有序列表项", Kind::Numbered),
         ("条有序列表项", Kind::Numbered),
+        ("个编号列表项", Kind::Numbered),
+        ("条编号列表项", Kind::Numbered),
         ("个编号项", Kind::Numbered),
+        ("条编号项", Kind::Numbered),
         ("个列表项", Kind::ListItem),
         ("条列表项", Kind::ListItem),
         ("个要点", Kind::ListItem),
@@ -118,14 +143,36 @@ fn zh_kind(s: &str) -> Option<(Kind, &str)> {
         ("个bullet", Kind::Bulleted),
         ("条bullet", Kind::Bulleted),
         ("bullet", Kind::Bulleted),
+        ("个引用块", Kind::Quote),
         ("个引用", Kind::Quote),
         ("段引用", Kind::Quote),
+        ("条引用", Kind::Quote),
+        ("处引用", Kind::Quote),
         ("个代码块", Kind::Code),
         ("段代码", Kind::Code),
+        ("个代码", Kind::Code),
+        ("个表格", Kind::Table),
+        ("张表格", Kind::Table),
+        ("张表", Kind::Table),
+        ("个表", Kind::Table),
+        ("条分割线", Kind::Divider),
+        ("条分隔线", Kind::Divider),
+        ("根分割线", Kind::Divider),
+        ("个分割线", Kind::Divider),
+        ("个分隔线", Kind::Divider),
+        ("张图片", Kind::Image),
+        ("张图", Kind::Image),
+        ("个图片", Kind::Image),
+        ("幅图", Kind::Image),
         ("个块", Kind::Any),
         ("块", Kind::Any),
     ];
-    NOUNS.iter().find_map(|(noun, kind)| s.strip_prefix(noun).map(|rest| (*kind, rest)))
+    // The longest noun wins: `条分割线` is a divider, not `条` (a list item) followed by more words.
+    NOUNS
+        .iter()
+        .filter(|(noun, _)| s.starts_with(noun))
+        .max_by_key(|(noun, _)| noun.len())
+        .and_then(|(noun, kind)| s.get(noun.len()..).map(|rest| (*kind, rest)))
 }
 
 /// Parses a Chinese ordinal at the start of `s`: 第二段, 最后一段, 倒数第二个标题, 第3个待办.
@@ -183,10 +230,33 @@ pub(super) fn en_kind(word: &str) -> Option<Kind> {
         "todo" | "to-do" | "task" | "checkbox" => Kind::Todo,
         "quote" | "blockquote" => Kind::Quote,
         "block" => Kind::Any,
-        "divider" | "rule" | "separator" => Kind::Divider,
-        "table" => Kind::Table,
+        "divider" | "rule" | "separator" | "dividers" => Kind::Divider,
+        "table" | "tables" => Kind::Table,
+        "image" | "picture" | "photo" | "figure" | "screenshot" | "images" => Kind::Image,
+        "quotes" | "blockquotes" | "quotation" => Kind::Quote,
         _ => return None,
     })
+}
+
+/// The kind the words start with, one word or two (`code block`, `bullet point`, `numbered item`,
+/// `list item`, `block quote`), and how many words it used.
+pub(super) fn en_kind_words(w: &[&str]) -> Option<(Kind, usize)> {
+    let first = *w.first()?;
+    let two = match (first, w.get(1)) {
+        ("code", Some(&("block" | "blocks" | "snippet"))) => Some(Kind::Code),
+        ("numbered", Some(&("item" | "point" | "step" | "items"))) => Some(Kind::Numbered),
+        ("list", Some(&("item" | "items"))) => Some(Kind::ListItem),
+        ("bullet", Some(&("point" | "points"))) => Some(Kind::Bulleted),
+        ("block", Some(&("quote" | "quotes"))) | ("pull", Some(&"quote")) => Some(Kind::Quote),
+        ("horizontal", Some(&("rule" | "line"))) => Some(Kind::Divider),
+        _ => None,
+    };
+    match (two, first) {
+        (Some(kind), _) => Some((kind, 2)),
+        // `code` alone is text in code style, not a code block.
+        (None, "code") => None,
+        (None, word) => en_kind(word).map(|k| (k, 1)),
+    }
 }
 
 /// Parses an English ordinal from words: `[the] third paragraph`, `the last heading`, `the second-to-last
@@ -194,25 +264,7 @@ pub(super) fn en_kind(word: &str) -> Option<Kind> {
 pub(super) fn en_ordinal(words: &[&str]) -> Option<(Ordinal, usize)> {
     let skip = usize::from(words.first() == Some(&"the"));
     let w = words.get(skip..)?;
-    let take_kind = |i: usize| -> Option<(Kind, usize)> {
-        let first = *w.get(i)?;
-        let extra = usize::from(matches!(
-            (first, w.get(i + 1)),
-            ("bullet", Some(&"point"))
-                | ("list", Some(&"item"))
-                | ("code", Some(&"block"))
-                | ("numbered", Some(&("item" | "point" | "step")))
-        ));
-        match (first, extra) {
-            ("code", 1) => return Some((Kind::Code, 2)),
-            ("code", _) => return None,
-            ("numbered", 1) => return Some((Kind::Numbered, 2)),
-            ("list", 1) => return Some((Kind::ListItem, 2)),
-            _ => {}
-        }
-        let word = first;
-        en_kind(word).map(|k| (k, 1 + extra))
-    };
+    let take_kind = |i: usize| en_kind_words(w.get(i..)?);
     match w {
         ["last" | "final", ..] => {
             take_kind(1).map(|(kind, used)| (Ordinal { kind, n: 1, from_end: true }, skip + 1 + used))

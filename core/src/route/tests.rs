@@ -2,8 +2,12 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use serde_json::{Value, json};
+
 use super::*;
+use crate::ops::Risk;
 use crate::page::Block;
+use crate::profile::ReviewMode;
 
 fn page() -> Page {
     let mut p = Page::new(
@@ -58,7 +62,7 @@ fn ops(r: &RouteV1) -> Value {
 #[test]
 fn quoted_chinese_replace_is_direct_and_low_risk() {
     let r = run("请把「第一版」替换为「第二版」。", &[], ReviewMode::Yolo);
-    assert_eq!(r.intent, "direct_replace");
+    assert_eq!(r.intent, Intent::DirectReplace);
     assert!(!r.requires_hermes_run && !r.requires_review);
     assert_eq!(r.risk, Risk::Low);
     assert_eq!(r.confidence, 0.95);
@@ -88,7 +92,7 @@ fn english_forms_and_quote_pairs() {
 fn ambiguity_goes_to_hermes_with_where() {
     let r = run("replace \"API\" with \"interface\"", &[], ReviewMode::Yolo);
     assert!(r.requires_hermes_run);
-    assert_eq!(r.reason_code.as_deref(), Some("match_ambiguous"));
+    assert_eq!(r.reason_code, Some(ReasonCode::MatchAmbiguous));
     assert_eq!(r.reason, "matchText \"API\" found 2 times in p_2");
     let hint = r.tool_hint.unwrap();
     assert_eq!(hint.candidate_block_ids, ["p_2"]);
@@ -109,15 +113,15 @@ fn ordinals_selection_and_types() {
     let r = run("make the selected paragraph a todo", &["p_1"], ReviewMode::Yolo);
     assert_eq!(ops(&r), json!([{"op": "update", "blockId": "p_1", "type": "todo"}]));
     let r = run("delete the third paragraph", &[], ReviewMode::Yolo);
-    assert_eq!(r.reason_code.as_deref(), Some("not_editable"), "p_3 is locked");
+    assert_eq!(r.reason_code, Some(ReasonCode::NotEditable), "p_3 is locked");
     let r = run("delete the ninth paragraph", &[], ReviewMode::Yolo);
-    assert_eq!(r.reason_code.as_deref(), Some("target_not_found"));
+    assert_eq!(r.reason_code, Some(ReasonCode::TargetNotFound));
 }
 
 #[test]
 fn selection_bounds_the_write() {
     let r = run("把选中的段落里的「Rust」改成「Go」", &["p_1"], ReviewMode::Yolo);
-    assert_eq!(r.reason_code.as_deref(), Some("out_of_selection"), "Rust is only outside the selection");
+    assert_eq!(r.reason_code, Some(ReasonCode::OutOfSelection), "Rust is only outside the selection");
     let r = run("把选中的段落里的「Rust」改成「Go」", &["p_4"], ReviewMode::Yolo);
     assert_eq!(ops(&r), json!([{"op": "replace", "blockId": "p_4", "matchText": "Rust", "content": "Go"}]));
 }
@@ -137,7 +141,7 @@ fn inserts_and_multi_commands() {
     let r = run("replace \"第一版\" with \"v2\" and \"Rust core\" with \"kernel\"", &[], ReviewMode::Yolo);
     assert_eq!(ops(&r).as_array().unwrap().len(), 2);
     let r = run("把「第一版」改成「第二版」，再把「API」改成「接口」", &[], ReviewMode::Yolo);
-    assert_eq!(r.reason_code.as_deref(), Some("match_ambiguous"), "one ambiguous part sends the batch to Hermes");
+    assert_eq!(r.reason_code, Some(ReasonCode::MatchAmbiguous), "one ambiguous part sends the batch to Hermes");
 }
 
 #[test]
@@ -146,19 +150,19 @@ fn unquoted_only_when_unique_and_plain() {
     assert_eq!(r.confidence, 0.85);
     assert_eq!(ops(&r), json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}]));
     let r = run("把语气改成更正式", &[], ReviewMode::Yolo);
-    assert_eq!(r.intent, "complex_rewrite");
+    assert_eq!(r.intent, Intent::ComplexRewrite);
     let r = run("replace Rust with Go", &[], ReviewMode::Yolo);
     assert_eq!(ops(&r), json!([{"op": "replace", "matchText": "Rust", "content": "Go"}]));
 }
 
 #[test]
 fn questions_rewrites_and_unsupported() {
-    assert_eq!(run("这一页讲了什么？", &[], ReviewMode::Yolo).intent, "read_only_question");
-    assert_eq!(run("How many paragraphs are there?", &[], ReviewMode::Yolo).intent, "read_only_question");
-    assert_eq!(run("帮我润色一下第二段", &[], ReviewMode::Yolo).intent, "complex_rewrite");
-    assert_eq!(run("make it more professional", &[], ReviewMode::Yolo).intent, "complex_rewrite");
-    assert_eq!(run("把这一页发邮件给老板", &[], ReviewMode::Yolo).intent, "unsupported");
-    assert_eq!(run("", &[], ReviewMode::Yolo).intent, "unsupported");
+    assert_eq!(run("这一页讲了什么？", &[], ReviewMode::Yolo).intent, Intent::ReadOnlyQuestion);
+    assert_eq!(run("How many paragraphs are there?", &[], ReviewMode::Yolo).intent, Intent::ReadOnlyQuestion);
+    assert_eq!(run("帮我润色一下第二段", &[], ReviewMode::Yolo).intent, Intent::ComplexRewrite);
+    assert_eq!(run("make it more professional", &[], ReviewMode::Yolo).intent, Intent::ComplexRewrite);
+    assert_eq!(run("把这一页发邮件给老板", &[], ReviewMode::Yolo).intent, Intent::Unsupported);
+    assert_eq!(run("", &[], ReviewMode::Yolo).intent, Intent::Unsupported);
 }
 
 #[test]
@@ -171,7 +175,7 @@ fn disabled_tool_and_read_only_page_are_never_recommended() {
         "把「第一版」替换为「第二版」",
         &RouteInput { page: &p, context: &ctx, selection: &[], profile: &profile, grants: None, idempotency_key: "k" },
     );
-    assert_eq!(r.reason_code.as_deref(), Some("tool_disabled"));
+    assert_eq!(r.reason_code, Some(ReasonCode::ToolDisabled));
     assert!(r.recommended_tool_call.is_none());
     let mut read_only = page();
     read_only.permission = crate::page::Permission::Read;
@@ -186,6 +190,6 @@ fn disabled_tool_and_read_only_page_are_never_recommended() {
             idempotency_key: "k",
         },
     );
-    assert_eq!(r.reason_code.as_deref(), Some("read_only_document"));
+    assert_eq!(r.reason_code, Some(ReasonCode::ReadOnlyDocument));
     assert_eq!(r.tool_hint.unwrap().write_tool, None);
 }

@@ -12,9 +12,10 @@
 //! audit entries, events) is committed in one SQLite transaction at the end, or nothing but the events
 //! when the command failed.
 
-use pageai_core::audit::{self, AuditDraft};
+use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::executor::FrozenContext;
+use pageai_core::json::to_json;
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
 use pageai_core::route::{RouteInput, RouteV1, route};
@@ -27,8 +28,8 @@ use worker::{DurableObject, Env, Request, Response, State, durable_object};
 use crate::clock::Now;
 use crate::config::{Config, DOCUMENTS_BINDING};
 use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
+use crate::http::text_response;
 use crate::ids::{self, RandomMint};
-use crate::routes::text_response;
 use crate::services::commands::{self, CommandRequest};
 use crate::services::desk::Desk;
 use crate::services::documents::{PageDraft, seed};
@@ -185,21 +186,19 @@ struct Listing<'a, T: Serialize> {
 }
 
 impl DocumentObject {
+    /// Runs one command: one step per command below, or a service inside [`Self::transact`].
     fn run(&self, command: DocumentCommand, trace_id: &str) -> Result<String, Error> {
         match command {
-            DocumentCommand::Get { document_id } => {
-                let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
-                json(&load_or_seed(&store, &document_id, trace_id)?)
-            }
+            DocumentCommand::Get { document_id } => self.get(&document_id, trace_id),
             DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, trace_id),
             DocumentCommand::CallTool { document_id, profile, call } => {
                 self.transact(&document_id, &profile, trace_id, |page, desk| {
-                    json(&tool_calls::call(page, &call, desk)?)
+                    to_json(&tool_calls::call(page, &call, desk)?)
                 })
             }
             DocumentCommand::Command { document_id, profile, request, trace_id: command_trace } => {
                 self.transact(&document_id, &profile, trace_id, |page, desk| {
-                    json(&commands::run(page, &request, &command_trace, desk)?)
+                    to_json(&commands::run(page, &request, &command_trace, desk)?)
                 })
             }
             DocumentCommand::Review { document_id, profile, session_id, action } => {
@@ -207,31 +206,13 @@ impl DocumentObject {
                     reviews::act(page, &session_id, &action, desk)
                 })
             }
-            DocumentCommand::ListSessions { document_id, limit } => {
-                self.require_page(&document_id, trace_id)?;
-                let ledger = Ledger::open(self.state.storage(), 0)?;
-                json(&Listing { document_id: &document_id, items: Sessions { sessions: ledger.sessions.list(limit)? } })
-            }
+            DocumentCommand::ListSessions { document_id, limit } => self.list_sessions(&document_id, limit, trace_id),
             DocumentCommand::Audit { document_id, after, limit } => {
-                self.require_page(&document_id, trace_id)?;
-                let ledger = Ledger::open(self.state.storage(), 0)?;
-                let entries = ledger.audit.page(after, limit)?;
-                json(&Listing { document_id: &document_id, items: AuditPage { head: ledger.audit.head()?, entries } })
+                self.audit_page(&document_id, after, limit, trace_id)
             }
-            DocumentCommand::VerifyAudit { document_id } => {
-                self.require_page(&document_id, trace_id)?;
-                let ledger = Ledger::open(self.state.storage(), 0)?;
-                let (head, entries) = ledger.audit.verify()?;
-                json(&Listing {
-                    document_id: &document_id,
-                    items: Verified { ok: true, verified: true, entries, head },
-                })
-            }
+            DocumentCommand::VerifyAudit { document_id } => self.verify_audit(&document_id, trace_id),
             DocumentCommand::Events { document_id, run_id, after, limit } => {
-                self.require_page(&document_id, trace_id)?;
-                let ledger = Ledger::open(self.state.storage(), 0)?;
-                let events = ledger.event_table().list(run_id.as_deref(), after, limit)?;
-                json(&Listing { document_id: &document_id, items: EventsPage { events } })
+                self.events_page(&document_id, run_id.as_deref(), after, limit, trace_id)
             }
             DocumentCommand::FreezeRun {
                 document_id,
@@ -243,27 +224,80 @@ impl DocumentObject {
                 profile,
                 idempotency_key,
             } => {
-                let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
-                let page = load_or_seed(&store, &document_id, trace_id)?;
-                let context = build_context(&page, &request, &context_id)?;
-                let frozen = FrozenContext::of(&context);
-                let now_ms = js_sys::Date::now() as i64;
-                let ttl_ms = i64::try_from(ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
-                let mut ledger = Ledger::open(self.state.storage(), now_ms)?;
-                ledger.contexts.freeze_run(&frozen, &request.scope, now_ms.saturating_add(ttl_ms))?;
-                ledger.commit(None, true).or_internal("freeze run context", trace_id)?;
-                let input = RouteInput {
-                    page: &page,
-                    context: &frozen,
-                    selection: &selection,
-                    profile: &profile,
-                    grants: None,
-                    idempotency_key: &idempotency_key,
-                };
-                let route = route(&message, &input);
-                json(&FrozenRun { context, permission: page.permission, route })
+                let (page, context, frozen) =
+                    self.freeze_context(&document_id, &context_id, &request, ttl_seconds, trace_id)?;
+                let route = route_message(&message, &page, &frozen, &selection, &profile, &idempotency_key);
+                to_json(&FrozenRun { context, permission: page.permission, route })
             }
         }
+    }
+
+    /// The stored page, seeded first when it is a known sample.
+    fn get(&self, document_id: &str, trace_id: &str) -> Result<String, Error> {
+        let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+        to_json(&load_or_seed(&store, document_id, trace_id)?)
+    }
+
+    /// The document's review sessions, newest first.
+    fn list_sessions(&self, document_id: &str, limit: u32, trace_id: &str) -> Result<String, Error> {
+        let ledger = self.read_ledger(document_id, trace_id)?;
+        to_json(&Listing { document_id, items: Sessions { sessions: ledger.sessions.list(limit)? } })
+    }
+
+    /// Audit entries after `after`, oldest first, with the chain's head.
+    fn audit_page(&self, document_id: &str, after: u64, limit: u32, trace_id: &str) -> Result<String, Error> {
+        let ledger = self.read_ledger(document_id, trace_id)?;
+        let entries = ledger.audit.page(after, limit)?;
+        to_json(&Listing { document_id, items: AuditPage { head: ledger.audit.head()?, entries } })
+    }
+
+    /// Verifies the whole audit chain against its stored head.
+    fn verify_audit(&self, document_id: &str, trace_id: &str) -> Result<String, Error> {
+        let ledger = self.read_ledger(document_id, trace_id)?;
+        let (head, entries) = ledger.audit.verify()?;
+        to_json(&Listing { document_id, items: Verified { ok: true, verified: true, entries, head } })
+    }
+
+    /// Tool and review events after `after`, oldest first; one run's only when `run_id` is set.
+    fn events_page(
+        &self,
+        document_id: &str,
+        run_id: Option<&str>,
+        after: u64,
+        limit: u32,
+        trace_id: &str,
+    ) -> Result<String, Error> {
+        let ledger = self.read_ledger(document_id, trace_id)?;
+        let events = ledger.event_table().list(run_id, after, limit)?;
+        to_json(&Listing { document_id, items: EventsPage { events } })
+    }
+
+    /// Builds the run's context from the page and stores it frozen until `ttl_seconds` from now, committed
+    /// at once (the run's writes bind to it from another request).
+    fn freeze_context(
+        &self,
+        document_id: &str,
+        context_id: &str,
+        request: &ContextRequest,
+        ttl_seconds: u64,
+        trace_id: &str,
+    ) -> Result<(Page, PageAiContextV1, FrozenContext), Error> {
+        let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
+        let page = load_or_seed(&store, document_id, trace_id)?;
+        let context = build_context(&page, request, context_id)?;
+        let frozen = FrozenContext::of(&context);
+        let now_ms = js_sys::Date::now() as i64;
+        let ttl_ms = i64::try_from(ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
+        let mut ledger = Ledger::open(self.state.storage(), now_ms)?;
+        ledger.contexts.freeze_run(&frozen, &request.scope, now_ms.saturating_add(ttl_ms))?;
+        ledger.commit(None, true).or_internal("freeze run context", trace_id)?;
+        Ok((page, context, frozen))
+    }
+
+    /// The document's books for reading, once the document is known to exist.
+    fn read_ledger(&self, document_id: &str, trace_id: &str) -> Result<Ledger, Error> {
+        self.require_page(document_id, trace_id)?;
+        Ledger::open(self.state.storage(), 0)
     }
 
     /// Fails with `mnote_document_not_found` unless the document exists (or is a sample, seeded now).
@@ -284,7 +318,7 @@ impl DocumentObject {
             at: now.at.clone(),
             actor: REVIEWER.into(),
             document_id: document_id.into(),
-            action: "document.put".into(),
+            action: AuditAction::DocumentPut,
             tool_name: None,
             tool_call_id: None,
             review_session_id: None,
@@ -296,7 +330,7 @@ impl DocumentObject {
             return Err(internal("read document storage", failure, trace_id));
         }
         ledger.commit(Some(encoded), true).or_internal("commit page", trace_id)?;
-        json(&page)
+        to_json(&page)
     }
 
     /// Runs `work` on the page and a desk over the document's books, then commits what it recorded in one
@@ -366,8 +400,17 @@ struct EventsPage {
     events: Vec<crate::services::ledger::StoredEvent>,
 }
 
-fn json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
+/// The router's answer for the run's message, against the context just frozen.
+fn route_message(
+    message: &str,
+    page: &Page,
+    frozen: &FrozenContext,
+    selection: &[String],
+    profile: &Profile,
+    idempotency_key: &str,
+) -> RouteV1 {
+    let input = RouteInput { page, context: frozen, selection, profile, grants: None, idempotency_key };
+    route(message, &input)
 }
 
 /// The stored page, seeding it first when it is a known sample and the store is empty.

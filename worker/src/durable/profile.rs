@@ -12,8 +12,8 @@ use worker::{DurableObject, Env, Request, Response, State, durable_object};
 
 use crate::config::{Config, PROFILE_OBJECT_NAME, PROFILES_BINDING};
 use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
+use crate::http::json_response;
 use crate::ids;
-use crate::routes::json_response;
 use crate::services::profiles;
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS profile (

@@ -12,10 +12,10 @@ use pageai_core::{Error, wire};
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
-use super::{RequestContext, json_response, read_body};
 use crate::auth::{cleared_cookie, is_https, now_seconds, session_cookie, sign_session, tokens_equal};
 use crate::config::{secret, secrets};
 use crate::error::{Failure, OrInternal};
+use crate::http::{RequestContext, json_response, read_body};
 use crate::ids;
 
 /// A sign-in body is a token and nothing else.

@@ -8,9 +8,9 @@
 use pageai_core::{Error, markdown, wire};
 use worker::{Request, Response};
 
-use super::{RequestContext, json_response, query, query_number, raw_json_response, read_body, text_response};
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::error::{Failure, OrInternal};
+use crate::http::{RequestContext, json_response, query, query_number, raw_json_response, read_body, text_response};
 use crate::services::documents::{PageDraft, PutPageBody, check_document_id};
 
 /// How a page is written in a response.

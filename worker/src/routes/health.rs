@@ -4,7 +4,7 @@ use pageai_core::Error;
 use serde::Serialize;
 use worker::Response;
 
-use super::{RequestContext, json_response};
+use crate::http::{RequestContext, json_response};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

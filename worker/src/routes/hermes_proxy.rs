@@ -5,6 +5,7 @@
 //! and shape the 7-5 answers. mnote keeps no chat history: sessions, messages and usage are Hermes'.
 
 use pageai_core::context::{ContextRequest, Format, Scope};
+use pageai_core::ids::{ID_CHARS, KEY_CHARS};
 use pageai_core::manifest::manifest;
 use pageai_core::page::{Permission, validate_block_id};
 use pageai_core::{Error, wire as core_wire};
@@ -12,19 +13,19 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use worker::{Headers, Method, Request, Response};
 
-use super::{RequestContext, json_response, read_body};
 use crate::durable::document::{DocumentClient, DocumentCommand, FrozenRun};
 use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
+use crate::http::{RequestContext, json_response, read_body};
 use crate::ids;
 use crate::services::documents::check_document_id;
 use crate::services::hermes::instructions::{RunBrief, instructions};
 use crate::services::hermes::sse::SseRelay;
 use crate::services::hermes::wire::{
     AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HERMES_TOOL_V1, HermesMessages,
-    HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, MAX_MESSAGE_CHARS,
-    Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools, check_run_id,
-    check_session_id, history, session_document, session_prefix,
+    HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, HistoryMessage,
+    MAX_MESSAGE_CHARS, Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools,
+    check_run_id, check_session_id, history, session_document, session_id_of, session_prefix,
 };
 use crate::services::hermes::{Hermes, encode_component, relay_events};
 
@@ -38,10 +39,6 @@ const MAX_LIST_LIMIT: usize = 100;
 /// Hermes pages through its sessions 200 at a time; the proxy reads at most this many pages per list.
 const HERMES_PAGE_SIZE: usize = 200;
 const MAX_HERMES_PAGES: usize = 10;
-
-/// Random characters in a minted session-id suffix and context id.
-const SESSION_SUFFIX_CHARS: usize = 12;
-const CONTEXT_ID_CHARS: usize = 16;
 
 /// `GET /api/hermes/client/sessions?documentId=…&limit=…`: the document's sessions, newest first.
 pub async fn list_sessions(req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
@@ -81,8 +78,8 @@ pub async fn create_session(mut req: Request, ctx: &RequestContext) -> Result<Re
     let body: CreateSessionBody = parse_body(&mut req, ctx).await?;
     check_document(&body.document_id)?;
     let hermes = Hermes::new(ctx)?;
-    let suffix = ids::mint("", SESSION_SUFFIX_CHARS)?;
-    let session_id = format!("{}{suffix}", session_prefix(&body.document_id));
+    let suffix = ids::hermes_session_suffix()?;
+    let session_id = session_id_of(&body.document_id, &suffix);
     let title = body.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let created =
         hermes.send(Method::Post, "/api/sessions", Some(&CreateSessionRequest { id: &session_id, title })).await?;
@@ -168,15 +165,7 @@ pub struct RunOrder<'a> {
 /// the router's toolHint, review policy) and starts the run in Hermes with the session's history.
 /// Answers Hermes' run id.
 pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String, Failure> {
-    check_document(order.document_id)?;
-    check_session_id("/sessionId", order.session_id, Some(order.document_id))?;
-    let message = order.message.trim();
-    if message.is_empty() || message.chars().count() > MAX_MESSAGE_CHARS {
-        return Err(bad("/message", format!("the message has 1 to {MAX_MESSAGE_CHARS} characters")).into());
-    }
-    if let Some(block_id) = order.selected_block_id {
-        validate_block_id(block_id).map_err(|reason| bad("/selectedBlockId", reason))?;
-    }
+    let message = check_order(order)?;
     let hermes = Hermes::new(ctx)?;
     // The stored profile, as every other reader of it: the router's hint and the tools in the instructions.
     let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
@@ -186,7 +175,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         Some(_) => Scope::Selection { block_ids: selection.clone() },
         None => Scope::Full,
     };
-    let context_id = ids::mint("ctx_", CONTEXT_ID_CHARS)?;
+    let context_id = ids::mint("ctx_", ID_CHARS)?;
     let command = DocumentCommand::FreezeRun {
         document_id: order.document_id.to_string(),
         context_id,
@@ -195,19 +184,12 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         message: message.to_string(),
         selection,
         profile: profile.clone(),
-        idempotency_key: ids::mint("idem_", CONTEXT_ID_CHARS)?,
+        idempotency_key: ids::mint("idem_", KEY_CHARS)?,
     };
     let client = DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?;
     let frozen: FrozenRun = client.send(&command, &ctx.trace_id).await?;
 
-    // Hermes 0.19 does not load a session's earlier turns for /v1/runs; the proxy passes them. A session
-    // Hermes does not know yet (404) simply has no history: the run creates it.
-    let id = encode_component(order.session_id);
-    let stored = hermes.send(Method::Get, &format!("/api/sessions/{id}/messages"), None::<&()>).await?;
-    let conversation_history = match stored.status {
-        404 if stored.upstream_code().as_deref() == Some("session_not_found") => Vec::new(),
-        _ => history(&stored.json::<HermesMessages>(&hermes)?.data),
-    };
+    let conversation_history = session_history(&hermes, order.session_id).await?;
 
     let manifest = manifest(&profile, None, frozen.permission);
     let text = instructions(&RunBrief {
@@ -230,6 +212,34 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         timed_out: false,
     })?;
     Ok(started.run_id)
+}
+
+/// Checks a run order: the document id, that the session is the document's, a message of 1 to
+/// [`MAX_MESSAGE_CHARS`] characters and a valid selected block. Answers the trimmed message.
+fn check_order<'a>(order: &RunOrder<'a>) -> Result<&'a str, Error> {
+    check_document(order.document_id)?;
+    check_session_id("/sessionId", order.session_id, Some(order.document_id))?;
+    let message = order.message.trim();
+    if message.is_empty() || message.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(bad("/message", format!("the message has 1 to {MAX_MESSAGE_CHARS} characters")));
+    }
+    if let Some(block_id) = order.selected_block_id {
+        validate_block_id(block_id).map_err(|reason| bad("/selectedBlockId", reason))?;
+    }
+    Ok(message)
+}
+
+/// The session's earlier text turns, for `conversation_history`.
+///
+/// Hermes 0.19 does not load a session's earlier turns for /v1/runs; the proxy passes them. A session
+/// Hermes does not know yet (404) simply has no history: the run creates it.
+async fn session_history(hermes: &Hermes, session_id: &str) -> Result<Vec<HistoryMessage>, Error> {
+    let id = encode_component(session_id);
+    let stored = hermes.send(Method::Get, &format!("/api/sessions/{id}/messages"), None::<&()>).await?;
+    Ok(match stored.status {
+        404 if stored.upstream_code().as_deref() == Some("session_not_found") => Vec::new(),
+        _ => history(&stored.json::<HermesMessages>(hermes)?.data),
+    })
 }
 
 /// `GET /api/hermes/client/events/{runId}?sessionId=…`: the run's events, relayed as they arrive.

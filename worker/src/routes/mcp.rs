@@ -12,11 +12,11 @@ use pageai_core::{Error, error::ErrorCode};
 use serde_json::Value;
 use worker::{Headers, Request, Response};
 
-use super::{RequestContext, read_body};
 use crate::auth;
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
+use crate::http::{RequestContext, read_body};
 use crate::ids;
 use crate::services::mcp::{self, Reply, Step};
 use crate::services::tool_calls::{ToolCallRequest, ToolReply, document_of};

@@ -14,18 +14,20 @@
 //! these routes need nothing besides the path to find the document's object.
 
 use pageai_core::Error;
-use pageai_core::review::{AcceptRequest, RetryRequest, RevertRequest};
+use pageai_core::review::{AcceptRequest, Action, RetryRequest, RevertRequest};
 use pageai_core::wire::ErrorBody;
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
-use super::{RequestContext, ReviewVerb, hermes_proxy, json_response, raw_json_response, read_body, read_json};
+use super::hermes_proxy;
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::profile::ProfileClient;
 use crate::error::Failure;
+use crate::http::{RequestContext, json_response, raw_json_response, read_body, read_json};
 use crate::ids;
 use crate::services::commands::{CommandAnswer, CommandOutcome, CommandRequest};
 use crate::services::documents::check_document_id;
+use crate::services::hermes::wire::session_id_of;
 use crate::services::reviews::ReviewAction;
 
 /// The command answer as the browser gets it: the object's answer plus the Hermes hand-off.
@@ -101,7 +103,7 @@ pub async fn start_hermes_run(
     selection: &[String],
     ctx: &RequestContext,
 ) -> Result<(String, String), Failure> {
-    let session_id = format!("mnote_{document_id}_{}", ids::mint("", 12)?);
+    let session_id = session_id_of(document_id, &ids::hermes_session_suffix()?);
     let order = hermes_proxy::RunOrder {
         document_id,
         session_id: &session_id,
@@ -123,22 +125,31 @@ pub async fn get_session(_req: Request, session_id: String, ctx: &RequestContext
 pub async fn review(
     mut req: Request,
     session_id: String,
-    verb: ReviewVerb,
+    verb: Action,
     ctx: &RequestContext,
 ) -> Result<Response, Failure> {
     ids::session_document(&session_id)?;
     let action = match verb {
-        ReviewVerb::Accept => ReviewAction::Accept(read_json::<AcceptRequest>(&mut req, ctx).await?),
-        ReviewVerb::Retry => ReviewAction::Retry(read_json::<RetryRequest>(&mut req, ctx).await?),
-        ReviewVerb::Revert => ReviewAction::Revert(read_json::<RevertRequest>(&mut req, ctx).await?),
-        ReviewVerb::Reject => {
+        Action::Accept => ReviewAction::Accept(read_json::<AcceptRequest>(&mut req, ctx).await?),
+        Action::Retry => ReviewAction::Retry(read_json::<RetryRequest>(&mut req, ctx).await?),
+        Action::Revert => ReviewAction::Revert(read_json::<RevertRequest>(&mut req, ctx).await?),
+        Action::Reject => {
             no_body(&mut req, ctx).await?;
             ReviewAction::Reject
         }
-        ReviewVerb::Abort => {
+        Action::Abort => {
             no_body(&mut req, ctx).await?;
             ReviewAction::Abort
         }
+        // Steps the services take, never a path segment (`Action::parse_verb` does not resolve them).
+        Action::Plan
+        | Action::Preview
+        | Action::Present
+        | Action::PreviewFailed
+        | Action::Apply
+        | Action::ApplySucceeded
+        | Action::ApplyFailed
+        | Action::MarkStale => return Err(Error::RouteNotFound { path: verb.as_str().into() }.into()),
     };
     act(&session_id, action, ctx).await
 }

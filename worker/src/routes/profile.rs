@@ -6,9 +6,9 @@
 use pageai_core::profile::Profile;
 use worker::{Request, Response};
 
-use super::{RequestContext, json_response, read_json};
 use crate::durable::profile::ProfileClient;
 use crate::error::Failure;
+use crate::http::{RequestContext, json_response, read_json};
 use crate::services::profiles::ProfileAnswer;
 
 /// The stored profile (or the configured default).

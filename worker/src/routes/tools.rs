@@ -15,11 +15,11 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use worker::{Request, Response};
 
-use super::{RequestContext, json_response, read_json};
 use crate::auth;
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::profile::ProfileClient;
 use crate::error::Failure;
+use crate::http::{RequestContext, json_response, read_json};
 use crate::ids;
 use crate::services::tool_calls::{SessionRef, ToolCallRequest, ToolReply, document_of};
 use pageai_core::Error;

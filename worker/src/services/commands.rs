@@ -8,7 +8,7 @@
 //!   otherwise it is held in a review session (`review`).
 //! - Any other route needs a Hermes run (`hermes`): the answer carries the route, its `toolHint` and the
 //!   frozen `contextId` the run's writes bind to. Starting the run is the front Worker's job
-//!   ([`crate::routes::page_ai::start_hermes_run`]).
+//!   (`start_hermes_run` in `routes/page_ai.rs`).
 //!
 //! `mode` replaces the profile's review mode for this one command, except that a `required` profile
 //! cannot be relaxed: nothing may opt out of it.
@@ -18,7 +18,7 @@ use pageai_core::executor::{FrozenContext, Origin};
 use pageai_core::page::Page;
 use pageai_core::profile::{Profile, ReviewMode};
 use pageai_core::review::{ReviewSessionV1, State};
-use pageai_core::route::{self, RouteInput, RouteV1};
+use pageai_core::route::{self, RecommendedCallV1, RouteInput, RouteV1};
 use pageai_core::{Error, wire};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -92,17 +92,8 @@ pub fn run(
     trace_id: &str,
     desk: &mut Desk<'_>,
 ) -> Result<CommandAnswer, Error> {
-    let selection = match (&request.selection, &request.scope) {
-        (Some(selection), _) => selection.clone(),
-        (None, Scope::Selection { block_ids }) => block_ids.clone(),
-        (None, _) => Vec::new(),
-    };
-    let context_id = desk.mint.opaque("ctx")?;
-    let context =
-        build_context(page, &ContextRequest::new(request.scope.clone()).with_formats(&[Format::Text]), &context_id)?;
-    let frozen = FrozenContext::of(&context);
-    desk.freeze(&frozen)?;
-
+    let selection = selection_of(request);
+    let (context_id, frozen) = freeze(page, &request.scope, desk)?;
     let mode = desk.profile.review_mode.overridden_by(request.mode);
     let profile = Profile { review_mode: mode, ..desk.profile.clone() };
     let key = desk.mint.opaque("idem")?;
@@ -115,7 +106,7 @@ pub fn run(
         idempotency_key: &key,
     };
     let route = route::route(&request.prompt, &input);
-    let mut answer = CommandAnswer {
+    let answer = CommandAnswer {
         ok: true,
         outcome: CommandOutcome::Hermes,
         route,
@@ -127,24 +118,45 @@ pub fn run(
         page: None,
     };
     let direct = !answer.route.requires_hermes_run;
-    let Some(recommended) = answer.route.recommended_tool_call.clone().filter(|_| direct) else {
-        return Ok(answer);
-    };
-
-    let mut args = recommended.args;
-    if let Some(map) = args.as_object_mut() {
-        map.insert("dryRun".into(), Value::Bool(false));
+    // A route that asks for review (a literal matched ignoring case) is held even under yolo.
+    let profile = Profile { review_mode: route::shortcut_review_mode(&answer.route, mode), ..profile };
+    match answer.route.recommended_tool_call.clone().filter(|_| direct) {
+        Some(recommended) => run_shortcut(answer, recommended, page, &profile, trace_id, desk),
+        None => Ok(answer),
     }
-    let run_id = desk.mint.opaque("run")?;
-    let call = ToolCallRequest {
-        tool_name: recommended.tool_name,
-        args,
-        run_id: run_id.clone(),
-        tool_call_id: desk.mint.opaque("call")?,
-        trace_id: trace_id.into(),
-        origin: Origin::Shortcut,
-    };
-    let mut desk = desk.with_profile(&profile);
+}
+
+/// The user's selection: as given, else a selection scope's blocks, else none.
+fn selection_of(request: &CommandRequest) -> Vec<String> {
+    match (&request.selection, &request.scope) {
+        (Some(selection), _) => selection.clone(),
+        (None, Scope::Selection { block_ids }) => block_ids.clone(),
+        (None, _) => Vec::new(),
+    }
+}
+
+/// Builds the command's context over `scope` and freezes it; answers its id and frozen form.
+fn freeze(page: &Page, scope: &Scope, desk: &mut Desk<'_>) -> Result<(String, FrozenContext), Error> {
+    let context_id = desk.mint.opaque("ctx")?;
+    let context = build_context(page, &ContextRequest::new(scope.clone()).with_formats(&[Format::Text]), &context_id)?;
+    let frozen = FrozenContext::of(&context);
+    desk.freeze(&frozen)?;
+    Ok((context_id, frozen))
+}
+
+/// Runs a direct route's recommended call as a `shortcut` tool call under `profile` (the command's review
+/// mode), and says whether it was applied or is held for review.
+fn run_shortcut(
+    mut answer: CommandAnswer,
+    recommended: RecommendedCallV1,
+    page: &mut Page,
+    profile: &Profile,
+    trace_id: &str,
+    desk: &mut Desk<'_>,
+) -> Result<CommandAnswer, Error> {
+    let call = shortcut_call(recommended, trace_id, desk)?;
+    let run_id = call.run_id.clone();
+    let mut desk = desk.with_profile(profile);
     let reply = tool_calls::call(page, &call, &mut desk)?;
     let session = match &reply.review_session {
         Some(found) => desk.sessions.get(&found.session_id)?,
@@ -160,6 +172,26 @@ pub fn run(
     }
     answer.review_session = session;
     Ok(answer)
+}
+
+/// The recommended call with `dryRun:false`, under a new run and tool-call id.
+fn shortcut_call(
+    recommended: RecommendedCallV1,
+    trace_id: &str,
+    desk: &mut Desk<'_>,
+) -> Result<ToolCallRequest, Error> {
+    let mut args = recommended.args;
+    if let Some(map) = args.as_object_mut() {
+        map.insert("dryRun".into(), Value::Bool(false));
+    }
+    Ok(ToolCallRequest {
+        tool_name: recommended.tool_name,
+        args,
+        run_id: desk.mint.opaque("run")?,
+        tool_call_id: desk.mint.opaque("call")?,
+        trace_id: trace_id.into(),
+        origin: Origin::Shortcut,
+    })
 }
 
 /// Parses a command body, naming the bad field by JSON pointer.

@@ -36,7 +36,7 @@ fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
     let answer =
         run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut books.desk()).expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Applied);
-    assert_eq!(answer.route.intent, "direct_replace");
+    assert_eq!(answer.route.intent.as_str(), "direct_replace");
     assert_eq!(page.blocks[0].text, "我们用 Go 写内核。");
     assert_eq!(answer.page.as_ref().expect("read back").revision, 1);
     let result: Value = serde_json::from_str(answer.result.as_ref().expect("result").get()).expect("json");
@@ -62,6 +62,19 @@ fn in_review_mode_the_shortcut_waits_for_the_user() {
     assert_eq!(answer.review_session.as_ref().expect("held").state, State::AwaitingUser);
     assert_eq!(page.revision, 0);
     assert!(answer.page.is_none() && answer.result.is_none());
+}
+
+#[test]
+fn a_case_folded_match_is_held_for_review_even_in_yolo_mode() {
+    let mut page = page();
+    let mut books = books(ReviewMode::Yolo);
+    let answer =
+        run(&mut page, &command("replace \"SECOND\" with \"2nd\"", Scope::Full, None), "tr_1", &mut books.desk())
+            .expect("ran");
+    assert!(answer.route.requires_review && !answer.route.requires_hermes_run, "{}", answer.route.reason);
+    assert_eq!(answer.outcome, CommandOutcome::Review);
+    assert_eq!(answer.review_session.as_ref().expect("held").state, State::AwaitingUser);
+    assert_eq!(page.revision, 0, "nothing is written before the user accepts");
 }
 
 #[test]
@@ -102,7 +115,7 @@ fn a_write_outside_the_selection_is_not_recommended() {
         run(&mut page, &command("replace \"third\" with \"3rd\"", scope, None), "tr", &mut books.desk()).expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Hermes);
     // The router looks for the text only inside the selection, so it is not found there.
-    let code = answer.route.reason_code.as_deref();
+    let code = answer.route.reason_code.map(|c| c.as_str());
     assert!(matches!(code, Some("out_of_selection" | "match_not_found")), "{code:?}");
     assert!(answer.route.recommended_tool_call.is_none());
     assert_eq!(page.blocks[2].text, "third paragraph");
@@ -120,6 +133,6 @@ fn a_disabled_write_tool_is_neither_recommended_nor_run() {
             .expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Hermes);
     assert!(answer.route.recommended_tool_call.is_none());
-    assert_eq!(answer.route.reason_code.as_deref(), Some("tool_disabled"));
+    assert_eq!(answer.route.reason_code.map(|c| c.as_str()), Some("tool_disabled"));
     assert_eq!(page.revision, 0);
 }

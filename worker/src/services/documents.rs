@@ -9,7 +9,7 @@
 
 use pageai_core::Error;
 use pageai_core::markdown;
-use pageai_core::page::{Block, BlockType, Page, Permission};
+use pageai_core::page::{Block, BlockType, Page, Permission, validate_document_id};
 use serde::{Deserialize, Serialize};
 
 use crate::config::DEFAULT_WORKSPACE_ID;
@@ -20,9 +20,6 @@ pub const WELCOME_ID: &str = "welcome";
 
 /// The sample page, as the Markdown file a user would keep locally.
 const WELCOME_MARKDOWN: &str = include_str!("../../../tests/fixtures/pages/welcome.md");
-
-/// Longest document id accepted in a path.
-const MAX_DOCUMENT_ID_LEN: usize = 64;
 
 /// What a `PUT` says about the page. `None` means "keep the stored value, or use the default".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -105,19 +102,10 @@ impl PageDraft {
     }
 }
 
-/// Checks a document id from a path: the block-id alphabet, 1 to 64 characters.
-///
-/// The id names a Durable Object and appears in logs and URLs, so anything outside a plain token
-/// (percent-escapes, dots, slashes) is refused rather than normalized.
+/// Checks a document id from a path or a body: core's rule ([`validate_document_id`]), as an error at
+/// `/documentId`.
 pub fn check_document_id(id: &str) -> Result<(), Error> {
-    let valid = (1..=MAX_DOCUMENT_ID_LEN).contains(&id.len())
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    match valid {
-        true => Ok(()),
-        false => {
-            Err(Error::invalid("/documentId", "a document id has 1 to 64 characters from A-Z, a-z, 0-9, '_' and '-'"))
-        }
-    }
+    validate_document_id(id).map_err(|reason| Error::invalid("/documentId", reason))
 }
 
 /// The page a `GET` of `document_id` creates in an empty store, if any: only `welcome` is seeded.

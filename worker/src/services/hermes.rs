@@ -31,7 +31,7 @@ use worker::{AbortController, ByteStream, Delay, Fetch, Headers, Method, Request
 
 use crate::config::{Secret, secret, secrets};
 use crate::error::TRACE_HEADER;
-use crate::routes::RequestContext;
+use crate::http::RequestContext;
 use crate::services::hermes::sse::SseRelay;
 
 /// Longest piece of an upstream message passed on to a client.

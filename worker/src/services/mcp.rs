@@ -1,5 +1,5 @@
 //! The MCP protocol of `POST /mcp` (Streamable HTTP, JSON-RPC 2.0), as pure functions of the request: which
-//! method, which answer. The route ([`crate::routes::mcp`]) only adds auth, the profile and the document's
+//! method, which answer. The route (`routes/mcp.rs`) only adds auth, the profile and the document's
 //! object.
 //!
 //! Two protocol eras are served on the same endpoint:
@@ -142,26 +142,9 @@ pub fn parse_error(reason: &str) -> Fault {
 /// Reads one message and decides what to do. `header_version` is the `MCP-Protocol-Version` header.
 pub fn plan(body: &str, header_version: Option<&str>) -> Result<Step, Fault> {
     let value: Value = serde_json::from_str(body).map_err(|e| parse_error(&format!("not JSON: {e}")))?;
-    let Some(message) = value.as_object() else {
-        let reason = if value.is_array() { "batches are not supported" } else { "a message is a JSON object" };
-        return Err(fault(400, Value::Null, codes::INVALID_REQUEST, reason, None));
-    };
-    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        let id = message.get("id").cloned().unwrap_or(Value::Null);
-        return Err(fault(400, id, codes::INVALID_REQUEST, "jsonrpc must be \"2.0\"", None));
-    }
+    let message = json_rpc_message(&value)?;
     let Some(method) = message.get("method").and_then(Value::as_str) else {
-        // A response to a request we never send, or garbage with an id: nothing to answer.
-        return match message.contains_key("result") || message.contains_key("error") {
-            true => Ok(Step::Accepted),
-            false => Err(fault(
-                400,
-                message.get("id").cloned().unwrap_or(Value::Null),
-                codes::INVALID_REQUEST,
-                "no method",
-                None,
-            )),
-        };
+        return without_method(message);
     };
     let params = message.get("params").cloned().unwrap_or_else(|| json!({}));
     let Some(id) = message.get("id").cloned() else {
@@ -174,26 +157,47 @@ pub fn plan(body: &str, header_version: Option<&str>) -> Result<Step, Fault> {
         return Err(fault(400, id, codes::INVALID_PARAMS, "params must be an object", None));
     }
     let stateless = stateless_version(&id, &params, header_version)?;
-    let reply = Reply { id, stateless };
+    dispatch(method, &params, Reply { id, stateless })
+}
+
+/// The message as a JSON-RPC 2.0 object; a batch, a non-object or another `jsonrpc` is an invalid request.
+fn json_rpc_message(value: &Value) -> Result<&Map<String, Value>, Fault> {
+    let Some(message) = value.as_object() else {
+        let reason = if value.is_array() { "batches are not supported" } else { "a message is a JSON object" };
+        return Err(fault(400, Value::Null, codes::INVALID_REQUEST, reason, None));
+    };
+    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        return Err(fault(400, id, codes::INVALID_REQUEST, "jsonrpc must be \"2.0\"", None));
+    }
+    Ok(message)
+}
+
+/// A message without a method: a response to a request we never send (accepted, nothing to answer), or
+/// garbage.
+fn without_method(message: &Map<String, Value>) -> Result<Step, Fault> {
+    match message.contains_key("result") || message.contains_key("error") {
+        true => Ok(Step::Accepted),
+        false => Err(fault(
+            400,
+            message.get("id").cloned().unwrap_or(Value::Null),
+            codes::INVALID_REQUEST,
+            "no method",
+            None,
+        )),
+    }
+}
+
+/// What a request's method asks for.
+fn dispatch(method: &str, params: &Value, reply: Reply) -> Result<Step, Fault> {
     Ok(match method {
-        "initialize" => Step::Answer { body: reply.result(initialize(&params)), new_session: true },
+        "initialize" => Step::Answer { body: reply.result(initialize(params)), new_session: true },
         "server/discover" => {
             Step::Answer { body: Reply { stateless: true, ..reply }.result(discover()), new_session: false }
         }
         "ping" => Step::Answer { body: reply.result(json!({})), new_session: false },
         "tools/list" => Step::ListTools(reply),
-        "tools/call" => {
-            let Some(name) = params.get("name").and_then(Value::as_str) else {
-                return Err(fault(200, reply.id, codes::INVALID_PARAMS, "tools/call needs params.name", None));
-            };
-            let arguments = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
-            if !arguments.is_object() {
-                return Err(fault(200, reply.id, codes::INVALID_PARAMS, "params.arguments must be an object", None));
-            }
-            let run_id =
-                params.get("_meta").and_then(|m| m.get("mnote/runId")).and_then(Value::as_str).map(String::from);
-            Step::CallTool { reply, name: name.to_string(), arguments, run_id }
-        }
+        "tools/call" => return tool_call(params, reply),
         other => {
             return Err(fault(
                 200,
@@ -204,6 +208,19 @@ pub fn plan(body: &str, header_version: Option<&str>) -> Result<Step, Fault> {
             ));
         }
     })
+}
+
+/// `tools/call`: the tool's name, its arguments (an object, `{}` when absent) and the run it belongs to.
+fn tool_call(params: &Value, reply: Reply) -> Result<Step, Fault> {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Err(fault(200, reply.id, codes::INVALID_PARAMS, "tools/call needs params.name", None));
+    };
+    let arguments = params.get("arguments").cloned().unwrap_or_else(|| json!({}));
+    if !arguments.is_object() {
+        return Err(fault(200, reply.id, codes::INVALID_PARAMS, "params.arguments must be an object", None));
+    }
+    let run_id = params.get("_meta").and_then(|m| m.get("mnote/runId")).and_then(Value::as_str).map(String::from);
+    Ok(Step::CallTool { reply, name: name.to_string(), arguments, run_id })
 }
 
 /// Whether the request is stateless (it names a version in `_meta`), after checking that version.

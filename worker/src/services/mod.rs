@@ -7,6 +7,8 @@
 //! - [`mcp`]: the MCP JSON-RPC protocol, as pure functions.
 //! - [`profiles`]: the profile's validation.
 //! - [`documents`], [`page_store`], [`sqlite`]: pages and all-or-nothing SQLite writes.
+//!
+//! A document command answers JSON text, encoded by core's `pageai_core::json::to_json`.
 
 pub mod commands;
 pub mod desk;

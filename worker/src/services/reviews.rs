@@ -12,8 +12,9 @@
 use std::collections::BTreeMap;
 
 use pageai_core::Error;
-use pageai_core::audit::{self, AuditDraft};
+use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::events;
+use pageai_core::json::to_json;
 use pageai_core::page::Page;
 use pageai_core::review::{self, AcceptRequest, Answer, RetryRequest, RevertRequest, ReviewSessionV1, Stamp};
 use serde::{Deserialize, Serialize};
@@ -42,15 +43,15 @@ pub enum ReviewAction {
 }
 
 impl ReviewAction {
-    /// The action's name in routes and audit entries.
-    pub fn name(&self) -> &'static str {
+    /// The review verb this is (core's one verb enum); `None` for a read.
+    pub fn verb(&self) -> Option<review::Action> {
         match self {
-            ReviewAction::Get => "get",
-            ReviewAction::Accept(_) => "accept",
-            ReviewAction::Reject => "reject",
-            ReviewAction::Retry(_) => "retry",
-            ReviewAction::Abort => "abort",
-            ReviewAction::Revert(_) => "revert",
+            ReviewAction::Get => None,
+            ReviewAction::Accept(_) => Some(review::Action::Accept),
+            ReviewAction::Reject => Some(review::Action::Reject),
+            ReviewAction::Retry(_) => Some(review::Action::Retry),
+            ReviewAction::Abort => Some(review::Action::Abort),
+            ReviewAction::Revert(_) => Some(review::Action::Revert),
         }
     }
 }
@@ -67,25 +68,27 @@ pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, desk: &mut 
         ReviewAction::Get => to_json(&session),
         ReviewAction::Accept(request) => {
             let answer = desk.with_env(&contexts, |env| review::accept(&mut session, page, request, &stamp, env))?;
-            let stale = || AuditDraft::for_session("review.stale", &session, REVIEWER, &now.at, page.revision);
-            written(answer, "review.accept", stale, &session, desk)
+            let stale =
+                || AuditDraft::for_session(AuditAction::ReviewStale, &session, REVIEWER, &now.at, page.revision);
+            written(answer, AuditAction::ReviewAccept, stale, &session, desk)
         }
         ReviewAction::Revert(request) => {
             let answer = desk.with_env(&contexts, |env| review::revert(&mut session, page, request, &stamp, env))?;
-            let none = || AuditDraft::for_session("review.revert", &session, REVIEWER, &now.at, page.revision);
-            written(answer, "review.revert", none, &session, desk)
+            let none =
+                || AuditDraft::for_session(AuditAction::ReviewRevert, &session, REVIEWER, &now.at, page.revision);
+            written(answer, AuditAction::ReviewRevert, none, &session, desk)
         }
         ReviewAction::Reject => {
             review::reject(&mut session, &stamp)?;
-            moved(&session, "review.reject", page.revision, desk)
+            moved(&session, AuditAction::ReviewReject, page.revision, desk)
         }
         ReviewAction::Abort => {
             review::abort(&mut session, &stamp)?;
-            moved(&session, "review.abort", page.revision, desk)
+            moved(&session, AuditAction::ReviewAbort, page.revision, desk)
         }
         ReviewAction::Retry(request) => {
             desk.with_env(&contexts, |env| review::retry(&mut session, page, request, &stamp, env))?;
-            moved(&session, "review.retry", page.revision, desk)
+            moved(&session, AuditAction::ReviewRetry, page.revision, desk)
         }
     }
 }
@@ -94,7 +97,7 @@ pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, desk: &mut 
 /// was written, `otherwise`). A replay records nothing.
 fn written(
     answer: Answer,
-    action: &str,
+    action: AuditAction,
     otherwise: impl FnOnce() -> AuditDraft,
     session: &ReviewSessionV1,
     desk: &mut Desk<'_>,
@@ -113,15 +116,11 @@ fn written(
 }
 
 /// Records a state change that wrote nothing to the page.
-fn moved(session: &ReviewSessionV1, action: &str, revision: u64, desk: &mut Desk<'_>) -> Result<String, Error> {
+fn moved(session: &ReviewSessionV1, action: AuditAction, revision: u64, desk: &mut Desk<'_>) -> Result<String, Error> {
     desk.sessions.put(session, None)?;
     desk.events.push(events::review_updated(session, &desk.now.at));
     audit::record(&mut *desk.audit, AuditDraft::for_session(action, session, REVIEWER, &desk.now.at, revision))?;
     to_json(session)
-}
-
-fn to_json<T: Serialize>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 #[cfg(test)]

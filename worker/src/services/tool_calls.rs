@@ -20,7 +20,7 @@
 //! module stores what it decided and emits the events. Applied writes and new sessions are written to the
 //! audit log. An `Err` means nothing changed; only its events are kept.
 
-use pageai_core::audit::{self, AuditDraft};
+use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::events::{self, EventIds};
 use pageai_core::executor::{self, Call, Effect, Origin, Outcome};
 use pageai_core::manifest::Tool;
@@ -113,8 +113,7 @@ pub fn document_of(args: &Value, pointer: &str) -> Result<String, Error> {
     let Some(id) = args.get("documentId").and_then(Value::as_str) else {
         return Err(Error::invalid(at, "every mnote tool call names its page with documentId"));
     };
-    crate::services::documents::check_document_id(id)
-        .map_err(|_| Error::invalid(at, "a document id has 1 to 64 characters from A-Z, a-z, 0-9, '_' and '-'"))?;
+    pageai_core::page::validate_document_id(id).map_err(|reason| Error::invalid(at, reason))?;
     Ok(id.to_string())
 }
 
@@ -150,7 +149,7 @@ fn plain(
     match &outcome.effect {
         Effect::Read { frozen: Some(frozen) } => desk.freeze(frozen)?,
         Effect::Applied(result) => {
-            audit::record(&mut *desk.audit, AuditDraft::for_result("tool.applied", result, None))?;
+            audit::record(&mut *desk.audit, AuditDraft::for_result(AuditAction::ToolApplied, result, None))?;
         }
         Effect::Read { frozen: None } | Effect::Previewed(_) | Effect::Replayed => {}
     }
@@ -182,8 +181,8 @@ fn session(
     desk.sessions.put(&session, Some(&proposal))?;
     desk.events.push(events::review_updated(&session, &desk.now.at));
     let draft = match &session.applied {
-        Some(applied) => AuditDraft::for_result("tool.applied", &applied.result, Some(&session.session_id)),
-        None => AuditDraft::for_session("review.propose", &session, call.actor, call.at, page.revision),
+        Some(applied) => AuditDraft::for_result(AuditAction::ToolApplied, &applied.result, Some(&session.session_id)),
+        None => AuditDraft::for_session(AuditAction::ReviewPropose, &session, call.actor, call.at, page.revision),
     };
     audit::record(&mut *desk.audit, draft)?;
     reply_for(&session, call, false)

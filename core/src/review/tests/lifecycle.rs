@@ -141,7 +141,7 @@ fn a_session_round_trips_through_json() {
     let mut session = h.propose(&mut page, json!([{"op": "update", "blockId": "p_3", "text": "A"}]));
     h.accept(&mut session, &mut page, None, "k_accept").unwrap();
     let json = serde_json::to_string(&session).unwrap();
-    let back: ReviewSessionV1 = crate::wire::from_json(&json).unwrap();
+    let back: ReviewSessionV1 = crate::json::from_json(&json).unwrap();
     assert_eq!(back, session);
     // And a stored session keeps working: the replay survives the round trip.
     let mut back = back;

@@ -9,11 +9,12 @@ use alloc::string::String;
 mod en;
 mod zh;
 
+use super::intent::Intent;
 use super::prompt::quote_index;
 use super::target::{Kind, Ordinal};
 use crate::page::BlockType;
 
-pub(in crate::route) use en::en;
+pub(in crate::route) use en::{en, sed};
 pub(in crate::route) use zh::{zh, zh_unquoted};
 
 /// Which blocks a command may touch.
@@ -42,6 +43,8 @@ pub(super) enum BlockRef {
     Only(Kind),
     /// The one block (of a kind, if given) whose text contains this literal.
     Containing(String, Option<Kind>),
+    /// Every block of a kind (所有待办, all the todos).
+    Every(Kind),
 }
 
 /// Where an inserted block goes.
@@ -72,16 +75,38 @@ pub(super) enum Command {
     SetType { target: BlockRef, kind: BlockType, level: Option<u8> },
     /// Replace a block's whole text.
     SetText { target: BlockRef, text: String },
+    /// Check or uncheck todos.
+    Check { target: BlockRef, checked: bool },
+    /// Move blocks, keeping their order.
+    Move { target: BlockRef, to: InsertAt },
 }
 
 impl Command {
-    /// The intent name of the command.
-    pub fn intent(&self) -> &'static str {
+    /// The intent of the command.
+    pub fn intent(&self) -> Intent {
         match self {
-            Command::Replace { .. } | Command::SetText { .. } => "direct_replace",
-            Command::DeleteSpan { .. } | Command::DeleteBlock(_) => "direct_delete",
-            Command::Insert { .. } => "direct_insert",
-            Command::SetType { .. } => "direct_type_change",
+            Command::Replace { .. } | Command::SetText { .. } => Intent::DirectReplace,
+            Command::DeleteSpan { .. } | Command::DeleteBlock(_) => Intent::DirectDelete,
+            Command::Insert { .. } => Intent::DirectInsert,
+            // The v1 intents have no move or check: both are structural edits that keep the text, like a
+            // type change.
+            Command::SetType { .. } | Command::Check { .. } | Command::Move { .. } => Intent::DirectTypeChange,
+        }
+    }
+}
+
+impl Command {
+    /// What the command does, in a few words for the route's reason: `replace`, `check`, `move` …
+    pub fn action(&self) -> &'static str {
+        match self {
+            Command::Replace { .. } => "replace",
+            Command::DeleteSpan { .. } | Command::DeleteBlock(_) => "delete",
+            Command::Insert { .. } => "insert",
+            Command::SetType { .. } => "type change",
+            Command::SetText { .. } => "text update",
+            Command::Check { checked: true, .. } => "check",
+            Command::Check { checked: false, .. } => "uncheck",
+            Command::Move { .. } => "move",
         }
     }
 }

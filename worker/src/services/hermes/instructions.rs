@@ -32,7 +32,7 @@ pub struct RunBrief<'a> {
 /// Longest selected text quoted in the instructions.
 const MAX_SELECTED_CHARS: usize = 2_000;
 
-/// The instructions text.
+/// The instructions text: the preamble, then one section per part of the brief.
 pub fn instructions(brief: &RunBrief<'_>) -> String {
     let RunBrief { context, route, manifest, selected_text } = *brief;
     let mut out = String::with_capacity(context.page_xml.as_ref().map_or(0, String::len) + 2_048);
@@ -41,7 +41,16 @@ pub fn instructions(brief: &RunBrief<'_>) -> String {
          the mnote tools (in Hermes they are named mcp__mnote__<mcpName>). mnote checks every write against \
          the frozen context and the review policy; never claim a change was applied unless a tool result says so.\n\n",
     );
+    push_frozen_context(&mut out, context);
+    push_selection(&mut out, selected_text);
+    push_tools(&mut out, manifest);
+    push_router_hint(&mut out, route);
+    push_review_policy(&mut out, manifest.review_mode);
+    out
+}
 
+/// `## Frozen context`: the context's ids, scope and allowed blocks, then its `page_xml` view.
+fn push_frozen_context(out: &mut String, context: &PageAiContextV1) {
     out.push_str("## Frozen context\n");
     let _ = writeln!(out, "contextId: {}", context.context_id);
     let _ = writeln!(out, "documentId: {}", context.document_id);
@@ -66,13 +75,19 @@ pub fn instructions(brief: &RunBrief<'_>) -> String {
     out.push('\n');
     out.push_str(context.page_xml.as_deref().unwrap_or("<page/>"));
     out.push_str("\n\n");
+}
 
+/// `## Selection`: the user's selected text, quoted as a JSON string; nothing without one.
+fn push_selection(out: &mut String, selected_text: Option<&str>) {
     if let Some(text) = selected_text.map(str::trim).filter(|t| !t.is_empty()) {
         let quoted: String = text.chars().take(MAX_SELECTED_CHARS).collect();
         let quoted = serde_json::to_string(&quoted).unwrap_or_default();
         let _ = writeln!(out, "## Selection\nThe user selected this text: {quoted}\n");
     }
+}
 
+/// `## Tools`: the enabled tools under their MCP names, then why the others are unavailable.
+fn push_tools(out: &mut String, manifest: &ManifestV1) {
     out.push_str("## Tools\n");
     for tool in manifest.tools.iter().filter(|t| t.availability.enabled) {
         let kind = if tool.annotations.readonly { "read" } else { "write" };
@@ -83,7 +98,10 @@ pub fn instructions(brief: &RunBrief<'_>) -> String {
         let _ = writeln!(out, "- {} is unavailable: {}", tool.name, tool.availability.unsupported_reason);
     }
     out.push('\n');
+}
 
+/// `## Router hint`: the router's intent and reason, its `toolHint` and recommended call.
+fn push_router_hint(out: &mut String, route: &RouteV1) {
     out.push_str("## Router hint\n");
     let _ = writeln!(out, "intent: {} (confidence {:.2}); {}", route.intent, route.confidence, route.reason);
     if let Some(hint) = &route.tool_hint {
@@ -93,10 +111,13 @@ pub fn instructions(brief: &RunBrief<'_>) -> String {
         let _ = writeln!(out, "recommendedToolCall: {}", serde_json::to_string(call).unwrap_or_default());
     }
     out.push('\n');
+}
 
+/// `## Review policy`: the review mode and what it means for the run's writes.
+fn push_review_policy(out: &mut String, review_mode: ReviewMode) {
     out.push_str("## Review policy\n");
-    let _ = writeln!(out, "reviewMode: {}", manifest.review_mode.as_str());
-    out.push_str(match manifest.review_mode {
+    let _ = writeln!(out, "reviewMode: {}", review_mode.as_str());
+    out.push_str(match review_mode {
         ReviewMode::Yolo => {
             "Low- and medium-risk writes apply directly; high-risk writes wait for the user's review.\n"
         }
@@ -105,7 +126,6 @@ pub fn instructions(brief: &RunBrief<'_>) -> String {
             "Every write you make becomes a review session that the user must accept; nothing applies directly.\n"
         }
     });
-    out
 }
 
 #[cfg(test)]

@@ -1,0 +1,305 @@
+//! The one error enum of the project.
+//!
+//! Every failure that can reach a user, a model or an HTTP client is a variant here, with a stable
+//! snake_case [`ErrorCode`], a human message, a hint that says what to do next, and machine-readable
+//! `details`. Codes are append-only: a code, once shipped, keeps its meaning forever. Messages may change.
+//! The adapters (WASM, Worker) only translate these; they never invent codes of their own.
+
+mod code;
+mod text;
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+pub use code::{ErrorCode, Status};
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+/// Everything that can go wrong, with the data needed to explain it.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// An argument failed schema validation. `pointer` is a JSON pointer (RFC 6901) to the bad field.
+    InvalidArguments {
+        /// JSON pointer to the offending field, `""` for the whole input.
+        pointer: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The caller's base revision is not the page's current revision.
+    RevisionConflict {
+        /// The revision the caller based its change on.
+        expected: u64,
+        /// The page's revision now.
+        actual: u64,
+    },
+    /// A block id does not exist on the page.
+    BlockNotFound {
+        /// The id that was asked for.
+        block_id: String,
+        /// Existing ids closest to it, best first.
+        nearest: Vec<String>,
+    },
+    /// A write targets a block outside the frozen scope.
+    BlockTargetOutOfScope {
+        /// The block that was targeted.
+        block_id: String,
+        /// The blocks the scope allows.
+        allowed: Vec<String>,
+    },
+    /// A write targets a locked block.
+    BlockNotEditable {
+        /// The locked block.
+        block_id: String,
+    },
+    /// `matchText` occurs nowhere in the target.
+    MatchNotFound {
+        /// The text that was searched for.
+        match_text: String,
+        /// The closest text that does exist, and its block.
+        did_you_mean: Option<(String, String)>,
+    },
+    /// `matchText` occurs more than once where exactly one match was required.
+    MatchAmbiguous {
+        /// The text that was searched for.
+        match_text: String,
+        /// Every match as `(blockId, charOffset)`.
+        matches: Vec<(String, usize)>,
+    },
+    /// The tool is disabled by the profile or the document's permission.
+    ToolDisabled {
+        /// The tool's name.
+        tool: String,
+        /// Why it is disabled.
+        reason: String,
+    },
+    /// The caller lacks the capability scope the tool needs.
+    ScopeDenied {
+        /// The tool's name.
+        tool: String,
+        /// The scope it needs.
+        required: String,
+    },
+    /// The profile requires review before this write may be applied.
+    ReviewRequired {
+        /// The tool's name.
+        tool: String,
+    },
+    /// An idempotency key was reused with different arguments.
+    IdempotencyConflict {
+        /// The reused key.
+        key: String,
+    },
+    /// A continuation token or frozen context belongs to an older revision.
+    ContextStale {
+        /// The revision the token was minted at.
+        token_revision: u64,
+        /// The page's revision now.
+        current_revision: u64,
+    },
+    /// No document has this id.
+    DocumentNotFound {
+        /// The id that was asked for.
+        document_id: String,
+    },
+    /// The document may be read but not written.
+    DocumentReadOnly {
+        /// The document.
+        document_id: String,
+    },
+    /// A page failed a model invariant (id format, duplicate id, attrs that do not fit the type).
+    InvalidPage {
+        /// JSON pointer into the page.
+        pointer: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Markdown could not be imported.
+    InvalidMarkdown {
+        /// What is wrong.
+        reason: String,
+    },
+    /// A payload carries a `schema` id this build does not understand.
+    UnsupportedSchema {
+        /// The schema id that was sent.
+        found: String,
+        /// The schema id that is understood.
+        expected: String,
+    },
+    /// A request body is larger than allowed.
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A request body is not valid UTF-8 or not valid JSON.
+    InvalidBody {
+        /// What is wrong.
+        reason: String,
+    },
+    /// The caller presented no valid credential.
+    Unauthorized,
+    /// A state-changing request came from an origin that is not allowed.
+    ForbiddenOrigin {
+        /// The origin that was presented.
+        origin: String,
+    },
+    /// No route has this path.
+    RouteNotFound {
+        /// The path asked for.
+        path: String,
+    },
+    /// The route exists but not for this method.
+    MethodNotAllowed {
+        /// The method used.
+        method: String,
+    },
+    /// Durable storage failed; the write was rolled back.
+    StorageFailed,
+    /// No tool has this name.
+    UnknownTool {
+        /// The name that was called.
+        name: String,
+        /// Tool names closest to it.
+        nearest: Vec<String>,
+    },
+    /// A `contextId` that was never issued, belongs elsewhere, or has expired.
+    ContextNotFound {
+        /// The id that was sent.
+        context_id: String,
+    },
+    /// A review action that the session's state does not allow.
+    ReviewInvalidTransition {
+        /// The session's state now.
+        state: String,
+        /// The action that was asked for.
+        action: String,
+        /// The actions the state allows.
+        allowed: Vec<String>,
+    },
+    /// A revert whose blocks changed since the session applied.
+    RevertConflict {
+        /// The blocks that changed since.
+        changed: Vec<String>,
+    },
+    /// No review session has this id.
+    ReviewSessionNotFound {
+        /// The id that was asked for.
+        session_id: String,
+    },
+    /// The audit chain does not verify.
+    AuditChainBroken {
+        /// The sequence number of the first bad entry.
+        seq: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A Hermes client route was called without a valid mnote session or client token.
+    HermesUnauthorized,
+    /// The Hermes client proxy has no upstream URL configured.
+    HermesUnconfigured,
+    /// A request to a Hermes client route is malformed, or names something Hermes does not have.
+    HermesBadRequest {
+        /// JSON pointer to the offending field, `""` when it is not one field.
+        pointer: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Hermes refused the proxy's server-held credential.
+    HermesUpstreamUnauthorized {
+        /// The status Hermes answered (401 or 403).
+        status: u16,
+    },
+    /// Hermes is busy (too many runs).
+    HermesUpstreamRateLimited {
+        /// Hermes' `Retry-After`, passed through, when it sent a usable one.
+        retry_after: Option<String>,
+    },
+    /// Hermes could not be reached, failed, timed out, or answered something unreadable.
+    HermesUpstreamUnavailable {
+        /// What went wrong, without any credential.
+        reason: String,
+        /// The upstream status, when it answered one.
+        status: Option<u16>,
+        /// No answer came within the configured timeout.
+        timed_out: bool,
+    },
+}
+
+impl Error {
+    /// Shorthand for [`Error::InvalidArguments`].
+    pub fn invalid(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::InvalidArguments { pointer: pointer.into(), reason: reason.into() }
+    }
+
+    /// Shorthand for [`Error::InvalidPage`].
+    pub fn invalid_page(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::InvalidPage { pointer: pointer.into(), reason: reason.into() }
+    }
+
+    /// The stable code of this error.
+    pub fn code(&self) -> ErrorCode {
+        use ErrorCode as C;
+        match self {
+            Error::InvalidArguments { .. } => C::InvalidArguments,
+            Error::RevisionConflict { .. } => C::RevisionConflict,
+            Error::BlockNotFound { .. } => C::BlockNotFound,
+            Error::BlockTargetOutOfScope { .. } => C::BlockTargetOutOfScope,
+            Error::BlockNotEditable { .. } => C::BlockNotEditable,
+            Error::MatchNotFound { .. } => C::MatchNotFound,
+            Error::MatchAmbiguous { .. } => C::MatchAmbiguous,
+            Error::ToolDisabled { .. } => C::ToolDisabled,
+            Error::ScopeDenied { .. } => C::ScopeDenied,
+            Error::ReviewRequired { .. } => C::ReviewRequired,
+            Error::IdempotencyConflict { .. } => C::IdempotencyConflict,
+            Error::ContextStale { .. } => C::ContextStale,
+            Error::DocumentNotFound { .. } => C::DocumentNotFound,
+            Error::DocumentReadOnly { .. } => C::DocumentReadOnly,
+            Error::InvalidPage { .. } => C::InvalidPage,
+            Error::InvalidMarkdown { .. } => C::InvalidMarkdown,
+            Error::UnsupportedSchema { .. } => C::UnsupportedSchema,
+            Error::PayloadTooLarge { .. } => C::PayloadTooLarge,
+            Error::InvalidBody { .. } => C::InvalidBody,
+            Error::Unauthorized => C::Unauthorized,
+            Error::ForbiddenOrigin { .. } => C::ForbiddenOrigin,
+            Error::RouteNotFound { .. } => C::RouteNotFound,
+            Error::MethodNotAllowed { .. } => C::MethodNotAllowed,
+            Error::StorageFailed => C::StorageFailed,
+            Error::UnknownTool { .. } => C::UnknownTool,
+            Error::ContextNotFound { .. } => C::ContextNotFound,
+            Error::ReviewInvalidTransition { .. } => C::ReviewInvalidTransition,
+            Error::RevertConflict { .. } => C::RevertConflict,
+            Error::ReviewSessionNotFound { .. } => C::ReviewSessionNotFound,
+            Error::AuditChainBroken { .. } => C::AuditChainBroken,
+            Error::HermesUnauthorized => C::HermesUnauthorized,
+            Error::HermesUnconfigured => C::HermesUnconfigured,
+            Error::HermesBadRequest { .. } => C::HermesBadRequest,
+            Error::HermesUpstreamUnauthorized { .. } => C::HermesUpstreamUnauthorized,
+            Error::HermesUpstreamRateLimited { .. } => C::HermesUpstreamRateLimited,
+            Error::HermesUpstreamUnavailable { .. } => C::HermesUpstreamUnavailable,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// Ids from `candidates` closest to `wanted`, best first, at most three: used for "did you mean" hints.
+pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut scored: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .map(|c| {
+            let (a, b): (Vec<char>, Vec<char>) = (wanted.chars().collect(), c.chars().collect());
+            (crate::normalize::edit_distance(&a, &b), c)
+        })
+        .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect()
+}
