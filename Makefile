@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 CARGO ?= cargo
 
-.PHONY: help setup setup-dev dev test bench fuzz test-rust test-nostd lint wasm test-wasm test-e2e test-hermes test-tools
+.PHONY: help setup setup-dev dev test bench fuzz test-rust test-nostd lint wasm worker test-wasm test-e2e test-hermes test-tools
 
 # The Hermes proxy suites run in test-hermes; every other end-to-end file runs in test-e2e.
 E2E_HERMES := $(wildcard tests/e2e/hermes_*.test.mjs)
@@ -28,6 +28,11 @@ dev: setup-dev wasm
 wasm:
 	@scripts/build-wasm
 
+# The Worker bundle, built once before the suites that start `wrangler dev` (wrangler runs the same script
+# on every start; it is then a no-op), so a cold release build never counts against a test's start-up time.
+worker:
+	@worker/build.sh
+
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy -p pageai-core --all-targets -- -D warnings
@@ -50,16 +55,16 @@ test-nostd:
 test-wasm: setup wasm
 	node --test wasm/tests/
 
-test-e2e: wasm
+test-e2e: wasm worker
 	node --test --test-concurrency=1 $(E2E_OTHER)
 
 # The Hermes client proxy under wrangler dev: against the scripted double that follows SPEC §10
 # (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes.
-test-hermes: setup
+test-hermes: setup worker
 	node --test --test-concurrency=1 $(E2E_HERMES)
 
 # The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP.
-test-tools: setup
+test-tools: setup worker
 	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs
 
 test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
