@@ -473,6 +473,50 @@ describe('runs and events', () => {
     assert.ok(!result.raw.includes('this is not json'));
   });
 
+  test('CR, LF and CRLF all end an upstream line; the client sees only what the relay framed', async () => {
+    const run = await startRun({ sessionId, message: 'please [line-endings]' });
+    const result = await events(run.runId, sessionId);
+    assert.equal(result.status, 200, result.raw);
+    assert.ok(!result.raw.includes('\r'), `no CR reaches the client: ${JSON.stringify(result.raw)}`);
+    // Every unit of the body is one the relay wrote itself: an event, or its keepalive comment.
+    const units = result.raw.split('\n\n');
+    assert.equal(units.pop(), '', 'the body ends with a blank line');
+    for (const unit of units) assert.match(unit, /^(data: \{[^\n]*\}|: keepalive)$/, JSON.stringify(unit));
+    assert.deepEqual(result.unparsed, []);
+    assert.deepEqual(result.events.map((e) => [e.data.event, e.data.delta]), [
+      ['message.delta', 'cr '],
+      ['message.delta', 'crlf '],
+      ['message.delta', 'after a comment'],
+      ['run.completed', undefined],
+    ]);
+    for (const { data } of result.events) assert.equal(data.session_id, sessionId, 'every event is stamped by the relay');
+    // The data line after the comment's CR is a line, for a browser reading Hermes directly too: the relay
+    // stamps that run.completed and ends there, so Hermes' own run.completed is not forwarded.
+    assert.equal(result.events.at(-1).data.output, undefined);
+    assert.ok(result.ended);
+  });
+
+  test('the Hermes key is redacted in every relayed event, at any depth and however it is split', async () => {
+    const run = await startRun({ sessionId, message: 'please [echo-key]' });
+    const result = await events(run.runId, sessionId);
+    assert.equal(result.status, 200, result.raw);
+    const half = Math.floor(HERMES_KEY.length / 2);
+    for (const part of [HERMES_KEY, HERMES_KEY.slice(0, half), HERMES_KEY.slice(half)]) {
+      assert.ok(!result.raw.includes(part), `${part.length} characters of the key reached the client`);
+    }
+    const named = (name) => result.events.filter((e) => e.data.event === name).map((e) => e.data);
+    const text = named('message.delta').map((e) => e.delta).join('');
+    assert.equal(text, 'the key is [redacted]. split: [redacted] done');
+    const [reasoning] = named('reasoning.available');
+    assert.equal(reasoning.text, '[redacted]', 'a JSON-escaped key is still the key');
+    assert.deepEqual(reasoning.meta, { list: [{ '[redacted]': '[redacted]' }] });
+    assert.equal(named('tool.started')[0].preview, 'doc_fetch --token [redacted]');
+    const [failed] = named('run.failed');
+    assert.equal(failed.error, 'upstream said: invalid key [redacted]');
+    assert.equal(result.events.at(-1).data, failed);
+    for (const { data } of result.events) assert.equal(data.session_id, sessionId);
+  });
+
   test('abort stops a slow run: abort.started, then run.cancelled on the stream', async () => {
     const run = await startRun({ sessionId, message: 'write a long essay [slow]' });
     let aborted;

@@ -13,6 +13,7 @@ use serde_json::json;
 use worker::{Headers, Method, Request, Response};
 
 use super::{RequestContext, json_response, read_body};
+use crate::config::{TOOL_TOKEN_SECRET, secret, secrets};
 use crate::durable::document::{DocumentClient, DocumentCommand, FrozenRun};
 use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
@@ -241,7 +242,9 @@ pub async fn events(req: Request, run_id: String, ctx: &RequestContext) -> Resul
     let hermes = Hermes::new(ctx)?;
     check_run_session(&hermes, &run_id, &session_id).await?;
     let upstream = hermes.open_stream(&format!("/v1/runs/{}/events", encode_component(&run_id))).await?;
-    let relay = SseRelay::new(&run_id, &session_id, &ctx.trace_id);
+    // Hermes holds both of these and a model or tool can echo either; no event carries them out.
+    let secrets = [secrets::HERMES_API_KEY, TOOL_TOKEN_SECRET].iter().filter_map(|name| secret(&ctx.env, name));
+    let relay = SseRelay::new(&run_id, &session_id, &ctx.trace_id, secrets.collect());
     let stream = relay_events(upstream, relay, ctx.config.hermes_stream_idle_ms, ctx.trace_id.clone());
     let response = Response::from_stream(stream).or_internal("build event stream", &ctx.trace_id)?;
     let headers = Headers::new();
