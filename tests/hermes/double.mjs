@@ -260,7 +260,9 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
           res.socket.destroy();
           return;
         }
-        if (run.special === 'stall' || res.destroyed) {
+        // A reader that went away (its 'close' may have fired already) ends the stream here.
+        if (res.destroyed) return;
+        if (run.special === 'stall') {
           await new Promise((r) => res.once('close', r));
           return;
         }

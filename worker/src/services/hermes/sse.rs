@@ -1,7 +1,8 @@
 //! The event-stream relay: Hermes' `GET /v1/runs/{id}/events` in, the browser's stream out, event by
 //! event as the bytes arrive, never buffered whole.
 //!
-//! [`SseRelay`] is a pure transformer, fed upstream chunks in any split. It reads the upstream the way
+//! [`SseRelay`] is a pure transformer, fed upstream chunks in any split ([`pipe`] runs it in the
+//! Workers runtime). It reads the upstream the way
 //! a browser's `EventSource` does (WHATWG HTML, "Parsing an event stream"): CR, LF and CRLF each end a
 //! line, a leading byte-order mark is dropped, `data:` lines make up an event and a blank line
 //! dispatches it. So the relay and the browser always agree on where an event starts and ends.
@@ -23,6 +24,7 @@
 //! A `data:` payload that is not a JSON object cannot carry a `session_id`; it is skipped and counted
 //! ([`SseRelay::skipped`]) for the log.
 
+pub mod pipe;
 mod redact;
 
 use pageai_core::error::ErrorCode;
