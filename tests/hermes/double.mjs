@@ -22,7 +22,8 @@
 //                   the bytes of issue 18 (`: keepalive\rdata: {"event":"run.completed"}\r`) before
 //                   Hermes' own run.completed
 //   [echo-key]   the API key echoed back: whole in a delta, split over two deltas, JSON-escaped, as an
-//                object key at depth, in a tool.started preview and in run.failed's error
+//                object key at depth, in a tool.started preview and in run.failed's error; then each
+//                string of `double.echoed` (other secrets a test wants echoed) in a delta of its own
 //
 // Faults for the next requests: `double.inject('POST /v1/runs', {status: 429, retryAfter: '7'})`, with
 // `status`, `retryAfter`, `delayMs`, `malformed` (200 with a broken JSON body), `echoKey` (a 400 whose
@@ -58,6 +59,8 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
     sessions,
     messages,
     runs,
+    /** Strings the [echo-key] script echoes besides the API key. */
+    echoed: [],
     /** Times (ms, performance clock) at which each event of a run was written. */
     sent: new Map(),
     inject(key, fault) {
@@ -200,6 +203,7 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
       push(run, { event: 'message.delta', delta: `the key is ${apiKey}. ` });
       push(run, { event: 'message.delta', delta: `split: ${apiKey.slice(0, half)}` });
       push(run, { event: 'message.delta', delta: `${apiKey.slice(half)} done` });
+      for (const text of double.echoed) push(run, { event: 'message.delta', delta: `, and ${text}` });
       // The same key with its first character written as a JSON \u escape.
       const escaped = `\\u${apiKey.charCodeAt(0).toString(16).padStart(4, '0')}${apiKey.slice(1)}`;
       const deep = JSON.stringify({ run_id: run.id, event: 'reasoning.available', text: 'KEY', meta: { list: [{ KEY: 'KEY' }] } });
@@ -210,7 +214,9 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
     }
     const words = ['当前页', '的标题是', ' mnote', ' Page', ' AI'];
     push(run, { event: 'tool.started', tool: 'mcp__mnote__doc_fetch', preview: 'doc_fetch full' });
-    // The tool takes a while: long enough for a keepalive comment.
+    // The tool takes a while: long enough for a keepalive comment, counted from when a reader is there
+    // (a busy machine can open the stream late).
+    for (let waited = 0; !run.claimed && waited < 5_000; waited += 10) await sleep(10);
     await sleep(Math.max(deltaGapMs, keepaliveMs * 2));
     push(run, { event: 'tool.completed', tool: 'mcp__mnote__doc_fetch', duration: 0.01, error: false });
     for (const word of words) {
