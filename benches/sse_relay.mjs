@@ -15,11 +15,14 @@
 // and the last two both through wrangler dev's port (its proxy Worker in a second workerd, what `make dev`
 // serves) and on the port of the workerd that runs the Worker behind that proxy (found under wrangler's
 // process tree), so the table separates the relay's own cost from the runtime's and from the proxy's.
-// A paced stream measures per-event latency; a burst (gap 0) measures throughput. Results also go to
-// tests/artifacts/bench-sse-relay.json.
+// A paced stream measures per-event latency; a burst (gap 0) measures throughput. Latency on a shared
+// machine follows its load, so the table also gives the CPU time each workerd process spent per event
+// during the paced rounds (from /proc/<pid>/stat): the Worker's own workerd, and the proxy's. Results
+// also go to tests/artifacts/bench-sse-relay.json.
 
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startHermesDouble } from '../tests/hermes/double.mjs';
@@ -85,33 +88,57 @@ async function listeningPorts(pid) {
 }
 
 /**
- * The URL of the workerd that runs the Worker itself, behind wrangler dev's proxy: among the ports
- * wrangler's workerd processes listen on (other than the proxy's), the one whose /health answers as the
- * Worker does. `undefined` when there is no /proc or no such port.
+ * The two workerd processes of a `wrangler dev`: `proxy`, the one on wrangler's port (its proxy Worker),
+ * and `inner` with its `url`, the one that runs the Worker itself: among the other ports wrangler's
+ * workerd processes listen on, the one whose /health answers as the Worker does. Fields are missing
+ * when there is no /proc or no such port.
  */
-async function workerdUrl(worker) {
+async function workerdOf(worker) {
+  const found = {};
   for (const pid of await descendants(worker.pid)) {
     const exe = await readlink(`/proc/${pid}/exe`).catch(() => '');
     if (!exe.endsWith('/workerd')) continue;
     for (const port of await listeningPorts(pid)) {
-      if (port === worker.port) continue;
+      if (port === worker.port) {
+        found.proxy = pid;
+        continue;
+      }
       const url = `http://127.0.0.1:${port}`;
       const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1_000) }).catch(() => null);
-      if (res?.status === 200 && res.headers.get('x-trace-id')) return url;
+      if (res?.status === 200 && res.headers.get('x-trace-id')) Object.assign(found, { inner: pid, url });
     }
   }
-  return undefined;
+  return found;
+}
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User + system CPU time of a process so far, in ms (0 when unknown). */
+async function cpuMs(pid) {
+  if (!pid) return 0;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields after the parenthesised command name; utime and stime are the 14th and 15th fields.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000 || 0;
 }
 
 async function measure(double, path, count, gap) {
   const runId = double.addBenchRun(count, gap);
+  const cpuBefore = await Promise.all((path.processes ?? []).map(cpuMs));
   const started = performance.now();
   const result = await readEvents(path.url(runId), { headers: path.headers, timeoutMs: 120_000 });
   const total = performance.now() - started;
+  const cpu = await Promise.all((path.processes ?? []).map(async (pid, i) => (await cpuMs(pid)) - cpuBefore[i]));
   const deltas = result.events.filter((e) => e.data.event === 'message.delta');
   if (deltas.length !== count) throw new Error(`${path.name}: got ${deltas.length} of ${count} events: ${result.raw.slice(0, 300)}`);
   const sent = double.sent.get(runId);
-  return { latencies: deltas.map((e, i) => e.at - sent[i]), total };
+  return { latencies: deltas.map((e, i) => e.at - sent[i]), total, cpu };
 }
 
 function table(rows) {
@@ -127,43 +154,69 @@ await writeFile(join(passDir, 'wrangler.toml'), 'name = "sse-pass-through"\nmain
 const worker = await startWorker({ vars });
 const pass = await startWorker({ vars, config: join(passDir, 'wrangler.toml') });
 try {
-  const [workerInner, passInner] = [await workerdUrl(worker), await workerdUrl(pass)];
+  const [relayd, passd] = [await workerdOf(worker), await workerdOf(pass)];
   const relay = (base) => (runId) => `${base}/api/hermes/client/events/${runId}?sessionId=${SESSION}`;
   const upstream = (base) => (runId) => `${base}/v1/runs/${runId}/events`;
+  // `processes`: [the Worker's workerd, the proxy's workerd] whose CPU time the path costs.
   const paths = [
     { name: 'direct from the double', url: upstream(double.url), headers: { authorization: `Bearer ${KEY}` } },
-    passInner && { name: 'pass-through Worker, workerd port', url: upstream(passInner), headers: {} },
-    { name: 'pass-through Worker, wrangler dev port', url: upstream(pass.url), headers: {} },
-    workerInner && { name: 'relay, workerd port', url: relay(workerInner), headers: worker.auth },
-    { name: 'relay, wrangler dev port', url: relay(worker.url), headers: worker.auth },
+    passd.url && { name: 'pass-through Worker, workerd port', url: upstream(passd.url), headers: {}, processes: [passd.inner] },
+    { name: 'pass-through Worker, wrangler dev port', url: upstream(pass.url), headers: {}, processes: [passd.inner, passd.proxy] },
+    relayd.url && { name: 'relay, workerd port', url: relay(relayd.url), headers: worker.auth, processes: [relayd.inner] },
+    { name: 'relay, wrangler dev port', url: relay(worker.url), headers: worker.auth, processes: [relayd.inner, relayd.proxy] },
   ].filter(Boolean);
-  if (!workerInner || !passInner) console.log('(workerd\'s own port was not found under wrangler\'s processes; those rows are left out)');
+  if (!relayd.url || !passd.url) console.log('(workerd\'s own port was not found under wrangler\'s processes; those rows are left out)');
 
   // Warm every path (JIT, connections, the isolates).
   for (const path of paths) await measure(double, path, 50, 0);
   const latencies = new Map(paths.map((p) => [p.name, []]));
+  const cpu = new Map(paths.map((p) => [p.name, [0, 0]]));
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < paths.length; i++) {
       const path = paths[(i + round) % paths.length];
-      latencies.get(path.name).push(...(await measure(double, path, events, gapMs)).latencies);
+      const measured = await measure(double, path, events, gapMs);
+      latencies.get(path.name).push(...measured.latencies);
+      measured.cpu.forEach((ms, k) => (cpu.get(path.name)[k] += ms));
     }
   }
   const bursts = new Map();
   for (const path of paths) bursts.set(path.name, (await measure(double, path, events, 0)).total);
 
   const direct = stats(latencies.get(paths[0].name));
-  const rows = [['path', 'median ms', 'p99 ms', 'added median', 'added p99', '× direct (median)', 'burst events/s']];
+  const rows = [['path', 'median ms', 'p99 ms', 'added median', 'added p99', '× direct (median)', 'burst events/s', 'CPU µs/event: Worker, proxy']];
   const results = [];
   for (const path of paths) {
     const s = stats(latencies.get(path.name));
     const added = { median: s.median - direct.median, p99: s.p99 - direct.p99 };
     const perSecond = Math.round((events / bursts.get(path.name)) * 1000);
     const first = path === paths[0];
-    rows.push([path.name, fixed(s.median), fixed(s.p99), first ? '' : fixed(added.median), first ? '' : fixed(added.p99), fixed(s.median / direct.median, 1), perSecond]);
-    results.push({ path: path.name, medianMs: s.median, p99Ms: s.p99, addedMedianMs: added.median, addedP99Ms: added.p99, burstEventsPerSecond: perSecond, samples: s.n });
+    const perEvent = (path.processes ?? []).map((_, k) => (cpu.get(path.name)[k] * 1000) / (rounds * events));
+    rows.push([
+      path.name,
+      fixed(s.median),
+      fixed(s.p99),
+      first ? '' : fixed(added.median),
+      first ? '' : fixed(added.p99),
+      fixed(s.median / direct.median, 1),
+      perSecond,
+      perEvent.map((us) => fixed(us, 0)).join(', ') || '—',
+    ]);
+    results.push({
+      path: path.name,
+      medianMs: s.median,
+      p99Ms: s.p99,
+      addedMedianMs: added.median,
+      addedP99Ms: added.p99,
+      burstEventsPerSecond: perSecond,
+      cpuMicrosPerEvent: { worker: perEvent[0], proxy: perEvent[1] },
+      samples: s.n,
+    });
   }
   const of = (name) => results.find((r) => r.path === name);
-  console.log(`SSE relay: ${rounds} rounds × ${events} events, ${gapMs} ms apart; latency = read − written by the double`);
+  console.log(
+    `SSE relay: ${rounds} rounds × ${events} events, ${gapMs} ms apart; latency = read − written by the double ` +
+      `(load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}, ${cpus().length} cores)`,
+  );
   console.log(table(rows));
   console.log('');
   const parts = [
@@ -173,6 +226,13 @@ try {
   ];
   for (const [label, a, b] of parts) {
     if (a && b) console.log(`  ${label.padEnd(64)} median ${fixed(a.medianMs - b.medianMs)} ms  p99 ${fixed(a.p99Ms - b.p99Ms)} ms`);
+  }
+  const [relayCpu, passCpu] = [of('relay, wrangler dev port'), of('pass-through Worker, wrangler dev port')].map((r) => r.cpuMicrosPerEvent);
+  if (relayCpu.worker !== undefined && passCpu.worker !== undefined) {
+    console.log(
+      `  CPU per event: the relay's workerd ${fixed(relayCpu.worker, 0)} µs vs the pass-through's ${fixed(passCpu.worker, 0)} µs; ` +
+        `wrangler dev's proxy workerd ${fixed(relayCpu.proxy, 0)} µs (relay) / ${fixed(passCpu.proxy, 0)} µs (pass-through)`,
+    );
   }
   const served = of('relay, wrangler dev port');
   const meets = served.addedMedianMs <= TARGET.median && served.addedP99Ms <= TARGET.p99;
