@@ -1,9 +1,12 @@
 // Benchmark of what one write costs the document's Durable Object as the page grows, under `wrangler dev`
 // (workerd, local SQLite Durable Objects), over HTTP from this process, one caller at a time.
 //
-// For pages of 30, 1,000 and 10,000 blocks it measures, in the same run:
+// For pages of 30, 1,000 and 10,000 blocks it measures, in the same run and interleaved (each round runs
+// every step on every page once, so all figures share the same stretch of time):
 // - `GET /health`: the floor of one request through the Worker (no Durable Object);
 // - `GET /api/documents/{id}`: one document-object round trip that answers the whole page;
+// - the same `update` as a dry-run (yolo: a plain preview, nothing committed), which separates the
+//   executor's cost from the commit's;
 // - apply one `update` of one block through the tool route (`mnote.doc.apply_block_ops`, yolo), each on the
 //   revision the previous one produced; and one `insert_after` (a new block between two others);
 // - rows written per apply, as the document object reports them (`x-mnote-rows-written`, counted by its SQL
@@ -25,25 +28,16 @@ import { TEST_CLIENT_TOKEN } from '../tests/e2e/lib/wrangler.mjs';
 
 const N = Number(process.env.BENCH_N ?? 200);
 const SIZES = (process.env.BENCH_SIZES ?? '30,1000,10000').split(',').map(Number);
-const WARMUP = 20;
+const WARMUP = 30;
 const ROWS_HEADER = 'x-mnote-rows-written';
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-function stats(durations, wallMs) {
+/** p50, p99 and calls per second (one caller: calls ÷ the time spent in them). */
+function stats(durations) {
   const sorted = [...durations].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), perSecond: (durations.length / wallMs) * 1000 };
-}
-
-async function timed(n, once) {
-  const durations = [];
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) {
-    const start = performance.now();
-    await once(i);
-    durations.push(performance.now() - start);
-  }
-  return stats(durations, performance.now() - t0);
+  const spent = durations.reduce((a, b) => a + b, 0);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), perSecond: (durations.length / spent) * 1000 };
 }
 
 async function plain(url) {
@@ -80,59 +74,74 @@ function pageOf(size) {
   return paragraphs;
 }
 
-async function measure(url, size) {
+/** Stores the page of `size` blocks and answers the steps measured on it, and the rows its writes report. */
+async function prepare(url, size) {
   const doc = `bench_storage_${size}`;
   await putPage(url, doc, pageOf(size));
-  const health = await timed(WARMUP + N, () => plain(`${url}/health`));
-  const get = await timed(N, () => plain(`${url}/api/documents/${doc}`));
-
   let revision = (await getPage(url, doc)).revision;
-  const updateRows = [];
-  const update = async (i) => {
+  const rows = { update: [], insert: [], counting: false };
+  const write = async (what, i, operation, dryRun) => {
     const res = expectOk(
       await toolCall(url, 'mnote.doc.apply_block_ops', {
         documentId: doc,
         baseRevision: revision,
-        dryRun: false,
-        idempotencyKey: `bench_update_${size}_${i}`,
-        operations: [{ op: 'update', blockId: 'p_counter', text: `counter ${i + 1}` }],
+        dryRun,
+        idempotencyKey: `bench_${what}_${size}_${i}`,
+        operations: [operation],
       }),
-      'update',
+      what,
     );
-    revision = res.body.result.newRevision;
-    updateRows.push(rowsOf(res));
+    if (!dryRun) {
+      revision = res.body.result.newRevision;
+      if (rows.counting) rows[what].push(rowsOf(res));
+    }
   };
-  await timed(WARMUP, (i) => update(1_000_000 + i));
-  updateRows.length = 0;
-  const apply = await timed(N, update);
+  const steps = {
+    health: () => plain(`${url}/health`),
+    // The same call as a dry-run (yolo: a plain preview): everything an apply does but the commit.
+    dry: (i) => write('dry', i, { op: 'update', blockId: 'p_counter', text: `preview ${i}` }, true),
+    apply: (i) => write('update', i, { op: 'update', blockId: 'p_counter', text: `counter ${i}` }, false),
+    // Each insert lands right after the edited block, before the block the previous insert added.
+    insert: (i) =>
+      write('insert', i, { op: 'insert_after', afterBlockId: 'p_counter', block: { type: 'paragraph', text: `inserted ${i}` } }, false),
+    // Last: the runtime's work after a large answer (GC of a 10,000-block page's JSON) then falls on the
+    // next page's `GET /health`, not on this page's writes.
+    get: () => plain(`${url}/api/documents/${doc}`),
+  };
+  return { size, steps, rows };
+}
 
-  // Each insert lands right after the edited block, between it and the block the previous insert added.
-  const insertRows = [];
-  const insert = async (i) => {
-    const res = expectOk(
-      await toolCall(url, 'mnote.doc.apply_block_ops', {
-        documentId: doc,
-        baseRevision: revision,
-        dryRun: false,
-        idempotencyKey: `bench_insert_${size}_${i}`,
-        operations: [{ op: 'insert_after', afterBlockId: 'p_counter', block: { type: 'paragraph', text: `inserted ${i}` } }],
-      }),
-      'insert',
-    );
-    revision = res.body.result.newRevision;
-    insertRows.push(rowsOf(res));
-  };
-  const inserted = await timed(N, insert);
-  return { size, health, get, apply, updateRows, inserted, insertRows };
+/**
+ * Every step of every size once per round, for `rounds` rounds numbered from `first` (each write's
+ * idempotency key). Interleaved, all figures are taken over the same stretch of time, so a machine shared
+ * with other work (and the runtime warming up) shifts them alike, and their ratios hold.
+ */
+async function rounds(pages, count, first) {
+  const durations = pages.map((page) => Object.fromEntries(Object.keys(page.steps).map((name) => [name, []])));
+  for (let i = first; i < first + count; i++) {
+    for (const [p, page] of pages.entries()) {
+      for (const [name, step] of Object.entries(page.steps)) {
+        const start = performance.now();
+        await step(i);
+        durations[p][name].push(performance.now() - start);
+      }
+    }
+  }
+  return durations.map((d) => Object.fromEntries(Object.entries(d).map(([name, list]) => [name, stats(list)])));
 }
 
 const fmt = (ms) => Number(ms.toFixed(2));
 
 const worker = await startWorker({ vars: TOOL_VARS });
-const measured = [];
+let measured;
 try {
   await setProfile(worker.url, { tools: { disabled: [] }, reviewMode: 'yolo' });
-  for (const size of SIZES) measured.push(await measure(worker.url, size));
+  const pages = [];
+  for (const size of SIZES) pages.push(await prepare(worker.url, size));
+  await rounds(pages, WARMUP, 1_000_000);
+  for (const page of pages) page.rows.counting = true;
+  const figures = await rounds(pages, N, 0);
+  measured = pages.map((page, p) => ({ size: page.size, ...figures[p], updateRows: page.rows.update, insertRows: page.rows.insert }));
 } finally {
   await worker.stop();
 }
@@ -142,13 +151,14 @@ const table = measured.map((m) => ({
   blocks: m.size,
   'GET /health p50 ms': fmt(m.health.p50),
   'GET page p50 ms': fmt(m.get.p50),
+  'dry-run p50 ms': fmt(m.dry.p50),
   'update p50 ms': fmt(m.apply.p50),
   'update p99 ms': fmt(m.apply.p99),
   'updates/s': Number(m.apply.perSecond.toFixed(1)),
   'update ÷ GET page': Number((m.apply.p50 / m.get.p50).toFixed(2)),
   [`update ÷ update@${first.size}`]: Number((m.apply.p50 / first.apply.p50).toFixed(2)),
   'rows/update': rowsSummary(m.updateRows),
-  'insert p50 ms': fmt(m.inserted.p50),
+  'insert p50 ms': fmt(m.insert.p50),
   'rows/insert': rowsSummary(m.insertRows),
 }));
 console.log(`worker storage: ${N} calls per figure, one caller, targets: update ÷ GET page ≤ 2, update ÷ update@${first.size} ≤ 1.3, rows constant`);
