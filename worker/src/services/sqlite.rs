@@ -146,7 +146,7 @@ pub mod memory {
 
     impl Memory {
         /// A new, empty database.
-        pub fn new() -> Self {
+        pub fn open() -> Self {
             let db = rusqlite::Connection::open_in_memory().expect("open an in-memory SQLite");
             Memory { db, written: std::cell::Cell::new(0) }
         }

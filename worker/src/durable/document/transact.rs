@@ -15,7 +15,7 @@ use crate::ids::RandomMint;
 use crate::services::desk::Desk;
 use crate::services::documents::PageDraft;
 use crate::services::ledger::Ledger;
-use crate::services::page_store::MirrorPatch;
+use crate::services::page_store::{Mirror, MirrorPatch};
 use crate::services::reviews::REVIEWER;
 
 impl DocumentObject {
@@ -79,39 +79,52 @@ impl DocumentObject {
             };
             work(page, &mut desk)
         };
-        let changed = page.revision != revision;
-        let settled = (|| -> Result<Option<MirrorPatch>, Error> {
-            if let Some(failure) = ledger.read_failure() {
-                return Err(internal("read document storage", failure, trace_id));
-            }
-            mint.finish()?;
-            let (rows, patch) = match (&outcome, changed) {
-                (Ok(_), true) => {
-                    let (rows, patch) = mirror.diff(page)?;
-                    (Some(rows), Some(patch))
-                }
-                _ => (None, None),
-            };
-            ledger.commit(rows, outcome.is_ok()).or_internal("commit document command", trace_id)?;
-            Ok(patch)
-        })();
-        let (kept, settled) = match settled {
-            Ok(Some(patch)) => match mirror.apply(patch, page.blocks.len()) {
-                Ok(()) => (true, Ok(())),
-                Err(e) => {
-                    // The command is committed; only the copy is off. Reading it again mends that.
-                    worker::console_error!("[{trace_id}] follow the stored page: {e}; reloading it next time");
-                    (false, Ok(()))
-                }
-            },
-            // Nothing of the page was written: the copy is right unless the failed work changed it.
-            Ok(None) => (!changed, Ok(())),
-            Err(error) => (!changed, Err(error)),
-        };
-        if !kept {
+        let (keep, settled) = settle(ledger, mint, page, mirror, outcome.is_ok(), page.revision != revision, trace_id);
+        if !keep {
             resident.forget();
         }
         settled?;
         outcome
+    }
+}
+
+/// Commits what a command recorded (its page rows only when it succeeded and changed the revision) and
+/// brings the image up to date. Answers whether the copy in memory may be kept, and the commit's outcome.
+fn settle(
+    ledger: Ledger,
+    mint: RandomMint,
+    page: &Page,
+    mirror: &mut Mirror,
+    succeeded: bool,
+    changed: bool,
+    trace_id: &str,
+) -> (bool, Result<(), Error>) {
+    let committed = (|| -> Result<Option<MirrorPatch>, Error> {
+        if let Some(failure) = ledger.read_failure() {
+            return Err(internal("read document storage", failure, trace_id));
+        }
+        mint.finish()?;
+        let (rows, patch) = match (succeeded, changed) {
+            (true, true) => {
+                let (rows, patch) = mirror.diff(page)?;
+                (Some(rows), Some(patch))
+            }
+            _ => (None, None),
+        };
+        ledger.commit(rows, succeeded).or_internal("commit document command", trace_id)?;
+        Ok(patch)
+    })();
+    match committed {
+        Ok(Some(patch)) => match mirror.apply(patch, page.blocks.len()) {
+            Ok(()) => (true, Ok(())),
+            Err(e) => {
+                // The command is committed; only the copy is off. Reading it again mends that.
+                worker::console_error!("[{trace_id}] follow the stored page: {e}; reloading it next time");
+                (false, Ok(()))
+            }
+        },
+        // Nothing of the page was written: the copy is right unless the failed work changed it.
+        Ok(None) => (!changed, Ok(())),
+        Err(error) => (!changed, Err(error)),
     }
 }

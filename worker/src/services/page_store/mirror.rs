@@ -70,17 +70,26 @@ impl Mirror {
     /// Refuses (before anything is written) a block whose stored form exceeds [`MAX_BLOCK_BYTES`].
     pub fn diff(&self, page: &Page) -> Result<(PageRows, MirrorPatch), Error> {
         let (old, new) = (&self.rows, &page.blocks);
-        let same_id = |o: &StoredBlock, n: &Block| o.block.block_id == n.block_id;
-        let head = old.iter().zip(new).take_while(|(o, n)| same_id(o, n)).count();
-        let rest = old.len().min(new.len()) - head;
-        let tail = old.iter().rev().zip(new.iter().rev()).take(rest).take_while(|(o, n)| same_id(o, n)).count();
         let mut diff = Diff { revision: page.revision, rows: Vec::new(), in_place: Vec::new() };
-        for i in 0..head {
-            diff.in_place(i, old.get(i), new.get(i), i)?;
+        // One pass over the common head, and one over the common tail: the same id at the same place.
+        let mut head = 0;
+        while let (Some(o), Some(n)) = (old.get(head), new.get(head)) {
+            if o.block.block_id != n.block_id {
+                break;
+            }
+            diff.in_place(head, o, n, head)?;
+            head += 1;
         }
-        for k in 0..tail {
-            let (o, n) = (old.len() - 1 - k, new.len() - 1 - k);
-            diff.in_place(o, old.get(o), new.get(n), n)?;
+        let rest = old.len().min(new.len()) - head;
+        let mut tail = 0;
+        while tail < rest {
+            let (o, n) = (old.len() - 1 - tail, new.len() - 1 - tail);
+            let (Some(old_row), Some(block)) = (old.get(o), new.get(n)) else { break };
+            if old_row.block.block_id != block.block_id {
+                break;
+            }
+            diff.in_place(o, old_row, block, n)?;
+            tail += 1;
         }
         let middle = head..old.len() - tail;
         let slots = diff.middle(old, middle.clone(), new, head..new.len() - tail)?;
@@ -127,14 +136,7 @@ struct Diff {
 
 impl Diff {
     /// A block that kept its id and place: written only when its content changed.
-    fn in_place(
-        &mut self,
-        index: usize,
-        old: Option<&StoredBlock>,
-        new: Option<&Block>,
-        position: usize,
-    ) -> Result<(), Error> {
-        let (Some(old), Some(new)) = (old, new) else { return Ok(()) };
+    fn in_place(&mut self, index: usize, old: &StoredBlock, new: &Block, position: usize) -> Result<(), Error> {
         if old.block == *new {
             return Ok(());
         }

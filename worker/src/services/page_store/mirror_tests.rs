@@ -68,7 +68,7 @@ proptest! {
         size in 0usize..40,
         edits in proptest::collection::vec(edit(), 1..25),
     ) {
-        let db = Memory::new();
+        let db = Memory::open();
         create_schema(&db).expect("schema");
         let mut mirror = Mirror::default();
         let mut page = page_of(size);
@@ -90,7 +90,7 @@ proptest! {
 
 #[test]
 fn a_new_page_is_all_inserts_and_the_same_page_again_writes_no_block() {
-    let db = Memory::new();
+    let db = Memory::open();
     create_schema(&db).expect("schema");
     let mut mirror = Mirror::default();
     let mut page = page_of(20);

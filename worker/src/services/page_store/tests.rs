@@ -23,7 +23,7 @@ pub(super) fn page_of(n: usize) -> Page {
 
 /// A database with the schema.
 fn store() -> Memory {
-    let db = Memory::new();
+    let db = Memory::open();
     create_schema(&db).expect("schema");
     db
 }
@@ -107,7 +107,7 @@ fn a_block_over_the_limit_is_refused_before_anything_is_written() {
 
 #[test]
 fn a_page_in_the_layout_before_order_keys_moves_on_first_load() {
-    let db = Memory::new();
+    let db = Memory::open();
     // The layout and rows exactly as the object wrote them before order keys.
     db.db
         .execute_batch(
