@@ -69,7 +69,8 @@ try {
 
   // Baselines: the Worker alone, and one document-object round trip.
   const plain = async (path) => {
-    const res = await fetch(`${url}${path}`);
+    // Every route but /health needs a signed-in user (the bench's Worker accepts the test client token).
+    const res = await fetch(`${url}${path}`, { headers: worker.auth });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   };
