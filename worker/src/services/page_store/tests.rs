@@ -124,7 +124,12 @@ fn a_page_in_the_layout_before_order_keys_moves_on_first_load() {
                 block_id TEXT NOT NULL UNIQUE,
                 body TEXT NOT NULL
             );
-            INSERT INTO page_meta VALUES (1, 'ws', 'doc', 'Old page', 9, 'read');",
+            INSERT INTO page_meta VALUES (1, 'ws', 'doc', 'Old page', 9, 'read');
+            -- The interim block history some stores keep beside that layout.
+            CREATE TABLE page_history (block_id TEXT PRIMARY KEY, changed_rev INTEGER NOT NULL);
+            CREATE TABLE page_history_since (id INTEGER PRIMARY KEY CHECK (id = 1), known_since INTEGER NOT NULL);
+            INSERT INTO page_history VALUES ('p_2', 6);
+            INSERT INTO page_history_since VALUES (1, 4);",
         )
         .expect("old layout");
     let blocks = [
@@ -147,12 +152,18 @@ fn a_page_in_the_layout_before_order_keys_moves_on_first_load() {
     assert_eq!(page.title, "Old page");
     assert_eq!((page.revision, page.permission), (9, Permission::Read));
     assert_eq!(page.blocks, blocks, "the blocks, in position order");
-    assert!(mirror.rows().iter().all(|r| r.changed_rev == 9));
+    let revs: Vec<u64> = mirror.rows().iter().map(|r| r.changed_rev).collect();
+    assert_eq!(revs, [9, 6, 9], "the interim history where it has a row, else the page's revision");
     let old_left: i64 = db
         .db
-        .query_row("SELECT COUNT(*) FROM sqlite_master WHERE name = 'page_blocks_by_position'", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master
+             WHERE name IN ('page_blocks_by_position', 'page_history', 'page_history_since')",
+            [],
+            |r| r.get(0),
+        )
         .expect("count");
-    assert_eq!(old_left, 0, "the old table is gone");
+    assert_eq!(old_left, 0, "the old tables are gone");
     // A second wake finds the new layout and leaves it alone; writes go on from there.
     create_schema(&db).expect("schema again");
     assert_eq!(load(&db).expect("load").expect("a page").0, page);
@@ -162,4 +173,33 @@ fn a_page_in_the_layout_before_order_keys_moves_on_first_load() {
     next.blocks.insert(1, Block::paragraph("p_new", "between the heading and p_2"));
     assert_eq!(commit(&db, &mut mirror, &next).0, 1);
     assert_eq!(load(&db).expect("load").expect("a page").0, next);
+}
+
+#[test]
+fn a_page_in_the_layout_before_order_keys_without_a_history_is_as_of_its_revision() {
+    let db = Memory::open();
+    db.db
+        .execute_batch(
+            "CREATE TABLE page_meta (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                workspace_id TEXT NOT NULL,
+                document_id TEXT NOT NULL,
+                title TEXT NOT NULL,
+                revision INTEGER NOT NULL,
+                permission TEXT NOT NULL
+            );
+            CREATE TABLE page_blocks (
+                position INTEGER PRIMARY KEY,
+                block_id TEXT NOT NULL UNIQUE,
+                body TEXT NOT NULL
+            );
+            INSERT INTO page_meta VALUES (1, 'ws', 'doc', 'T', 3, 'edit');
+            INSERT INTO page_blocks VALUES (0, 'a', '{\"blockId\":\"a\",\"type\":\"paragraph\",\"text\":\"A\"}');
+            INSERT INTO page_blocks VALUES (1, 'b', '{\"blockId\":\"b\",\"type\":\"paragraph\",\"text\":\"B\"}');",
+        )
+        .expect("old layout");
+    create_schema(&db).expect("schema and move");
+    let (page, mirror) = load(&db).expect("load").expect("a page");
+    assert_eq!(page.blocks, [Block::paragraph("a", "A"), Block::paragraph("b", "B")]);
+    assert!(mirror.rows().iter().all(|r| r.changed_rev == 3));
 }
