@@ -74,6 +74,7 @@ bench: setup-dev wasm
 	node benches/wasm.mjs
 	node benches/sse_relay.mjs
 	node benches/worker_tools.mjs
+	node benches/worker_storage.mjs
 
 # Fuzzes core's parsers (SPEC §12): tool arguments, router prompts, Markdown import, continuation tokens.
 # Stable Rust: cargo-fuzz with --sanitizer none (core is safe Rust; the fuzzer hunts panics and broken

@@ -8,8 +8,8 @@
 //   node benches/worker_tools.mjs            # or: make bench
 //   BENCH_N=1000 node benches/worker_tools.mjs
 //
-// Figures include wrangler dev's local proxy and two Durable Object calls per request (profile +
-// document), so they are an upper bound on the Worker's own cost. Results also go to
+// Figures include wrangler dev's local proxy and one Durable Object call per request (the document's
+// object, which holds its own copy of the profile), so they are an upper bound on the Worker's own cost. Results also go to
 // tests/artifacts/bench-worker-tools.json.
 
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -69,7 +69,8 @@ try {
 
   // Baselines: the Worker alone, and one document-object round trip.
   const plain = async (path) => {
-    const res = await fetch(`${url}${path}`);
+    // Every route but /health needs a signed-in user (the bench's Worker accepts the test client token).
+    const res = await fetch(`${url}${path}`, { headers: worker.auth });
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
   };

@@ -18,6 +18,7 @@ import { readEvents } from './lib/sse.mjs';
 import { TEST_CLIENT_TOKEN, TEST_SESSION_SECRET, assertCodedError, startWorker } from './lib/wrangler.mjs';
 
 const HERMES_KEY = `hk-${randomBytes(24).toString('hex')}`;
+const TOOL_TOKEN = `tt-${randomBytes(24).toString('hex')}`;
 const TIMEOUT_MS = 1_500;
 const IDLE_MS = 2_500;
 const ALLOWED = 'https://app.example';
@@ -77,6 +78,7 @@ before(
       vars: {
         HERMES_UPSTREAM_URL: double.url,
         HERMES_API_KEY: HERMES_KEY,
+        MNOTE_TOOL_TOKEN: TOOL_TOKEN,
         HERMES_TIMEOUT_MS: String(TIMEOUT_MS),
         HERMES_STREAM_IDLE_MS: String(IDLE_MS),
         MNOTE_ALLOWED_ORIGINS: `${ALLOWED}, https://other.example`,
@@ -331,7 +333,7 @@ describe('runs and events', () => {
     const done = stream.events.at(-1).data;
     assert.equal(done.output, '当前页的标题是 mnote Page AI');
     assert.deepEqual(done.usage, { input_tokens: 120, output_tokens: 30, total_tokens: 150 });
-    assert.ok(stream.comments.some((c) => c.text === ': keepalive'), 'keepalive comments pass through');
+    assert.ok(stream.comments.some((c) => c.text === ': keepalive'), `keepalive comments pass through: ${JSON.stringify(stream.raw)}`);
     assert.ok(!stream.raw.includes('stream closed'), 'nothing after the terminal event');
 
     // Streamed, not buffered: the first event arrived long before the double sent the last one.
@@ -473,6 +475,51 @@ describe('runs and events', () => {
     assert.ok(!result.raw.includes('this is not json'));
   });
 
+  test('CR, LF and CRLF all end an upstream line; the client sees only what the relay framed', async () => {
+    const run = await startRun({ sessionId, message: 'please [line-endings]' });
+    const result = await events(run.runId, sessionId);
+    assert.equal(result.status, 200, result.raw);
+    assert.ok(!result.raw.includes('\r'), `no CR reaches the client: ${JSON.stringify(result.raw)}`);
+    // Every unit of the body is one the relay wrote itself: an event, or its keepalive comment.
+    const units = result.raw.split('\n\n');
+    assert.equal(units.pop(), '', 'the body ends with a blank line');
+    for (const unit of units) assert.match(unit, /^(data: \{[^\n]*\}|: keepalive)$/, JSON.stringify(unit));
+    assert.deepEqual(result.unparsed, []);
+    // (Where the text is cut between deltas can move: a tail that could begin a secret waits; see below.)
+    const deltas = result.events.filter((e) => e.data.event === 'message.delta');
+    assert.equal(deltas.map((e) => e.data.delta).join(''), 'cr crlf after a comment');
+    assert.deepEqual([...new Set(result.events.map((e) => e.data.event))], ['message.delta', 'run.completed']);
+    for (const { data } of result.events) assert.equal(data.session_id, sessionId, 'every event is stamped by the relay');
+    // The data line after the comment's CR is a line, for a browser reading Hermes directly too: the relay
+    // stamps that run.completed and ends there, so Hermes' own run.completed is not forwarded.
+    assert.equal(result.events.at(-1).data.output, undefined);
+    assert.ok(result.ended);
+  });
+
+  test('the Hermes key is redacted in every relayed event, at any depth and however it is split', async () => {
+    // Hermes also holds MNOTE_TOOL_TOKEN (what it presents to /mcp); the relay scrubs that one too.
+    double.echoed = [TOOL_TOKEN];
+    const run = await startRun({ sessionId, message: 'please [echo-key]' });
+    const result = await events(run.runId, sessionId);
+    double.echoed = [];
+    assert.equal(result.status, 200, result.raw);
+    const half = Math.floor(HERMES_KEY.length / 2);
+    for (const part of [HERMES_KEY, HERMES_KEY.slice(0, half), HERMES_KEY.slice(half), TOOL_TOKEN]) {
+      assert.ok(!result.raw.includes(part), `${part.length} characters of a secret reached the client`);
+    }
+    const named = (name) => result.events.filter((e) => e.data.event === name).map((e) => e.data);
+    const text = named('message.delta').map((e) => e.delta).join('');
+    assert.equal(text, 'the key is [redacted]. split: [redacted] done, and [redacted]');
+    const [reasoning] = named('reasoning.available');
+    assert.equal(reasoning.text, '[redacted]', 'a JSON-escaped key is still the key');
+    assert.deepEqual(reasoning.meta, { list: [{ '[redacted]': '[redacted]' }] });
+    assert.equal(named('tool.started')[0].preview, 'doc_fetch --token [redacted]');
+    const [failed] = named('run.failed');
+    assert.equal(failed.error, 'upstream said: invalid key [redacted]');
+    assert.equal(result.events.at(-1).data, failed);
+    for (const { data } of result.events) assert.equal(data.session_id, sessionId);
+  });
+
   test('abort stops a slow run: abort.started, then run.cancelled on the stream', async () => {
     const run = await startRun({ sessionId, message: 'write a long essay [slow]' });
     let aborted;
@@ -601,10 +648,12 @@ test('the Hermes key never appears in any answer, header or log line', () => {
   for (const answer of seen) {
     const text = `${answer.text}\n${answer.headers.map(([k, v]) => `${k}: ${v}`).join('\n')}`;
     assert.ok(!text.includes(HERMES_KEY), `the key leaked in ${answer.url}`);
+    assert.ok(!text.includes(TOOL_TOKEN), `the tool token leaked in ${answer.url}`);
     assert.ok(!text.includes(TEST_SESSION_SECRET), `the session secret leaked in ${answer.url}`);
   }
   for (const log of [worker.logs(), bare.logs()]) {
     assert.ok(!log.includes(HERMES_KEY), 'the key is in the Worker log');
+    assert.ok(!log.includes(TOOL_TOKEN), 'the tool token is in the Worker log');
     assert.ok(!log.includes(TEST_SESSION_SECRET), 'the session secret is in the Worker log');
   }
   // The double did receive it, on every call: the key is used, just never shown.

@@ -1,6 +1,8 @@
 // End-to-end: state survives a restart. Stop `wrangler dev` and start it again on the same persist folder;
 // the page, the review sessions, the profile, the frozen contexts, idempotency records and the audit log
-// are all still there.
+// are all still there. And a crash loses nothing either: wrangler and workerd killed (SIGKILL) in the
+// middle of a burst of writes, every write that was answered is there after the restart, and no write is
+// there by half.
 //
 //   node --test --test-concurrency=1 tests/e2e/restart.test.mjs
 
@@ -14,16 +16,35 @@ import { startWorker } from './lib/wrangler.mjs';
 import { TOOL_VARS, audit, getPage, putPage, replaceArgs, review, session, setProfile, toolCall, verifyAudit } from './lib/mnote.mjs';
 
 const DOC = 'restart_doc';
-let state;
+const states = [];
 let worker;
 
 after(async () => {
   await worker?.stop();
-  if (state) await rm(state, { recursive: true, force: true });
+  for (const state of states) await rm(state, { recursive: true, force: true });
 });
 
+async function freshState() {
+  const state = await mkdtemp(join(tmpdir(), 'mnote-restart-'));
+  states.push(state);
+  return state;
+}
+
+/** Kills wrangler and its workerd (their process group, which the harness started them in) at once. */
+async function crash(running) {
+  process.kill(-running.pid, 'SIGKILL');
+  for (;;) {
+    try {
+      process.kill(-running.pid, 0);
+    } catch {
+      return; // The group is gone.
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 test('pages, review sessions and the audit log survive a restart', { timeout: 600_000 }, async () => {
-  state = await mkdtemp(join(tmpdir(), 'mnote-restart-'));
+  const state = await freshState();
   worker = await startWorker({ persistTo: state, vars: TOOL_VARS });
   let url = worker.url;
   await setProfile(url, { tools: { disabled: ['doc_search'] }, reviewMode: 'review' });
@@ -57,4 +78,70 @@ test('pages, review sessions and the audit log survive a restart', { timeout: 60
   assert.equal(late.body.state, 'stale', 'the page moved on while the session waited');
   const bound = await toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 2, { blockId: 'p_1', matchText: 'first', content: 'x', contextId: context.contextId, dryRun: true }));
   assert.equal(bound.status, 200, bound.text);
+  await worker.stop();
+});
+
+test('killed mid-burst, every answered write is there after the restart', { timeout: 600_000 }, async (t) => {
+  const state = await freshState();
+  const doc = 'crash_doc';
+  worker = await startWorker({ persistTo: state, vars: TOOL_VARS });
+  let url = worker.url;
+  await setProfile(url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+  const start = (await putPage(url, doc, { anchor: 'Writes land after this block.' })).revision;
+
+  const CLIENTS = 6;
+  const ACKED_BEFORE_CRASH = 40;
+  const acked = [];
+  let crashed = false;
+  let reachedTarget;
+  const target = new Promise((r) => {
+    reachedTarget = r;
+  });
+  const client = async (c) => {
+    for (let w = 0; !crashed; w++) {
+      const text = `client ${c} write ${w}`;
+      try {
+        const page = await getPage(url, doc);
+        const res = await toolCall(url, 'mnote.doc.apply_block_ops', {
+          documentId: doc,
+          baseRevision: page.revision,
+          dryRun: false,
+          idempotencyKey: `crash_${c}_${w}`,
+          operations: [{ op: 'insert_after', afterBlockId: 'anchor', block: { type: 'paragraph', text } }],
+        });
+        if (res.status === 200) acked.push({ text, revision: res.body.result.newRevision });
+        if (acked.length >= ACKED_BEFORE_CRASH) reachedTarget();
+      } catch {
+        return; // The server went away mid-request: this write was never answered.
+      }
+    }
+  };
+  const burst = Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c)));
+  await target;
+  await crash(worker);
+  crashed = true;
+  await burst;
+
+  worker = await startWorker({ persistTo: state, vars: TOOL_VARS });
+  url = worker.url;
+  const page = await getPage(url, doc);
+  const texts = new Set(page.blocks.map((b) => b.text));
+  for (const { text } of acked) assert.ok(texts.has(text), `an answered write is missing: ${text}`);
+  // Each write that landed is whole: one block, one revision, one audit entry; none is there by half.
+  const landed = page.revision - start;
+  assert.ok(landed >= acked.length, `${landed} writes landed, ${acked.length} were answered`);
+  assert.equal(page.blocks.length, 1 + landed, 'one block per landed write');
+  const verified = await verifyAudit(url, doc);
+  assert.equal(verified.body.verified, true, verified.text);
+  assert.equal(verified.body.entries, 1 + landed, 'one audit entry per landed write');
+  // And the object writes on from where the crash left it.
+  const next = await toolCall(url, 'mnote.doc.apply_block_ops', {
+    documentId: doc,
+    baseRevision: page.revision,
+    dryRun: false,
+    idempotencyKey: 'after_the_crash',
+    operations: [{ op: 'update', blockId: 'anchor', text: 'written after the restart' }],
+  });
+  assert.equal(next.status, 200, next.text);
+  t.diagnostic(`crash: ${acked.length} writes answered before the kill, ${landed} landed`);
 });

@@ -90,6 +90,67 @@ describe('the tool route', () => {
   });
 });
 
+describe('each document object runs calls under its own copy of the profile', () => {
+  const docs = ['profile_doc_a', 'profile_doc_b'];
+  const update = (doc, revision, text) => ({
+    documentId: doc,
+    baseRevision: revision,
+    dryRun: false,
+    idempotencyKey: fresh('k'),
+    operations: [{ op: 'update', blockId: 'p_1', text }],
+  });
+
+  test('PUT /api/profile takes effect at once in every object that holds a copy', async () => {
+    for (const doc of docs) await putPage(url, doc, { p_1: 'first' });
+    await setProfile(url, { tools: { disabled: [] }, reviewMode: 'review' });
+    // Each object takes its copy (review) with its first call: a write is held.
+    for (const doc of docs) {
+      const held = await toolCall(url, 'mnote.doc.apply_block_ops', update(doc, 1, 'held'));
+      assert.equal(held.status, 200, held.text);
+      assert.equal(held.body.reviewSession.state, 'awaiting_user', `${doc} holds review`);
+    }
+
+    await setProfile(url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+    // The very next call applies directly, on the tool route and over MCP alike.
+    const direct = await toolCall(url, 'mnote.doc.apply_block_ops', update(docs[0], 1, 'applied'));
+    assert.equal(direct.status, 200, direct.text);
+    assert.equal(direct.body.reviewSession.state, 'applied');
+    assert.equal((await getPage(url, docs[0])).blocks[0].text, 'applied');
+    const overMcp = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: update(docs[1], 1, 'applied too') });
+    assert.equal(overMcp.body.result.isError, false, overMcp.text);
+    assert.equal((await getPage(url, docs[1])).blocks[0].text, 'applied too');
+
+    // A tool disabled now is refused at once too.
+    await setProfile(url, { tools: { disabled: ['doc_apply_block_ops'] }, reviewMode: 'yolo' });
+    const refused = await toolCall(url, 'mnote.doc.apply_block_ops', update(docs[0], 2, 'refused'));
+    assertCodedError(refused, 403, 'mnote_tool_disabled');
+    await setProfile(url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+  });
+
+  test('a write reports the rows it wrote, the same on a page of 3 blocks and of 2,000', async () => {
+    const rows = [];
+    for (const [doc, size] of [['rows_small', 3], ['rows_large', 2_000]]) {
+      const paragraphs = {};
+      for (let i = 0; i < size; i++) paragraphs[`p_${i}`] = `paragraph ${i}`;
+      await putPage(url, doc, paragraphs);
+      for (const text of ['one', 'two']) {
+        const page = await getPage(url, doc);
+        const res = await toolCall(url, 'mnote.doc.apply_block_ops', {
+          documentId: doc,
+          baseRevision: page.revision,
+          dryRun: false,
+          idempotencyKey: fresh('k'),
+          operations: [{ op: 'update', blockId: 'p_1', text }],
+        });
+        assert.equal(res.status, 200, res.text);
+        rows.push(Number(res.headers.get('x-mnote-rows-written')));
+      }
+    }
+    assert.ok(rows.every((r) => r > 0), `rows written: ${rows}`);
+    assert.deepEqual(rows.slice(2), rows.slice(0, 2), 'the large page costs what the small one does');
+  });
+});
+
 describe('MCP over Streamable HTTP', () => {
   test('initialize, initialized, tools/list and tools/call in the session form', async () => {
     const init = await mcp(url, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } });

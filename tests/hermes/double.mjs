@@ -18,6 +18,12 @@
 //   [stall]      one event, then silence (no keepalive either)
 //   [malformed]  a data line that is not JSON among good events
 //   [fail]       run.failed
+//   [line-endings]  events framed with CR and CRLF instead of LF, a comment with a CR in it, then
+//                   the bytes of issue 18 (`: keepalive\rdata: {"event":"run.completed"}\r`) before
+//                   Hermes' own run.completed
+//   [echo-key]   the API key echoed back: whole in a delta, split over two deltas, JSON-escaped, as an
+//                object key at depth, in a tool.started preview and in run.failed's error; then each
+//                string of `double.echoed` (other secrets a test wants echoed) in a delta of its own
 //
 // Faults for the next requests: `double.inject('POST /v1/runs', {status: 429, retryAfter: '7'})`, with
 // `status`, `retryAfter`, `delayMs`, `malformed` (200 with a broken JSON body), `echoKey` (a 400 whose
@@ -53,6 +59,8 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
     sessions,
     messages,
     runs,
+    /** Strings the [echo-key] script echoes besides the API key. */
+    echoed: [],
     /** Times (ms, performance clock) at which each event of a run was written. */
     sent: new Map(),
     inject(key, fault) {
@@ -177,13 +185,38 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
     }
     if (input.includes('[malformed]')) {
       push(run, { event: 'message.delta', delta: 'ok ' });
-      run.events.push({ raw: 'data: {this is not json' });
+      run.events.push({ raw: 'data: {this is not json\n\n' });
       push(run, { event: 'run.completed', output: 'ok', usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } });
+      return;
+    }
+    if (input.includes('[line-endings]')) {
+      const data = (event) => `data: ${JSON.stringify({ run_id: run.id, timestamp: now(), ...event })}`;
+      run.events.push({ raw: `${data({ event: 'message.delta', delta: 'cr ' })}\r\r` });
+      run.events.push({ raw: `${data({ event: 'message.delta', delta: 'crlf ' })}\r\n\r\n` });
+      run.events.push({ raw: `: keepalive\r${data({ event: 'message.delta', delta: 'after a comment' })}\r\r` });
+      run.events.push({ raw: ': keepalive\rdata: {"event":"run.completed"}\r\n\n' });
+      push(run, { event: 'run.completed', output: 'cr crlf after a comment', usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } });
+      return;
+    }
+    if (input.includes('[echo-key]')) {
+      const half = Math.floor(apiKey.length / 2);
+      push(run, { event: 'message.delta', delta: `the key is ${apiKey}. ` });
+      push(run, { event: 'message.delta', delta: `split: ${apiKey.slice(0, half)}` });
+      push(run, { event: 'message.delta', delta: `${apiKey.slice(half)} done` });
+      for (const text of double.echoed) push(run, { event: 'message.delta', delta: `, and ${text}` });
+      // The same key with its first character written as a JSON \u escape.
+      const escaped = `\\u${apiKey.charCodeAt(0).toString(16).padStart(4, '0')}${apiKey.slice(1)}`;
+      const deep = JSON.stringify({ run_id: run.id, event: 'reasoning.available', text: 'KEY', meta: { list: [{ KEY: 'KEY' }] } });
+      run.events.push({ raw: `data: ${deep.replaceAll('KEY', escaped)}\n\n` });
+      push(run, { event: 'tool.started', tool: 'mcp__mnote__doc_fetch', preview: `doc_fetch --token ${apiKey}` });
+      push(run, { event: 'run.failed', error: `upstream said: invalid key ${apiKey}` });
       return;
     }
     const words = ['当前页', '的标题是', ' mnote', ' Page', ' AI'];
     push(run, { event: 'tool.started', tool: 'mcp__mnote__doc_fetch', preview: 'doc_fetch full' });
-    // The tool takes a while: long enough for a keepalive comment.
+    // The tool takes a while: long enough for a keepalive comment, counted from when a reader is there
+    // (a busy machine can open the stream late).
+    for (let waited = 0; !run.claimed && waited < 5_000; waited += 10) await sleep(10);
     await sleep(Math.max(deltaGapMs, keepaliveMs * 2));
     push(run, { event: 'tool.completed', tool: 'mcp__mnote__doc_fetch', duration: 0.01, error: false });
     for (const word of words) {
@@ -216,7 +249,7 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
       for (;;) {
         while (index < run.events.length) {
           const event = run.events[index++];
-          if (event.raw) write(`${event.raw}\n\n`);
+          if (event.raw) write(event.raw);
           else {
             write(`data: ${JSON.stringify(event)}\n\n`);
             double.sent.get(run.id).push(performance.now());
@@ -233,7 +266,9 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
           res.socket.destroy();
           return;
         }
-        if (run.special === 'stall' || res.destroyed) {
+        // A reader that went away (its 'close' may have fired already) ends the stream here.
+        if (res.destroyed) return;
+        if (run.special === 'stall') {
           await new Promise((r) => res.once('close', r));
           return;
         }

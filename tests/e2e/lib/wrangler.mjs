@@ -61,13 +61,14 @@ export async function freePort() {
  * @param {string} [options.persistTo] state folder; default a fresh temporary one, removed by stop().
  *   Pass the same folder to two successive workers to test that state survives a restart.
  * @param {number} [options.port] HTTP port; default a free one.
+ * @param {string} [options.config] a wrangler.toml other than worker/'s (a bench's minimal Worker).
  * @param {Record<string,string>} [options.vars] Worker vars and secrets, passed as `--var NAME:VALUE`.
  *   `MNOTE_CLIENT_TOKEN` and `MNOTE_SESSION_SECRET` default to the test values above; pass `null` to
  *   leave one unset.
  * @returns {Promise<{url: string, port: number, persistTo: string, pid: number, logs: () => string,
  *   auth: Record<string,string>, stop: () => Promise<void>}>} `auth` holds the Bearer header.
  */
-export async function startWorker({ persistTo, port, vars = {} } = {}) {
+export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
   vars = { MNOTE_CLIENT_TOKEN: TEST_CLIENT_TOKEN, MNOTE_SESSION_SECRET: TEST_SESSION_SECRET, ...vars };
   const ownState = persistTo === undefined;
   const stateDir = ownState ? await mkdtemp(join(tmpdir(), 'mnote-worker-')) : persistTo;
@@ -81,6 +82,7 @@ export async function startWorker({ persistTo, port, vars = {} } = {}) {
     '--show-interactive-dev-session=false',
     '--persist-to', stateDir,
   ];
+  if (config) args.push('--config', config);
   for (const [name, value] of Object.entries(vars)) if (value !== null) args.push('--var', `${name}:${value}`);
 
   const child = spawn(process.execPath, args, {

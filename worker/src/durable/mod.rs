@@ -1,4 +1,8 @@
-//! Durable Object classes, one file per class, and the one way a route calls an object.
+//! Durable Object classes, one module per class, and the one way a route (or an object) calls an object.
+//!
+//! Each class's module has its object, its typed command enum and its client: `document` (one object per
+//! document: the page and its books) and `profile` (one object: the page-AI profile, pushed to every
+//! document object that holds a copy).
 
 pub mod document;
 pub mod profile;
@@ -8,6 +12,19 @@ use worker::{Headers, Method, Request, RequestInit, Stub};
 
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
 
+/// The header a document object reports a command's storage cost in: the rows its SQL layer saw written
+/// (`cursor.rowsWritten`, index entries included). The front passes it on with the command's answer.
+pub const ROWS_WRITTEN_HEADER: &str = "x-mnote-rows-written";
+
+/// An object's answer: its JSON text, and the rows it reports written, when it reports them.
+#[derive(Debug)]
+pub struct ObjectAnswer {
+    /// The JSON text.
+    pub json: String,
+    /// The [`ROWS_WRITTEN_HEADER`] value, as sent.
+    pub rows_written: Option<String>,
+}
+
 /// Sends `command` to the object behind `stub` as JSON (with the request's trace id) and answers the
 /// object's JSON text. A coded error from the object comes back as [`Failure::Relayed`], ready to return to
 /// the client. `object` names it in internal errors ("document", "profile").
@@ -16,7 +33,7 @@ pub(crate) async fn call_object(
     object: &str,
     command: &impl Serialize,
     trace_id: &str,
-) -> Result<String, Failure> {
+) -> Result<ObjectAnswer, Failure> {
     let body = serde_json::to_string(command).or_internal(&format!("encode {object} command"), trace_id)?;
     let headers = Headers::new();
     headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
@@ -31,5 +48,7 @@ pub(crate) async fn call_object(
     if response.status_code() != 200 {
         return Err(Failure::Relayed(response));
     }
-    Ok(response.text().await.or_internal(&format!("read {object} object answer"), trace_id)?)
+    let rows_written = response.headers().get(ROWS_WRITTEN_HEADER).ok().flatten();
+    let json = response.text().await.or_internal(&format!("read {object} object answer"), trace_id)?;
+    Ok(ObjectAnswer { json, rows_written })
 }

@@ -81,8 +81,8 @@ pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) ->
         BodyKind::Markdown => PageDraft::from_markdown(&bytes)?,
     };
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
-    let page: pageai_core::Page = client.send(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
-    Ok(respond(&page, format, &ctx.trace_id)?)
+    let stored = client.call::<pageai_core::Page>(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
+    Ok(stored.pass_rows(respond(&stored.value, format, &ctx.trace_id)?, &ctx.trace_id)?)
 }
 
 /// Largest page of audit entries, events or sessions one request returns.

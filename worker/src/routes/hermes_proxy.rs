@@ -11,8 +11,9 @@ use pageai_core::page::{Permission, validate_block_id};
 use pageai_core::{Error, wire as core_wire};
 use serde::de::DeserializeOwned;
 use serde_json::json;
-use worker::{Headers, Method, Request, Response};
+use worker::{Headers, Method, Request, Response, ResponseBody};
 
+use crate::config::{TOOL_TOKEN_SECRET, secret, secrets};
 use crate::durable::document::{DocumentClient, DocumentCommand, FrozenRun};
 use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
@@ -21,13 +22,14 @@ use crate::ids;
 use crate::services::documents::check_document_id;
 use crate::services::hermes::instructions::{RunBrief, instructions};
 use crate::services::hermes::sse::SseRelay;
+use crate::services::hermes::sse::pipe::relay_body;
 use crate::services::hermes::wire::{
     AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HERMES_TOOL_V1, HermesMessages,
     HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, HistoryMessage,
     MAX_MESSAGE_CHARS, Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools,
     check_run_id, check_session_id, history, session_document, session_id_of, session_prefix,
 };
-use crate::services::hermes::{Hermes, encode_component, relay_events};
+use crate::services::hermes::{Hermes, encode_component};
 
 /// Largest body a Hermes client route reads (a message is at most 32 000 characters).
 const MAX_CLIENT_BODY_BYTES: usize = 256 * 1024;
@@ -251,9 +253,13 @@ pub async fn events(req: Request, run_id: String, ctx: &RequestContext) -> Resul
     let hermes = Hermes::new(ctx)?;
     check_run_session(&hermes, &run_id, &session_id).await?;
     let upstream = hermes.open_stream(&format!("/v1/runs/{}/events", encode_component(&run_id))).await?;
-    let relay = SseRelay::new(&run_id, &session_id, &ctx.trace_id);
-    let stream = relay_events(upstream, relay, ctx.config.hermes_stream_idle_ms, ctx.trace_id.clone());
-    let response = Response::from_stream(stream).or_internal("build event stream", &ctx.trace_id)?;
+    // Hermes holds both of these and a model or tool can echo either; no event carries them out.
+    let secrets = [secrets::HERMES_API_KEY, TOOL_TOKEN_SECRET].iter().filter_map(|name| secret(&ctx.env, name));
+    let relay = SseRelay::new(&run_id, &session_id, &ctx.trace_id, secrets.collect());
+    let body = relay_body(upstream, relay, ctx.config.hermes_stream_idle_ms, ctx.trace_id.clone())
+        .map_err(|e| format!("{e:?}"))
+        .or_internal("build event stream", &ctx.trace_id)?;
+    let response = Response::from_body(ResponseBody::Stream(body)).or_internal("build event stream", &ctx.trace_id)?;
     let headers = Headers::new();
     let set = |name: &str, value: &str| headers.set(name, value).or_internal("set response header", &ctx.trace_id);
     set("content-type", "text/event-stream; charset=utf-8")?;

@@ -3,8 +3,8 @@
 //!
 //! Before any JSON-RPC: an `Origin`, when present, must be the endpoint's own (DNS-rebinding defence), and
 //! the caller needs the tool token. The protocol itself is [`crate::services::mcp`]; this handler adds the
-//! profile (for `tools/list`) and the document's object (for `tools/call`, picked by the arguments'
-//! `documentId`).
+//! profile (for `tools/list`, read from the profile object) and the document's object (for `tools/call`,
+//! picked by the arguments' `documentId`, which runs the call under its own copy of the profile).
 
 use pageai_core::manifest;
 use pageai_core::page::Permission;
@@ -80,7 +80,6 @@ async fn call_tool(
     };
     let run_id = run_id.filter(|r| ids::is_sane_trace_id(r)).unwrap_or_else(|| "mcp".to_string());
     let sent = async {
-        let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
         let call = ToolCallRequest {
             tool_name: name,
             args: arguments,
@@ -90,7 +89,8 @@ async fn call_tool(
             origin: Origin::Hermes,
         };
         let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
-        client.send::<ToolReply>(&DocumentCommand::CallTool { document_id, profile, call }, &ctx.trace_id).await
+        // The object runs the call under its own copy of the profile: one round trip.
+        client.send::<ToolReply>(&DocumentCommand::CallTool { document_id, call }, &ctx.trace_id).await
     };
     match sent.await {
         Ok(tool) => mcp::call_result(reply, tool.result.get(), false),

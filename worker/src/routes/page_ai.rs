@@ -20,8 +20,7 @@ use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
 use super::hermes_proxy;
-use crate::durable::document::{DocumentClient, DocumentCommand};
-use crate::durable::profile::ProfileClient;
+use crate::durable::document::{Answered, DocumentClient, DocumentCommand, pass_rows};
 use crate::error::Failure;
 use crate::http::{RequestContext, json_response, raw_json_response, read_body, read_json};
 use crate::ids;
@@ -63,11 +62,11 @@ pub async fn command(mut req: Request, ctx: &RequestContext) -> Result<Response,
     check_document_id(&request.document_id)?;
     let (prompt, selection) = (request.prompt.clone(), request.selection.clone().unwrap_or_default());
     let run_document = request.document_id.clone();
-    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
     let document_id = request.document_id.clone();
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
-    let command = DocumentCommand::Command { document_id, profile, request, trace_id: ctx.trace_id.clone() };
-    let answer: CommandAnswer = client.send(&command, &ctx.trace_id).await?;
+    // The object routes and acts under its own copy of the profile: one round trip.
+    let command = DocumentCommand::Command { document_id, request, trace_id: ctx.trace_id.clone() };
+    let Answered { value: answer, rows_written } = client.call::<CommandAnswer>(&command, &ctx.trace_id).await?;
     let hermes_run = match answer.outcome {
         CommandOutcome::Hermes => Some(match start_hermes_run(&run_document, &prompt, &selection, ctx).await {
             Ok((run_id, session_id)) => {
@@ -90,7 +89,8 @@ pub async fn command(mut req: Request, ctx: &RequestContext) -> Result<Response,
         }),
         CommandOutcome::Applied | CommandOutcome::Review => None,
     };
-    Ok(json_response(&CommandResponse { answer, hermes_run }, &ctx.trace_id)?)
+    let response = json_response(&CommandResponse { answer, hermes_run }, &ctx.trace_id)?;
+    Ok(pass_rows(rows_written.as_deref(), response, &ctx.trace_id)?)
 }
 
 /// Starts the Hermes run a `hermes` route asks for, in a new Hermes session of the document, through the
@@ -172,9 +172,9 @@ struct Empty {}
 
 async fn act(session_id: &str, action: ReviewAction, ctx: &RequestContext) -> Result<Response, Failure> {
     let document_id = ids::session_document(session_id)?.to_string();
-    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
-    let command = DocumentCommand::Review { document_id, profile, session_id: session_id.into(), action };
-    let json = client.send_raw(&command, &ctx.trace_id).await?;
-    Ok(raw_json_response(json, &ctx.trace_id)?)
+    let command = DocumentCommand::Review { document_id, session_id: session_id.into(), action };
+    let answered = client.call_raw(&command, &ctx.trace_id).await?;
+    let rows_written = answered.rows_written.clone();
+    Ok(pass_rows(rows_written.as_deref(), raw_json_response(answered.value, &ctx.trace_id)?, &ctx.trace_id)?)
 }

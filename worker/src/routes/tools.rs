@@ -1,8 +1,9 @@
 //! `POST /api/hermes/tools/mnote/call`: the plain tool-call route, over the same executor as `/mcp`.
 //!
 //! Body: `{toolName, args, runId?, toolCallId, traceId}`, unknown fields refused. `args.documentId` picks
-//! the document's object, which runs the call as origin `hermes` under the stored profile
-//! ([`crate::services::tool_calls`]). Authenticated with `MNOTE_TOOL_TOKEN` only; a browser cookie is
+//! the document's object, which runs the call as origin `hermes` under its copy of the stored profile
+//! ([`crate::services::tool_calls`]): one Durable Object round trip. The answer carries the object's
+//! `x-mnote-rows-written` header. Authenticated with `MNOTE_TOOL_TOKEN` only; a browser cookie is
 //! refused.
 //!
 //! Answer: `{ok:true, toolName, toolCallId, runId, traceId, result, reviewSession?}`, where `result` is the
@@ -16,8 +17,7 @@ use serde_json::value::RawValue;
 use worker::{Request, Response};
 
 use crate::auth;
-use crate::durable::document::{DocumentClient, DocumentCommand};
-use crate::durable::profile::ProfileClient;
+use crate::durable::document::{Answered, DocumentClient, DocumentCommand, pass_rows};
 use crate::error::Failure;
 use crate::http::{RequestContext, json_response, read_json};
 use crate::ids;
@@ -69,7 +69,6 @@ pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
         Some(run) => run,
         None => ids::opaque("run")?,
     };
-    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
     let call = ToolCallRequest {
         tool_name: body.tool_name,
         args: body.args,
@@ -79,8 +78,9 @@ pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
         origin: Origin::Hermes,
     };
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
-    let reply: ToolReply =
-        client.send(&DocumentCommand::CallTool { document_id, profile, call }, &body.trace_id).await?;
+    // The object runs the call under its own copy of the profile: one round trip.
+    let Answered { value: reply, rows_written } =
+        client.call::<ToolReply>(&DocumentCommand::CallTool { document_id, call }, &body.trace_id).await?;
     let answer = ToolCallAnswer {
         ok: true,
         tool_name: reply.tool_name,
@@ -90,5 +90,5 @@ pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
         result: reply.result,
         review_session: reply.review_session,
     };
-    Ok(json_response(&answer, &answer.trace_id)?)
+    Ok(pass_rows(rows_written.as_deref(), json_response(&answer, &answer.trace_id)?, &answer.trace_id)?)
 }

@@ -6,7 +6,7 @@
 //! - The key is held as a [`Secret`] and never formatted into a log line, an error or a response. Hermes'
 //!   own error messages are passed on only after the key is scrubbed from them ([`redact`]).
 //! - Each call is bounded by `HERMES_TIMEOUT_MS`; for the event stream the bound covers the headers, and
-//!   silence after that is bounded by `HERMES_STREAM_IDLE_MS` (see [`sse`]).
+//!   silence after that is bounded by `HERMES_STREAM_IDLE_MS` (see [`sse::pipe`]).
 //!
 //! Status mapping ([`upstream_error`]): 401/403 → `hermes_client_upstream_unauthorized` (502); 429 →
 //! `hermes_client_upstream_rate_limited` (429, with `Retry-After`); 5xx, refused connections, timeouts
@@ -22,17 +22,17 @@ pub mod wire;
 use std::time::Duration;
 
 use futures_util::future::{Either, select};
-use futures_util::{Stream, StreamExt, pin_mut};
+use futures_util::pin_mut;
 use pageai_core::Error;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use worker::{AbortController, ByteStream, Delay, Fetch, Headers, Method, Request, RequestInit, Response};
+use worker::web_sys::ReadableStream;
+use worker::{AbortController, Delay, Fetch, Headers, Method, Request, RequestInit, Response, ResponseBody};
 
 use crate::config::{Secret, secret, secrets};
 use crate::error::TRACE_HEADER;
 use crate::http::RequestContext;
-use crate::services::hermes::sse::SseRelay;
 
 /// Longest piece of an upstream message passed on to a client.
 const MAX_UPSTREAM_MESSAGE_CHARS: usize = 300;
@@ -102,7 +102,7 @@ impl Hermes {
     }
 
     /// Opens `GET path` as an event stream; the timeout covers the answer's headers only.
-    pub async fn open_stream(&self, path: &str) -> Result<ByteStream, Error> {
+    pub async fn open_stream(&self, path: &str) -> Result<ReadableStream, Error> {
         let request = self.request(Method::Get, path, None)?;
         request.headers().set("accept", "text/event-stream").map_err(|e| self.unavailable(e))?;
         let controller = AbortController::default();
@@ -115,7 +115,10 @@ impl Hermes {
             let answer = Answer { status: response.status_code(), retry_after: retry_after(&response), text };
             return Err(upstream_error(&answer, self.key.as_ref()));
         }
-        response.stream().map_err(|e| self.unavailable(format!("open the event stream: {e}")))
+        match response.body() {
+            ResponseBody::Stream(body) => Ok(body.clone()),
+            ResponseBody::Empty | ResponseBody::Body(_) => Err(self.unavailable("the event stream has no body")),
+        }
     }
 
     /// The id of this request's trace, as sent upstream.
@@ -208,72 +211,6 @@ impl Answer {
             }
         })
     }
-}
-
-/// The client's event stream: `upstream` through `relay`, chunk by chunk as it arrives.
-///
-/// It ends after the run's terminal event. If the upstream ends, breaks, or sends nothing (not even a
-/// keepalive) for `idle_ms`, it ends with the relay's coded `run.failed` instead.
-pub fn relay_events(
-    upstream: ByteStream,
-    relay: SseRelay,
-    idle_ms: u64,
-    trace_id: String,
-) -> impl Stream<Item = Result<Vec<u8>, worker::Error>> + 'static {
-    let state = RelayState { upstream, relay, idle_ms, trace_id, logged_skips: 0 };
-    futures_util::stream::unfold(state, |mut state| async move {
-        loop {
-            if state.relay.is_finished() {
-                return None;
-            }
-            let out = {
-                let next = state.upstream.next();
-                let timer = Delay::from(Duration::from_millis(state.idle_ms));
-                pin_mut!(timer);
-                match select(next, timer).await {
-                    Either::Left((Some(Ok(chunk)), _)) => state.relay.push(&chunk),
-                    Either::Left((Some(Err(e)), _)) => {
-                        worker::console_error!("[{}] Hermes event stream broke: {e}", state.trace_id);
-                        state.relay.dropped("the connection to Hermes broke", false)
-                    }
-                    Either::Left((None, _)) => {
-                        worker::console_error!(
-                            "[{}] Hermes closed the event stream before the run ended",
-                            state.trace_id
-                        );
-                        state.relay.dropped("Hermes closed the stream", false)
-                    }
-                    Either::Right(((), _)) => {
-                        worker::console_error!(
-                            "[{}] Hermes event stream silent for {} ms",
-                            state.trace_id,
-                            state.idle_ms
-                        );
-                        state.relay.dropped(&format!("no data for {} ms", state.idle_ms), true)
-                    }
-                }
-            };
-            if state.relay.skipped() > state.logged_skips {
-                state.logged_skips = state.relay.skipped();
-                worker::console_error!(
-                    "[{}] skipped a malformed Hermes event ({} so far)",
-                    state.trace_id,
-                    state.logged_skips
-                );
-            }
-            if !out.is_empty() {
-                return Some((Ok(out), state));
-            }
-        }
-    })
-}
-
-struct RelayState {
-    upstream: ByteStream,
-    relay: SseRelay,
-    idle_ms: u64,
-    trace_id: String,
-    logged_skips: usize,
 }
 
 /// Hermes' error envelope, `{error:{message, type, code}}`.

@@ -1,7 +1,8 @@
 //! The page-AI profile (disabled tools, review mode): how a stored profile is checked and what the profile
 //! route answers. It is stored once, in the profile Durable Object ([`crate::durable::profile`]), and read
-//! by the MCP `tools/list`, the executor guard (every tool call carries it into the document's object) and
-//! the page-AI command router: one source, so they always agree.
+//! by the MCP `tools/list`, the executor guard and the page-AI command router (through each document
+//! object's copy, which the profile object updates before a `PUT` answers): one source, so they always
+//! agree.
 
 use pageai_core::Error;
 use pageai_core::manifest::{self, ManifestV1, Tool};

@@ -1,19 +1,37 @@
 //! The event-stream relay: Hermes' `GET /v1/runs/{id}/events` in, the browser's stream out, event by
 //! event as the bytes arrive, never buffered whole.
 //!
-//! [`SseRelay`] is a pure line transformer, fed upstream chunks in any split:
-//! - each `data: {json}` event gets `session_id` added and is re-sent as one `data:` line;
-//! - comments (`: keepalive`) pass through unchanged, so proxies keep the connection open;
-//! - after `run.completed`, `run.failed` or `run.cancelled` the relay is finished and the stream ends;
-//! - when the upstream ends, breaks or falls silent first, [`SseRelay::dropped`] writes a final
-//!   `run.failed` carrying `hermes_client_upstream_unavailable`, so a client always sees an end.
+//! [`SseRelay`] is a pure transformer, fed upstream chunks in any split ([`pipe`] runs it in the
+//! Workers runtime). It reads the upstream the way
+//! a browser's `EventSource` does (WHATWG HTML, "Parsing an event stream"): CR, LF and CRLF each end a
+//! line, a leading byte-order mark is dropped, `data:` lines make up an event and a blank line
+//! dispatches it. So the relay and the browser always agree on where an event starts and ends.
+//!
+//! Every byte the relay writes, it framed itself, in one of two shapes:
+//! - `data: {json}\n\n` for each event: the upstream object, with `session_id` added and the Worker's
+//!   secrets scrubbed from every string ([`redact`]), written by serde_json, which escapes every control
+//!   character; no CR or LF inside a field can start a line, field or event downstream;
+//! - `: keepalive\n\n` for each upstream comment, so proxies keep the connection open. The comment's own
+//!   text is not forwarded: it means nothing to a client and could carry anything.
+//!
+//! Upstream line endings, blank lines and the fields Hermes does not use (`event:`, `id:`, `retry:`) are
+//! not forwarded; without an `event:` type every event reaches `EventSource.onmessage`.
+//!
+//! After `run.completed`, `run.failed` or `run.cancelled` the relay is finished and the stream ends.
+//! When the upstream ends, breaks or falls silent first, [`SseRelay::dropped`] writes a final
+//! `run.failed` carrying `hermes_client_upstream_unavailable`, so a client always sees an end.
 //!
 //! A `data:` payload that is not a JSON object cannot carry a `session_id`; it is skipped and counted
-//! ([`SseRelay::skipped`]) for the log. Other SSE fields (`event:`, `id:`) are not used by Hermes and
-//! are dropped, so every event reaches `EventSource.onmessage`.
+//! ([`SseRelay::skipped`]) for the log.
+
+pub mod pipe;
+mod redact;
 
 use pageai_core::error::ErrorCode;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+
+pub use self::redact::{MARK, Redactor};
+use crate::config::Secret;
 
 /// Events after which Hermes sends nothing more for the run.
 pub const TERMINAL_EVENTS: [&str; 3] = ["run.completed", "run.failed", "run.cancelled"];
@@ -21,51 +39,78 @@ pub const TERMINAL_EVENTS: [&str; 3] = ["run.completed", "run.failed", "run.canc
 /// The longest line or event accepted; past it the stream counts as broken (it protects memory).
 pub const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
 
+/// What the relay writes for each upstream comment.
+const KEEPALIVE: &[u8] = b": keepalive\n\n";
+
+/// A byte-order mark, which the event-stream format allows (and ignores) at the very start.
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
+/// The one event whose text is a stream, and may carry a secret split over several events.
+const DELTA_EVENT: &str = "message.delta";
+
 /// Turns Hermes' event stream into the client's.
 #[derive(Debug)]
 pub struct SseRelay {
     run_id: String,
     session_id: String,
     trace_id: String,
+    redactor: Redactor,
+    /// The line read so far (its end not seen yet).
     line: Vec<u8>,
-    data: Option<String>,
+    /// The last line ended with CR: an LF next is the rest of that CRLF, not a blank line.
+    after_cr: bool,
+    /// No line has ended yet (a leading byte-order mark is still possible).
+    first_line: bool,
+    /// The `data:` lines of the event being read, each followed by LF.
+    data: Option<Vec<u8>>,
     finished: bool,
     skipped: usize,
 }
 
 impl SseRelay {
-    /// A relay for one run of one session.
-    pub fn new(run_id: &str, session_id: &str, trace_id: &str) -> Self {
+    /// A relay for one run of one session, scrubbing `secrets` from every event it forwards.
+    pub fn new(run_id: &str, session_id: &str, trace_id: &str, secrets: Vec<Secret>) -> Self {
         SseRelay {
             run_id: run_id.to_string(),
             session_id: session_id.to_string(),
             trace_id: trace_id.to_string(),
+            redactor: Redactor::new(secrets),
             line: Vec::new(),
+            after_cr: false,
+            first_line: true,
             data: None,
             finished: false,
             skipped: 0,
         }
     }
 
-    /// Feeds upstream bytes; returns what to send downstream now (possibly nothing).
+    /// Feeds upstream bytes; returns what to send downstream now (possibly nothing). Each event is in
+    /// the answer of the chunk that completes it.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        for &byte in chunk {
+        let mut rest = chunk;
+        while !rest.is_empty() && !self.finished {
+            if std::mem::take(&mut self.after_cr) && rest.first() == Some(&b'\n') {
+                rest = rest.get(1..).unwrap_or_default();
+                continue;
+            }
+            let Some(end) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
+                self.line.extend_from_slice(rest);
+                self.check_line_size(&mut out);
+                break;
+            };
+            self.line.extend_from_slice(rest.get(..end).unwrap_or_default());
+            self.after_cr = rest.get(end) == Some(&b'\r');
+            rest = rest.get(end + 1..).unwrap_or_default();
+            self.check_line_size(&mut out);
             if self.finished {
                 break;
             }
-            if byte != b'\n' {
-                self.line.push(byte);
-                if self.line.len() > MAX_EVENT_BYTES {
-                    out.extend(self.dropped("an event line exceeded the size limit", false));
-                }
-                continue;
-            }
             let mut line = std::mem::take(&mut self.line);
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
             self.line_done(&line, &mut out);
+            // Keep the allocation for the next line.
+            line.clear();
+            self.line = line;
         }
         out
     }
@@ -81,38 +126,47 @@ impl SseRelay {
     }
 
     /// The final `run.failed` event for an upstream that ended, broke or fell silent before the run
-    /// finished. Empty when the run already finished.
+    /// finished (after any streamed text still held back). Empty when the run already finished.
     pub fn dropped(&mut self, reason: &str, timed_out: bool) -> Vec<u8> {
+        let mut out = Vec::new();
         if self.finished {
-            return Vec::new();
+            return out;
         }
         self.finished = true;
         self.line.clear();
         self.data = None;
-        let event = json!({
-            "event": "run.failed",
-            "run_id": self.run_id,
-            "session_id": self.session_id,
-            "error": format!("the Hermes event stream ended before the run finished: {reason}"),
-            "code": ErrorCode::HermesUpstreamUnavailable.as_str(),
-            "timed_out": timed_out,
-            "trace_id": self.trace_id,
-        });
-        frame(&event)
+        self.release_held(&mut out);
+        let mut event = Map::new();
+        event.insert("event".into(), "run.failed".into());
+        event.insert("run_id".into(), self.run_id.clone().into());
+        event.insert("error".into(), format!("the Hermes event stream ended before the run finished: {reason}").into());
+        event.insert("code".into(), ErrorCode::HermesUpstreamUnavailable.as_str().into());
+        event.insert("timed_out".into(), timed_out.into());
+        event.insert("trace_id".into(), self.trace_id.clone().into());
+        self.write(event, &mut out);
+        out
+    }
+
+    fn check_line_size(&mut self, out: &mut Vec<u8>) {
+        if self.line.len() > MAX_EVENT_BYTES {
+            out.extend(self.dropped("an event line exceeded the size limit", false));
+        }
     }
 
     fn line_done(&mut self, line: &[u8], out: &mut Vec<u8>) {
+        let line = match std::mem::take(&mut self.first_line) {
+            true => line.strip_prefix(BOM).unwrap_or(line),
+            false => line,
+        };
         if line.is_empty() {
-            match self.data.take() {
-                Some(data) => self.dispatch(&data, out),
-                // A blank line after a comment: keep the upstream framing.
-                None => out.push(b'\n'),
+            if let Some(mut data) = self.data.take() {
+                data.pop();
+                self.dispatch(&data, out);
             }
             return;
         }
         if line.first() == Some(&b':') {
-            out.extend_from_slice(line);
-            out.push(b'\n');
+            out.extend_from_slice(KEEPALIVE);
             return;
         }
         let (field, value) = match line.iter().position(|&b| b == b':') {
@@ -123,149 +177,68 @@ impl SseRelay {
             return;
         }
         let value = value.strip_prefix(b" ").unwrap_or(value);
-        let value = String::from_utf8_lossy(value);
-        match &mut self.data {
-            Some(data) => {
-                data.push('\n');
-                data.push_str(&value);
-            }
-            None => self.data = Some(value.into_owned()),
+        // As the standard builds its data buffer: each line's value and an LF (the last one is dropped
+        // when the event is dispatched).
+        let data = self.data.get_or_insert_with(|| Vec::with_capacity(value.len() + 1));
+        data.extend_from_slice(value);
+        data.push(b'\n');
+        if data.len() > MAX_EVENT_BYTES {
+            out.extend(self.dropped("an event exceeded the size limit", false));
         }
     }
 
-    fn dispatch(&mut self, data: &str, out: &mut Vec<u8>) {
-        let Ok(Value::Object(mut event)) = serde_json::from_str::<Value>(data) else {
+    fn dispatch(&mut self, data: &[u8], out: &mut Vec<u8>) {
+        let parsed = match std::str::from_utf8(data) {
+            Ok(text) => serde_json::from_str::<Value>(text),
+            // The browser would decode it with replacement characters; so does the relay.
+            Err(_) => serde_json::from_str::<Value>(&String::from_utf8_lossy(data)),
+        };
+        let Ok(Value::Object(mut event)) = parsed else {
             self.skipped += 1;
             return;
         };
-        event.insert("session_id".into(), Value::String(self.session_id.clone()));
-        let terminal = event.get("event").and_then(Value::as_str).is_some_and(|e| TERMINAL_EVENTS.contains(&e));
-        out.extend(frame_map(event));
+        self.redactor.scrub_map(&mut event);
+        let name = event.get("event").and_then(Value::as_str);
+        let terminal = name.is_some_and(|e| TERMINAL_EVENTS.contains(&e));
+        let is_delta = name == Some(DELTA_EVENT);
+        match event.get_mut("delta") {
+            Some(Value::String(delta)) if is_delta => *delta = self.redactor.stream(delta),
+            _ if terminal => self.release_held(out),
+            // Held text waits for the next delta even across a tool event, so the text a client
+            // joins together cannot hold a secret either.
+            _ => {}
+        }
+        self.write(event, out);
         if terminal {
             self.finished = true;
         }
     }
-}
 
-fn frame(event: &Value) -> Vec<u8> {
-    format!("data: {event}\n\n").into_bytes()
-}
+    /// Streamed text held back as the possible start of a secret, sent at the end (before the terminal
+    /// event or the synthesized failure) as one more `message.delta`.
+    fn release_held(&mut self, out: &mut Vec<u8>) {
+        if let Some(text) = self.redactor.release() {
+            let mut event = Map::new();
+            event.insert("event".into(), DELTA_EVENT.into());
+            event.insert("run_id".into(), self.run_id.clone().into());
+            event.insert("delta".into(), text.into());
+            self.write(event, out);
+        }
+    }
 
-fn frame_map(event: Map<String, Value>) -> Vec<u8> {
-    frame(&Value::Object(event))
+    /// Writes one event, with the session id, as `data: {json}\n\n`.
+    fn write(&self, mut event: Map<String, Value>, out: &mut Vec<u8>) {
+        event.insert("session_id".into(), self.session_id.clone().into());
+        let start = out.len();
+        out.extend_from_slice(b"data: ");
+        match serde_json::to_writer(&mut *out, &event) {
+            Ok(()) => out.extend_from_slice(b"\n\n"),
+            // A map of JSON values always serialises; if it ever did not, write nothing rather than half.
+            Err(_) => out.truncate(start),
+        }
+    }
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::expect_used,
-    clippy::unwrap_used,
-    clippy::indexing_slicing,
-    reason = "a failed expectation is the test's report"
-)]
-mod tests {
-    use super::*;
-
-    fn relay() -> SseRelay {
-        SseRelay::new("run_1", "mnote_doc_1_s1", "tr_1")
-    }
-
-    fn text(bytes: Vec<u8>) -> String {
-        String::from_utf8(bytes).unwrap_or_default()
-    }
-
-    fn events(out: &str) -> Vec<Value> {
-        out.lines().filter_map(|l| l.strip_prefix("data: ")).filter_map(|d| serde_json::from_str(d).ok()).collect()
-    }
-
-    #[test]
-    fn adds_the_session_id_and_keeps_the_fields() {
-        let mut relay = relay();
-        let out = text(
-            relay.push(b"data: {\"event\":\"message.delta\",\"run_id\":\"run_1\",\"delta\":\"\xe5\xbd\x93\"}\n\n"),
-        );
-        assert_eq!(
-            out,
-            "data: {\"delta\":\"当\",\"event\":\"message.delta\",\"run_id\":\"run_1\",\"session_id\":\"mnote_doc_1_s1\"}\n\n"
-        );
-        assert!(!relay.is_finished());
-    }
-
-    #[test]
-    fn any_split_of_the_bytes_gives_the_same_output() {
-        let upstream = ": keepalive\n\ndata: {\"event\":\"message.delta\",\"delta\":\"当前页\"}\r\n\r\n\
-                        data: {\"event\":\"run.completed\",\"output\":\"ok\"}\n\n: stream closed\n\n";
-        let whole = text(relay().push(upstream.as_bytes()));
-        for size in [1, 2, 3, 7, 64] {
-            let mut relay = relay();
-            let mut out = Vec::new();
-            for chunk in upstream.as_bytes().chunks(size) {
-                out.extend(relay.push(chunk));
-            }
-            assert_eq!(text(out), whole, "chunks of {size}");
-            assert!(relay.is_finished());
-        }
-        assert!(whole.starts_with(": keepalive\n\n"), "{whole}");
-        assert!(!whole.contains("stream closed"), "nothing after the terminal event: {whole}");
-        let events = events(&whole);
-        assert_eq!(events.len(), 2);
-        assert!(events.iter().all(|e| e["session_id"] == "mnote_doc_1_s1"));
-    }
-
-    #[test]
-    fn each_terminal_event_ends_the_stream() {
-        for terminal in TERMINAL_EVENTS {
-            let mut relay = relay();
-            let input = format!("data: {{\"event\":\"{terminal}\"}}\n\ndata: {{\"event\":\"message.delta\"}}\n\n");
-            let out = text(relay.push(input.as_bytes()));
-            assert!(relay.is_finished(), "{terminal}");
-            assert_eq!(events(&out).len(), 1, "{terminal}: {out}");
-            assert!(relay.dropped("late", false).is_empty(), "no second end");
-        }
-    }
-
-    #[test]
-    fn a_drop_before_the_end_emits_a_coded_run_failed() {
-        let mut relay = relay();
-        relay.push(b"data: {\"event\":\"message.delta\",\"delta\":\"x\"}\n\ndata: {\"event\":\"mess");
-        let out = text(relay.dropped("the connection broke", false));
-        let failed = events(&out);
-        assert_eq!(failed.len(), 1);
-        assert_eq!(failed[0]["event"], "run.failed");
-        assert_eq!(failed[0]["code"], "hermes_client_upstream_unavailable");
-        assert_eq!(failed[0]["session_id"], "mnote_doc_1_s1");
-        assert_eq!(failed[0]["run_id"], "run_1");
-        assert_eq!(failed[0]["trace_id"], "tr_1");
-        assert!(relay.is_finished());
-        assert!(relay.push(b"data: {\"event\":\"run.completed\"}\n\n").is_empty(), "nothing after the end");
-    }
-
-    #[test]
-    fn malformed_events_are_skipped_and_counted() {
-        let mut relay = relay();
-        let out = text(relay.push(b"data: {not json\n\ndata: [1,2]\n\ndata: {\"event\":\"tool.started\"}\n\n"));
-        assert_eq!(events(&out).len(), 1);
-        assert_eq!(relay.skipped(), 2);
-    }
-
-    #[test]
-    fn multi_line_data_and_other_fields() {
-        let mut relay = relay();
-        let out = text(relay.push(b"event: x\nid: 7\ndata: {\"event\":\ndata: \"tool.started\"}\n\n"));
-        let events = events(&out);
-        assert_eq!(events.len(), 1);
-        assert_eq!(events[0]["event"], "tool.started");
-        assert!(!out.contains("event: x") && !out.contains("id: 7"), "{out}");
-    }
-
-    #[test]
-    fn an_endless_line_breaks_the_stream_instead_of_memory() {
-        let mut relay = relay();
-        let mut out = Vec::new();
-        let chunk = vec![b'a'; 1024 * 1024];
-        for _ in 0..5 {
-            out.extend(relay.push(&chunk));
-        }
-        assert!(relay.is_finished());
-        assert_eq!(events(&text(out))[0]["code"], "hermes_client_upstream_unavailable");
-    }
-}
+#[path = "sse_tests.rs"]
+mod tests;

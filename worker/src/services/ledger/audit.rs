@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use worker::SqlStorage;
 
 use super::{Latch, storage};
+use crate::services::sqlite::Sql;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS audit_log (
     seq INTEGER PRIMARY KEY,
@@ -104,24 +105,23 @@ impl AuditTable {
             .transpose()
     }
 
-    pub(super) fn flush(self, sql: &SqlStorage) -> worker::Result<()> {
+    pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
         let Some(last) = self.pending.last() else { return Ok(()) };
         let head_seq = i64::try_from(last.seq).map_err(|_| worker::Error::from("audit seq overflow"))?;
         let head_hash = last.hash.clone();
         for entry in &self.pending {
             let seq = i64::try_from(entry.seq).map_err(|_| worker::Error::from("audit seq overflow"))?;
             let body = serde_json::to_string(entry)?;
-            sql.exec(
+            sql.run(
                 "INSERT INTO audit_log (seq, hash, body) VALUES (?, ?, ?)",
                 vec![seq.into(), entry.hash.as_str().into(), body.into()],
             )?;
         }
-        sql.exec(
+        sql.run(
             "INSERT INTO audit_head (id, seq, hash) VALUES (1, ?, ?)
              ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
             vec![head_seq.into(), head_hash.into()],
-        )?;
-        Ok(())
+        )
     }
 }
 

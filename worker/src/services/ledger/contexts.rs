@@ -14,6 +14,7 @@ use worker::{SqlStorage, SqlStorageValue};
 
 use super::storage;
 use crate::services::desk::ContextStore;
+use crate::services::sqlite::Sql;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS frozen_contexts (
     context_id TEXT PRIMARY KEY,
@@ -53,11 +54,11 @@ impl ContextTable {
         ContextTable { sql, now_ms, pending: Vec::new() }
     }
 
-    pub(super) fn flush(self, sql: &SqlStorage) -> worker::Result<()> {
+    pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        sql.exec("DELETE FROM frozen_contexts WHERE expires_at_ms <= ?", vec![self.now_ms.into()])?;
+        sql.run("DELETE FROM frozen_contexts WHERE expires_at_ms <= ?", vec![self.now_ms.into()])?;
         for Pending { context, expires_at_ms, scope_detail } in self.pending {
             let allowed = serde_json::to_string(&context.allowed_target_block_ids)?;
             let revision = i64::try_from(context.revision).map_err(|_| worker::Error::from("revision overflow"))?;
@@ -70,7 +71,7 @@ impl ContextTable {
                 allowed.into(),
                 expires_at_ms.into(),
             ];
-            sql.exec(
+            sql.run(
                 "INSERT INTO frozen_contexts
                    (context_id, document_id, scope, scope_detail, revision, allowed_ids, expires_at_ms)
                  VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use worker::SqlStorage;
 
 use super::storage;
+use crate::services::sqlite::Sql;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS tool_events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -76,17 +77,13 @@ impl EventTable {
             .collect()
     }
 
-    pub(super) fn flush(sql: &SqlStorage, rows: Vec<(String, String)>) -> worker::Result<()> {
+    pub(super) fn flush(sql: &dyn Sql, rows: Vec<(String, String)>) -> worker::Result<()> {
         if rows.is_empty() {
             return Ok(());
         }
         for (run_id, body) in rows {
-            sql.exec("INSERT INTO tool_events (run_id, body) VALUES (?, ?)", vec![run_id.into(), body.into()])?;
+            sql.run("INSERT INTO tool_events (run_id, body) VALUES (?, ?)", vec![run_id.into(), body.into()])?;
         }
-        sql.exec(
-            "DELETE FROM tool_events WHERE seq <= (SELECT MAX(seq) FROM tool_events) - ?",
-            vec![KEEP_EVENTS.into()],
-        )?;
-        Ok(())
+        sql.run("DELETE FROM tool_events WHERE seq <= (SELECT MAX(seq) FROM tool_events) - ?", vec![KEEP_EVENTS.into()])
     }
 }

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use worker::SqlStorage;
 
 use super::Latch;
+use crate::services::sqlite::Sql;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS idempotency (
     key TEXT PRIMARY KEY,
@@ -33,9 +34,9 @@ impl IdempotencyTable {
 
     /// Inserts the new records. A key stored twice is a bug upstream (the executor replays known keys),
     /// so the primary key's conflict aborts the transaction rather than overwriting the first answer.
-    pub(super) fn flush(self, sql: &SqlStorage) -> worker::Result<()> {
+    pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
         for (key, record) in self.pending {
-            sql.exec(
+            sql.run(
                 "INSERT INTO idempotency (key, fingerprint, response) VALUES (?, ?, ?)",
                 vec![key.into(), record.fingerprint.into(), record.response.into()],
             )?;

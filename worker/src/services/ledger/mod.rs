@@ -3,7 +3,7 @@
 //!
 //! Each table implements the [`super::desk`] trait (or core's) it backs. Reads go straight to storage;
 //! writes are held in memory and reach storage only in [`Ledger::commit`], one `transactionSync` together
-//! with the page. So a command either lands whole (page, session, idempotency record, audit entry, events)
+//! with the page's changed rows, through the [`Sql`] layer that counts the rows written. So a command either lands whole (page, session, idempotency record, audit entry, events)
 //! or not at all, even if the object is evicted halfway.
 //!
 //! Core's store traits read infallibly (`IdempotencyStore::lookup`, `AuditStore::last`). A failed read there
@@ -21,7 +21,6 @@ use std::rc::Rc;
 
 use pageai_core::Error;
 use pageai_core::events::ToolEventV1;
-use worker::{SqlStorage, Storage};
 
 pub use audit::{AuditHead, AuditTable};
 pub use contexts::ContextTable;
@@ -29,8 +28,8 @@ pub use events::{EventTable, StoredEvent};
 pub use idempotency::IdempotencyTable;
 pub use sessions::SessionTable;
 
-use super::page_store::EncodedPage;
-use super::sqlite::atomically;
+use super::page_store::PageRows;
+use super::sqlite::{ObjectSql, Sql, atomically};
 
 /// Remembers the first read that failed inside an infallible trait method.
 #[derive(Debug, Clone, Default)]
@@ -70,9 +69,26 @@ pub(crate) fn encode<T: serde::Serialize>(what: &str, value: &T) -> Result<Strin
     Ok(json)
 }
 
+/// The tables' `CREATE … IF NOT EXISTS` statements, run once per wake of the object.
+pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
+    for statement in [
+        idempotency::SCHEMA,
+        contexts::SCHEMA,
+        sessions::SCHEMA,
+        sessions::INDEX,
+        audit::SCHEMA,
+        audit::HEAD_SCHEMA,
+        events::SCHEMA,
+        events::INDEX,
+    ] {
+        sql.run(statement, Vec::new()).map_err(|e| self::storage("create table", e))?;
+    }
+    Ok(())
+}
+
 /// The books of one document, open for one command.
 pub struct Ledger {
-    storage: Storage,
+    sql: ObjectSql,
     latch: Latch,
     /// Idempotency records.
     pub idempotency: IdempotencyTable,
@@ -87,31 +103,19 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    /// Opens the tables, creating them on first use. `now_ms` is the command's clock, for expiries.
-    pub fn open(storage: Storage, now_ms: i64) -> Result<Ledger, Error> {
-        let sql = storage.sql();
-        for statement in [
-            idempotency::SCHEMA,
-            contexts::SCHEMA,
-            sessions::SCHEMA,
-            sessions::INDEX,
-            audit::SCHEMA,
-            audit::HEAD_SCHEMA,
-            events::SCHEMA,
-            events::INDEX,
-        ] {
-            sql.exec(statement, None).map_err(|e| self::storage("create table", e))?;
-        }
+    /// Opens the tables (made by [`create_schema`]). `now_ms` is the command's clock, for expiries.
+    pub fn new(sql: &ObjectSql, now_ms: i64) -> Ledger {
         let latch = Latch::default();
-        Ok(Ledger {
-            idempotency: IdempotencyTable::new(sql.clone(), latch.clone()),
-            audit: AuditTable::new(sql.clone(), latch.clone()),
-            sessions: SessionTable::new(sql.clone()),
-            contexts: ContextTable::new(sql, now_ms),
+        let raw = sql.raw();
+        Ledger {
+            idempotency: IdempotencyTable::new(raw.clone(), latch.clone()),
+            audit: AuditTable::new(raw.clone(), latch.clone()),
+            sessions: SessionTable::new(raw.clone()),
+            contexts: ContextTable::new(raw.clone(), now_ms),
             events: Vec::new(),
-            storage,
+            sql: sql.clone(),
             latch,
-        })
+        }
     }
 
     /// A read that failed inside one of core's infallible trait methods, if any.
@@ -121,15 +125,15 @@ impl Ledger {
 
     /// The event table, for reads.
     pub fn event_table(&self) -> EventTable {
-        EventTable::new(self.storage.sql())
+        EventTable::new(self.sql.raw().clone())
     }
 
     /// Writes everything this command recorded, with `page` when it changed, in one transaction. When
     /// `succeeded` is false only the events are written: a failed command changes nothing else.
-    pub fn commit(self, page: Option<EncodedPage>, succeeded: bool) -> Result<(), String> {
-        let Ledger { storage, idempotency, audit, sessions, contexts, events, .. } = self;
+    pub fn commit(self, page: Option<PageRows>, succeeded: bool) -> Result<(), String> {
+        let Ledger { sql, idempotency, audit, sessions, contexts, events, .. } = self;
         let events = EventTable::encode(&events).map_err(|e| e.message())?;
-        atomically(&storage, move |sql: &SqlStorage| {
+        atomically(&sql, move |sql: &dyn Sql| {
             if succeeded {
                 if let Some(page) = page {
                     page.write(sql)?;

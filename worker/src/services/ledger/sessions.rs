@@ -8,6 +8,7 @@ use worker::{SqlStorage, SqlStorageValue};
 
 use super::{encode, storage};
 use crate::services::desk::{ProposalKey, SessionStore, SessionSummary};
+use crate::services::sqlite::Sql;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS review_sessions (
     session_id TEXT PRIMARY KEY,
@@ -67,13 +68,13 @@ impl SessionTable {
     }
 
     /// Upserts the sessions; a stored session keeps the proposal it was made for.
-    pub(super) fn flush(self, sql: &SqlStorage) -> worker::Result<()> {
+    pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
         for Pending { session, proposal, body } in self.pending {
             let (key, fingerprint) = match proposal {
                 Some(p) => (SqlStorageValue::from(p.idempotency_key), SqlStorageValue::from(p.fingerprint)),
                 None => (SqlStorageValue::Null, SqlStorageValue::Null),
             };
-            sql.exec(
+            sql.run(
                 "INSERT INTO review_sessions (session_id, proposal_key, proposal_fingerprint, state, updated_at, body)
                  VALUES (?, ?, ?, ?, ?, ?)
                  ON CONFLICT (session_id) DO UPDATE SET state = excluded.state,

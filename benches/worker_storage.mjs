@@ -1,0 +1,168 @@
+// Benchmark of what one write costs the document's Durable Object as the page grows, under `wrangler dev`
+// (workerd, local SQLite Durable Objects), over HTTP from this process, one caller at a time.
+//
+// For pages of 30, 1,000 and 10,000 blocks it measures, in the same run and interleaved (each round runs
+// every step on every page once, so all figures share the same stretch of time):
+// - `GET /health`: the floor of one request through the Worker (no Durable Object);
+// - `GET /api/documents/{id}`: one document-object round trip that answers the whole page;
+// - the same `update` as a dry-run (yolo: a plain preview, nothing committed), which separates the
+//   executor's cost from the commit's;
+// - apply one `update` of one block through the tool route (`mnote.doc.apply_block_ops`, yolo), each on the
+//   revision the previous one produced; and one `insert_after` (a new block between two others);
+// - rows written per apply, as the document object reports them (`x-mnote-rows-written`, counted by its SQL
+//   layer from what SQLite says each statement wrote).
+//
+//   node benches/worker_storage.mjs            # or: make bench
+//   BENCH_N=400 BENCH_SIZES=30,1000 node benches/worker_storage.mjs
+//
+// Targets (issue 15): apply p50 ≤ 2× `GET` of the same page; the 10,000-block apply within 1.3× of the
+// 30-block apply; rows per apply the same at every size. Results also go to
+// tests/artifacts/bench-worker-storage.json.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { ROOT, startWorker } from '../tests/e2e/lib/wrangler.mjs';
+import { TOOL_VARS, getPage, putPage, setProfile, toolCall } from '../tests/e2e/lib/mnote.mjs';
+import { TEST_CLIENT_TOKEN } from '../tests/e2e/lib/wrangler.mjs';
+
+const N = Number(process.env.BENCH_N ?? 200);
+const SIZES = (process.env.BENCH_SIZES ?? '30,1000,10000').split(',').map(Number);
+const WARMUP = 30;
+const ROWS_HEADER = 'x-mnote-rows-written';
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** p50, p99 and calls per second (one caller: calls ÷ the time spent in them). */
+function stats(durations) {
+  const sorted = [...durations].sort((a, b) => a - b);
+  const spent = durations.reduce((a, b) => a + b, 0);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), perSecond: (durations.length / spent) * 1000 };
+}
+
+async function plain(url) {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${TEST_CLIENT_TOKEN}` } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+}
+
+function expectOk(res, what) {
+  if (res.status !== 200) throw new Error(`${what}: ${res.status} ${res.text.slice(0, 300)}`);
+  return res;
+}
+
+/** The rows the object reports for one answer, or null when it does not report them. */
+function rowsOf(res) {
+  const value = res.headers.get(ROWS_HEADER);
+  return value === null ? null : Number(value);
+}
+
+function rowsSummary(rows) {
+  if (rows.some((r) => r === null)) return 'n/a';
+  const min = Math.min(...rows);
+  const max = Math.max(...rows);
+  return min === max ? String(min) : `${min}–${max}`;
+}
+
+/** A page of `size` paragraphs with the block the bench edits in the middle. */
+function pageOf(size) {
+  const paragraphs = {};
+  for (let i = 0; i < size; i++) {
+    if (i === Math.floor(size / 2)) paragraphs.p_counter = 'counter 0';
+    else paragraphs[`p_${i}`] = `Paragraph ${i}: 一段普通的文字, with some English words in it.`;
+  }
+  return paragraphs;
+}
+
+/** Stores the page of `size` blocks and answers the steps measured on it, and the rows its writes report. */
+async function prepare(url, size) {
+  const doc = `bench_storage_${size}`;
+  await putPage(url, doc, pageOf(size));
+  let revision = (await getPage(url, doc)).revision;
+  const rows = { update: [], insert: [], counting: false };
+  const write = async (what, i, operation, dryRun) => {
+    const res = expectOk(
+      await toolCall(url, 'mnote.doc.apply_block_ops', {
+        documentId: doc,
+        baseRevision: revision,
+        dryRun,
+        idempotencyKey: `bench_${what}_${size}_${i}`,
+        operations: [operation],
+      }),
+      what,
+    );
+    if (!dryRun) {
+      revision = res.body.result.newRevision;
+      if (rows.counting) rows[what].push(rowsOf(res));
+    }
+  };
+  const steps = {
+    health: () => plain(`${url}/health`),
+    // The same call as a dry-run (yolo: a plain preview): everything an apply does but the commit.
+    dry: (i) => write('dry', i, { op: 'update', blockId: 'p_counter', text: `preview ${i}` }, true),
+    apply: (i) => write('update', i, { op: 'update', blockId: 'p_counter', text: `counter ${i}` }, false),
+    // Each insert lands right after the edited block, before the block the previous insert added.
+    insert: (i) =>
+      write('insert', i, { op: 'insert_after', afterBlockId: 'p_counter', block: { type: 'paragraph', text: `inserted ${i}` } }, false),
+    // Last: the runtime's work after a large answer (GC of a 10,000-block page's JSON) then falls on the
+    // next page's `GET /health`, not on this page's writes.
+    get: () => plain(`${url}/api/documents/${doc}`),
+  };
+  return { size, steps, rows };
+}
+
+/**
+ * Every step of every size once per round, for `rounds` rounds numbered from `first` (each write's
+ * idempotency key). Interleaved, all figures are taken over the same stretch of time, so a machine shared
+ * with other work (and the runtime warming up) shifts them alike, and their ratios hold.
+ */
+async function rounds(pages, count, first) {
+  const durations = pages.map((page) => Object.fromEntries(Object.keys(page.steps).map((name) => [name, []])));
+  for (let i = first; i < first + count; i++) {
+    for (const [p, page] of pages.entries()) {
+      for (const [name, step] of Object.entries(page.steps)) {
+        const start = performance.now();
+        await step(i);
+        durations[p][name].push(performance.now() - start);
+      }
+    }
+  }
+  return durations.map((d) => Object.fromEntries(Object.entries(d).map(([name, list]) => [name, stats(list)])));
+}
+
+const fmt = (ms) => Number(ms.toFixed(2));
+
+const worker = await startWorker({ vars: TOOL_VARS });
+let measured;
+try {
+  await setProfile(worker.url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+  const pages = [];
+  for (const size of SIZES) pages.push(await prepare(worker.url, size));
+  await rounds(pages, WARMUP, 1_000_000);
+  for (const page of pages) page.rows.counting = true;
+  const figures = await rounds(pages, N, 0);
+  measured = pages.map((page, p) => ({ size: page.size, ...figures[p], updateRows: page.rows.update, insertRows: page.rows.insert }));
+} finally {
+  await worker.stop();
+}
+
+const first = measured[0];
+const table = measured.map((m) => ({
+  blocks: m.size,
+  'GET /health p50 ms': fmt(m.health.p50),
+  'GET page p50 ms': fmt(m.get.p50),
+  'dry-run p50 ms': fmt(m.dry.p50),
+  'update p50 ms': fmt(m.apply.p50),
+  'update p99 ms': fmt(m.apply.p99),
+  'updates/s': Number(m.apply.perSecond.toFixed(1)),
+  'update ÷ GET page': Number((m.apply.p50 / m.get.p50).toFixed(2)),
+  [`update ÷ update@${first.size}`]: Number((m.apply.p50 / first.apply.p50).toFixed(2)),
+  'rows/update': rowsSummary(m.updateRows),
+  'insert p50 ms': fmt(m.insert.p50),
+  'rows/insert': rowsSummary(m.insertRows),
+}));
+console.log(`worker storage: ${N} calls per figure, one caller, targets: update ÷ GET page ≤ 2, update ÷ update@${first.size} ≤ 1.3, rows constant`);
+console.table(table);
+const out = join(ROOT, 'tests/artifacts');
+await mkdir(out, { recursive: true });
+await writeFile(join(out, 'bench-worker-storage.json'), `${JSON.stringify({ n: N, at: new Date().toISOString(), table }, null, 2)}\n`);

@@ -1,0 +1,81 @@
+//! The front Worker's handle on one document's object.
+
+use pageai_core::Error;
+use serde::de::DeserializeOwned;
+use worker::{Env, Response};
+
+use super::command::DocumentCommand;
+use crate::config::DOCUMENTS_BINDING;
+use crate::durable::{ObjectAnswer, ROWS_WRITTEN_HEADER};
+use crate::error::{Failure, OrInternal};
+
+/// A document object's answer, decoded, with the rows the command wrote.
+#[derive(Debug)]
+pub struct Answered<T> {
+    /// The answer.
+    pub value: T,
+    /// Rows written, as the object reported them ([`ROWS_WRITTEN_HEADER`]).
+    pub rows_written: Option<String>,
+}
+
+impl<T> Answered<T> {
+    /// `response` with the object's [`ROWS_WRITTEN_HEADER`] passed on ([`pass_rows`]).
+    pub fn pass_rows(&self, response: Response, trace_id: &str) -> Result<Response, Error> {
+        pass_rows(self.rows_written.as_deref(), response, trace_id)
+    }
+}
+
+/// `response` with a document object's [`ROWS_WRITTEN_HEADER`] passed on, so a client (the bench) sees
+/// what the command cost in storage.
+pub fn pass_rows(rows_written: Option<&str>, mut response: Response, trace_id: &str) -> Result<Response, Error> {
+    if let Some(rows) = rows_written {
+        response.headers_mut().set(ROWS_WRITTEN_HEADER, rows).or_internal("set rows header", trace_id)?;
+    }
+    Ok(response)
+}
+
+/// The handle.
+#[derive(Debug)]
+pub struct DocumentClient {
+    stub: worker::Stub,
+}
+
+impl DocumentClient {
+    /// The object of `document_id` (created by the runtime on first use).
+    pub fn new(env: &Env, document_id: &str, trace_id: &str) -> Result<Self, Error> {
+        let namespace = env.durable_object(DOCUMENTS_BINDING).or_internal("bind DOCUMENTS", trace_id)?;
+        let id = namespace.id_from_name(document_id).or_internal("derive object id", trace_id)?;
+        let stub = id.get_stub().or_internal("get object stub", trace_id)?;
+        Ok(DocumentClient { stub })
+    }
+
+    /// Sends `command` and returns the object's JSON answer as text, with the rows it wrote. A coded error
+    /// from the object comes back as [`Failure::Relayed`], ready to return to the client (with its own
+    /// rows header).
+    pub async fn call_raw(&self, command: &DocumentCommand, trace_id: &str) -> Result<Answered<String>, Failure> {
+        let ObjectAnswer { json, rows_written } =
+            crate::durable::call_object(&self.stub, "document", command, trace_id).await?;
+        Ok(Answered { value: json, rows_written })
+    }
+
+    /// Sends `command` and decodes the answer as `T`, with the rows it wrote.
+    pub async fn call<T: DeserializeOwned>(
+        &self,
+        command: &DocumentCommand,
+        trace_id: &str,
+    ) -> Result<Answered<T>, Failure> {
+        let Answered { value, rows_written } = self.call_raw(command, trace_id).await?;
+        let value = serde_json::from_str(&value).or_internal("decode document object answer", trace_id)?;
+        Ok(Answered { value, rows_written })
+    }
+
+    /// Sends `command` and returns the object's JSON answer as text.
+    pub async fn send_raw(&self, command: &DocumentCommand, trace_id: &str) -> Result<String, Failure> {
+        Ok(self.call_raw(command, trace_id).await?.value)
+    }
+
+    /// Sends `command` and decodes the answer as `T`.
+    pub async fn send<T: DeserializeOwned>(&self, command: &DocumentCommand, trace_id: &str) -> Result<T, Failure> {
+        Ok(self.call(command, trace_id).await?.value)
+    }
+}

@@ -1,0 +1,193 @@
+//! `DocumentObject`: one Durable Object per document, the only writer of that document's storage.
+//!
+//! Every read and write of a document goes through its object, so writes are serialized and none is
+//! lost (SPEC §10). The front Worker talks to it with a [`DocumentCommand`], a small typed enum sent as
+//! the JSON body of one internal `POST`; the object answers `200` with the command's JSON, or a coded error
+//! response built by [`crate::error`], which the front relays unchanged. Every answer carries
+//! [`crate::durable::ROWS_WRITTEN_HEADER`]: the rows the command wrote, as the SQL layer counted them.
+//!
+//! The object keeps the page in memory between requests ([`resident`]): it reads SQLite once per wake
+//! and then writes only the rows a command changed. It also keeps a copy of the page-AI profile
+//! ([`profile_copy`]), fetched from the profile object once per wake and pushed to it on every change, so
+//! a tool call or a command is one Durable Object round trip.
+//!
+//! Storage calls are synchronous, so once a command has its profile, its reads and writes happen in a
+//! single turn with no other request between. A command that writes runs in [`DocumentObject::transact`]:
+//! the services work on the page in memory and on a [`crate::services::desk::Desk`] over the
+//! [`crate::services::ledger::Ledger`], and everything they recorded (changed block rows, idempotency
+//! record, review session, frozen context, audit entries, events) is committed in one SQLite transaction
+//! at the end, or nothing but the events when the command failed.
+
+mod books;
+pub mod client;
+pub mod command;
+mod profile_copy;
+mod resident;
+mod transact;
+
+use std::cell::RefCell;
+
+use pageai_core::json::to_json;
+use pageai_core::profile::Profile;
+use pageai_core::{Error, wire};
+use worker::{DurableObject, Env, Request, Response, State, durable_object};
+
+pub use client::{Answered, DocumentClient, pass_rows};
+pub use command::{DocumentCommand, FrozenRun, ProfileHeld};
+
+use crate::config::Config;
+use crate::durable::ROWS_WRITTEN_HEADER;
+use crate::durable::profile::{ProfileClient, VersionedProfile};
+use crate::error::{Failure, TRACE_HEADER, error_response, internal};
+use crate::http::text_response;
+use crate::ids;
+use crate::services::sqlite::ObjectSql;
+use crate::services::{commands, reviews, tool_calls};
+use profile_copy::ProfileCopy;
+use resident::Resident;
+
+/// The Durable Object class bound as `DOCUMENTS`. Private: only the runtime constructs it, through the
+/// glue `#[durable_object]` generates.
+#[durable_object]
+struct DocumentObject {
+    env: Env,
+    config: Config,
+    sql: ObjectSql,
+    resident: RefCell<Resident>,
+    profile: RefCell<ProfileCopy>,
+}
+
+impl DurableObject for DocumentObject {
+    fn new(state: State, env: Env) -> Self {
+        let sql = ObjectSql::new(state.storage());
+        DocumentObject {
+            config: Config::from_env(&env),
+            env,
+            resident: RefCell::new(Resident::new(sql.clone())),
+            sql,
+            profile: RefCell::new(ProfileCopy::default()),
+        }
+    }
+
+    async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
+        let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
+        let outcome = match req.text().await {
+            Ok(body) => match wire::from_json::<DocumentCommand>(&body) {
+                Ok(command) => self.handle(command, &trace_id).await,
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(internal("read document command", e, &trace_id)),
+        };
+        let rows = self.sql.take_rows_written();
+        let mut response =
+            match outcome.and_then(|json| text_response(json, "application/json; charset=utf-8", &trace_id)) {
+                Ok(response) => response,
+                Err(error) => error_response(&error, &trace_id)?,
+            };
+        response.headers_mut().set(ROWS_WRITTEN_HEADER, &rows.to_string())?;
+        Ok(response)
+    }
+}
+
+impl DocumentObject {
+    /// Gets the profile the command needs (the only await), then runs the command in one turn.
+    async fn handle(&self, command: DocumentCommand, trace_id: &str) -> Result<String, Error> {
+        let profile = if command.reads_profile() {
+            // A command for a document that does not exist fails here, before the profile object hears
+            // of it.
+            self.resident.borrow_mut().page(command.document_id(), trace_id)?;
+            Some(self.profile(command.document_id(), trace_id).await?)
+        } else {
+            None
+        };
+        // What ran while this command waited for its profile is not this command's cost.
+        self.sql.take_rows_written();
+        self.run(command, profile.as_ref(), trace_id)
+    }
+
+    /// The object's copy of the profile, fetched (and subscribed to) when it holds none.
+    async fn profile(&self, document_id: &str, trace_id: &str) -> Result<Profile, Error> {
+        if let Some(profile) = self.profile.borrow().current() {
+            return Ok(profile.clone());
+        }
+        self.profile.borrow_mut().fetch_started();
+        let fetched = match ProfileClient::new(&self.env, trace_id) {
+            Ok(client) => client.subscribe(document_id, trace_id).await.map_err(|failure| match failure {
+                Failure::Core(error) => error,
+                Failure::Relayed(response) => {
+                    internal("fetch the profile", format!("status {}", response.status_code()), trace_id)
+                }
+            }),
+            Err(error) => Err(error),
+        };
+        let mut copy = self.profile.borrow_mut();
+        match fetched {
+            Ok(fetched) => copy.fetch_ended(Some(fetched)).cloned().ok_or(Error::StorageFailed),
+            Err(error) => {
+                copy.fetch_ended(None);
+                Err(error)
+            }
+        }
+    }
+
+    /// Runs one command: one step per command below, or a service inside [`Self::transact`]. `profile`
+    /// is set for the commands that read it ([`DocumentCommand::reads_profile`]).
+    fn run(&self, command: DocumentCommand, profile: Option<&Profile>, trace_id: &str) -> Result<String, Error> {
+        let profile = || profile.ok_or_else(|| internal("run document command", "no profile", trace_id));
+        match command {
+            DocumentCommand::Get { document_id } => {
+                let mut resident = self.resident.borrow_mut();
+                to_json(&*resident.page(&document_id, trace_id)?.0)
+            }
+            DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, trace_id),
+            DocumentCommand::CallTool { document_id, call } => {
+                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                    to_json(&tool_calls::call(page, &call, desk)?)
+                })
+            }
+            DocumentCommand::Command { document_id, request, trace_id: command_trace } => {
+                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                    to_json(&commands::run(page, &request, &command_trace, desk)?)
+                })
+            }
+            DocumentCommand::Review { document_id, session_id, action } => {
+                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                    reviews::act(page, &session_id, &action, desk)
+                })
+            }
+            DocumentCommand::ListSessions { document_id, limit } => self.list_sessions(&document_id, limit, trace_id),
+            DocumentCommand::Audit { document_id, after, limit } => {
+                self.audit_page(&document_id, after, limit, trace_id)
+            }
+            DocumentCommand::VerifyAudit { document_id } => self.verify_audit(&document_id, trace_id),
+            DocumentCommand::Events { document_id, run_id, after, limit } => {
+                self.events_page(&document_id, run_id.as_deref(), after, limit, trace_id)
+            }
+            DocumentCommand::FreezeRun {
+                document_id,
+                context_id,
+                request,
+                ttl_seconds,
+                message,
+                selection,
+                profile,
+                idempotency_key,
+            } => {
+                let run = books::RunToFreeze {
+                    context_id: &context_id,
+                    request: &request,
+                    ttl_seconds,
+                    message: &message,
+                    selection: &selection,
+                    profile: &profile,
+                    idempotency_key: &idempotency_key,
+                };
+                to_json(&self.freeze_run(&document_id, &run, trace_id)?)
+            }
+            DocumentCommand::PutProfile { profile, version, .. } => {
+                let holding = self.profile.borrow_mut().pushed(VersionedProfile { profile, version });
+                to_json(&ProfileHeld { holding })
+            }
+        }
+    }
+}

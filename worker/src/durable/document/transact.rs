@@ -1,0 +1,130 @@
+//! The document object's writes: a `PUT` of the whole page, and [`DocumentObject::transact`], where a tool
+//! call, a page-AI command or a review action works on the page in memory and commits what it recorded in
+//! one transaction.
+
+use pageai_core::Error;
+use pageai_core::audit::{self, AuditAction, AuditDraft};
+use pageai_core::json::to_json;
+use pageai_core::page::Page;
+use pageai_core::profile::Profile;
+
+use super::DocumentObject;
+use crate::clock::Now;
+use crate::error::{OrInternal, internal};
+use crate::ids::RandomMint;
+use crate::services::desk::Desk;
+use crate::services::documents::PageDraft;
+use crate::services::ledger::Ledger;
+use crate::services::page_store::{Mirror, MirrorPatch};
+use crate::services::reviews::REVIEWER;
+
+impl DocumentObject {
+    /// Stores a new page (or the first one) with its `document.put` audit entry, in one transaction; only
+    /// the block rows that differ from the stored page are written.
+    pub(super) fn put(&self, document_id: &str, draft: PageDraft, trace_id: &str) -> Result<String, Error> {
+        let mut resident = self.resident.borrow_mut();
+        let sql = resident.sql().clone();
+        let page = draft.resolve(document_id, resident.loaded(trace_id)?.page.as_ref())?;
+        let now = Now::read();
+        let mut ledger = Ledger::new(&sql, now.ms);
+        let entry = AuditDraft {
+            at: now.at.clone(),
+            actor: REVIEWER.into(),
+            document_id: document_id.into(),
+            action: AuditAction::DocumentPut,
+            tool_name: None,
+            tool_call_id: None,
+            review_session_id: None,
+            revision: page.revision,
+            summary: format!("stored the page: {} block(s)", page.blocks.len()),
+        };
+        audit::record(&mut ledger.audit, entry)?;
+        if let Some(failure) = ledger.read_failure() {
+            return Err(internal("read document storage", failure, trace_id));
+        }
+        let json = to_json(&page)?;
+        resident.replace(page, trace_id, |rows| ledger.commit(Some(rows), true))?;
+        Ok(json)
+    }
+
+    /// Runs `work` on the page and a desk over the document's books, then commits what it recorded in one
+    /// transaction (see the module docs). A failed `work` keeps only its events. When the commit fails, or
+    /// a failed `work` changed the page's revision in memory, the copy is dropped and read again next time.
+    pub(super) fn transact<T>(
+        &self,
+        document_id: &str,
+        profile: &Profile,
+        trace_id: &str,
+        work: impl FnOnce(&mut Page, &mut Desk<'_>) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let mut resident = self.resident.borrow_mut();
+        let sql = resident.sql().clone();
+        let (page, mirror) = resident.page(document_id, trace_id)?;
+        let revision = page.revision;
+        let now = Now::read();
+        let mut ledger = Ledger::new(&sql, now.ms);
+        let mut mint = RandomMint::default();
+        let outcome = {
+            let Ledger { idempotency, audit, sessions, contexts, events, .. } = &mut ledger;
+            let mut desk = Desk {
+                profile,
+                now: &now,
+                context_ttl_seconds: self.config.context_ttl_seconds,
+                idempotency,
+                audit,
+                sessions,
+                contexts,
+                events,
+                mint: &mut mint,
+            };
+            work(page, &mut desk)
+        };
+        let (keep, settled) = settle(ledger, mint, page, mirror, outcome.is_ok(), page.revision != revision, trace_id);
+        if !keep {
+            resident.forget();
+        }
+        settled?;
+        outcome
+    }
+}
+
+/// Commits what a command recorded (its page rows only when it succeeded and changed the revision) and
+/// brings the image up to date. Answers whether the copy in memory may be kept, and the commit's outcome.
+fn settle(
+    ledger: Ledger,
+    mint: RandomMint,
+    page: &Page,
+    mirror: &mut Mirror,
+    succeeded: bool,
+    changed: bool,
+    trace_id: &str,
+) -> (bool, Result<(), Error>) {
+    let committed = (|| -> Result<Option<MirrorPatch>, Error> {
+        if let Some(failure) = ledger.read_failure() {
+            return Err(internal("read document storage", failure, trace_id));
+        }
+        mint.finish()?;
+        let (rows, patch) = match (succeeded, changed) {
+            (true, true) => {
+                let (rows, patch) = mirror.diff(page)?;
+                (Some(rows), Some(patch))
+            }
+            _ => (None, None),
+        };
+        ledger.commit(rows, succeeded).or_internal("commit document command", trace_id)?;
+        Ok(patch)
+    })();
+    match committed {
+        Ok(Some(patch)) => match mirror.apply(patch, page.blocks.len()) {
+            Ok(()) => (true, Ok(())),
+            Err(e) => {
+                // The command is committed; only the copy is off. Reading it again mends that.
+                worker::console_error!("[{trace_id}] follow the stored page: {e}; reloading it next time");
+                (false, Ok(()))
+            }
+        },
+        // Nothing of the page was written: the copy is right unless the failed work changed it.
+        Ok(None) => (!changed, Ok(())),
+        Err(error) => (!changed, Err(error)),
+    }
+}
