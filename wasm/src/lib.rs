@@ -8,6 +8,8 @@
 //!
 //! - [`session`] holds [`PageSession`], a page loaded once, so a keystroke crosses the boundary with its
 //!   prompt only: `route`, `preview`, `context`, and `applyLocal` to follow the server's writes;
+//! - `contexts` holds a session's frozen contexts, and keeps their allowed ids on the JS side once handed
+//!   out, so that a long page's recommendation and its preview do not carry them through JSON;
 //! - `catalog` and `operations` are the stateless helpers: `manifest`, `mcpToolsList`, `openaiFunctions`,
 //!   `validateOps` and `diffChars` (plus `buildContext` here);
 //! - `markdown` is the Markdown module's surface: `markdownToPage` and `pageToMarkdown`;
@@ -34,6 +36,8 @@
 
 #[cfg(feature = "editor")]
 mod catalog;
+#[cfg(feature = "editor")]
+mod contexts;
 mod error;
 mod ids;
 mod interop;

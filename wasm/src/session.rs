@@ -5,23 +5,18 @@
 //! it recommends. `applyLocal` follows a write the server applied, so the session stays at the server's
 //! revision without loading the page again.
 
-use std::collections::VecDeque;
-
-use pageai_core::context::{ContextRequest, Scope, allowed_targets, build_context};
+use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::error::Error;
-use pageai_core::executor::{ContextLookup, FrozenContext};
+use pageai_core::executor::FrozenContext;
 use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
 use pageai_core::route::{RouteInput, route};
 use pageai_core::wire::{self, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1};
 use wasm_bindgen::prelude::*;
 
+use crate::contexts::{self, Contexts};
 use crate::interop::{self, PreviewOptions, RouteOptions, ToolCall};
 use crate::{error, ids, preview};
-
-/// How many contexts built by `context()` or given to `rememberContext()` a session keeps; the oldest go
-/// first. Each costs about its allowed ids.
-const REMEMBERED_CONTEXTS: usize = 64;
 
 /// A page held in WASM memory. Call `free()` when done (or use `using` where supported).
 #[wasm_bindgen]
@@ -195,24 +190,26 @@ impl PageSession {
         let prompt = interop::string(prompt, "/prompt")?;
         let options: RouteOptions = interop::optional(options, "/options")?;
         let key = options.idempotency_key.unwrap_or_else(ids::mint_idempotency_key);
-        let context = match &options.context_id {
+        let held = match &options.context_id {
             Some(id) => self.contexts.remembered(id, &self.page)?,
             None => self.contexts.routing(&self.page)?,
         };
         let input = RouteInput {
             page: &self.page,
-            context,
+            context: &held.context,
             selection: &options.selection,
             profile: &options.profile,
             grants: options.grants.as_deref(),
             idempotency_key: &key,
         };
-        interop::to_js(&route(&prompt, &input))
+        let answer = route(&prompt, &input);
+        contexts::route_to_js(answer, held)
     }
 
     fn dry_run(&self, tool_call: &JsValue, options: Option<&JsValue>) -> Result<JsValue, Error> {
         self.live()?;
-        let call: ToolCall = interop::from_js(tool_call, "/toolCall")?;
+        let text = self.contexts.call_without_own_ids(tool_call);
+        let call: ToolCall = interop::from_js(text.as_ref().unwrap_or(tool_call), "/toolCall")?;
         let options: PreviewOptions = interop::optional(options, "/options")?;
         preview::run(&self.page, &call, options, &self.contexts)
     }
@@ -257,61 +254,7 @@ impl PageSession {
             return Err(Error::invalid(format!("/changedBlocks/{i}"), reason));
         }
         plan.commit(&mut self.page);
-        // The routing context names the allowed blocks of the old revision.
-        self.contexts.routing = None;
+        self.contexts.forget_routing();
         Ok(self.page.revision)
-    }
-}
-
-/// The contexts a session binds writes to: its own full-page routing context, frozen on first use at each
-/// revision, and the most recent contexts it built or was given.
-#[derive(Default)]
-struct Contexts {
-    routing: Option<FrozenContext>,
-    recent: VecDeque<FrozenContext>,
-}
-
-impl Contexts {
-    fn remember(&mut self, context: FrozenContext) {
-        self.recent.retain(|c| c.context_id != context.context_id);
-        if self.recent.len() == REMEMBERED_CONTEXTS {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(context);
-    }
-
-    fn find(&self, context_id: &str) -> Option<&FrozenContext> {
-        let routing = self.routing.as_ref().filter(|c| c.context_id == context_id);
-        routing.or_else(|| self.recent.iter().rev().find(|c| c.context_id == context_id))
-    }
-
-    /// A remembered context, which must be of the page's current revision.
-    fn remembered(&self, context_id: &str, page: &Page) -> Result<&FrozenContext, Error> {
-        let context = self.find(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.into() })?;
-        if context.revision != page.revision {
-            return Err(Error::ContextStale { token_revision: context.revision, current_revision: page.revision });
-        }
-        Ok(context)
-    }
-
-    /// The session's own full-page context at the page's revision.
-    fn routing(&mut self, page: &Page) -> Result<&FrozenContext, Error> {
-        let routing = match self.routing.take() {
-            Some(context) if context.revision == page.revision => context,
-            _ => FrozenContext {
-                context_id: ids::mint_context_id(),
-                document_id: page.document_id.clone(),
-                revision: page.revision,
-                scope: Scope::Full.name().into(),
-                allowed_target_block_ids: allowed_targets(page, &Scope::Full)?,
-            },
-        };
-        Ok(self.routing.insert(routing))
-    }
-}
-
-impl ContextLookup for Contexts {
-    fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {
-        self.find(context_id)
     }
 }

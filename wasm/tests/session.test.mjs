@@ -163,6 +163,28 @@ describe("PageSession.preview", () => {
     session.free();
   });
 
+  test("a recommendation's allowed ids are the caller's to change, and the preview follows the change", () => {
+    const session = new pageai.PageSession(page());
+    const options = { profile: { reviewMode: "yolo" } };
+    const first = session.route('replace "final" with "settled"', options).recommendedToolCall;
+    const second = session.route('replace "final" with "settled"', options).recommendedToolCall;
+    assert.notEqual(first.args.allowedTargetBlockIds, second.args.allowedTargetBlockIds, "a fresh array each time");
+    first.args.allowedTargetBlockIds.push("p_9");
+    assert.deepEqual(second.args.allowedTargetBlockIds, ["h_1", "p_1", "p_2"]);
+    assert.deepEqual(session.route('replace "final" with "settled"', options).recommendedToolCall.args.allowedTargetBlockIds, ["h_1", "p_1", "p_2"]);
+
+    // As returned, as a copy and as JSON text: the same answer, byte for byte.
+    const expected = JSON.stringify(session.preview(JSON.stringify(second), AT));
+    assert.equal(JSON.stringify(session.preview(second, AT)), expected);
+    assert.equal(JSON.stringify(session.preview(structuredClone(second), AT)), expected);
+    // A narrowed list narrows the preview; an unknown field is still refused.
+    const narrowed = { ...second, args: { ...second.args, allowedTargetBlockIds: ["h_1", "p_1"] } };
+    coded(() => session.preview(narrowed, AT), "mnote_match_not_found");
+    const extra = { ...second, args: { ...second.args, colour: "red" } };
+    assert.match(coded(() => session.preview(extra, AT), "mnote_invalid_arguments").details.reason, /colour/);
+    session.free();
+  });
+
   test("inserted blocks take the given ids, then minted ones", () => {
     const session = new pageai.PageSession(page());
     const args = {
@@ -316,6 +338,36 @@ describe("stateless helpers", () => {
     assert.equal(spans.filter((s) => s.tag !== "insert").map((s) => s.text).join(""), "The API may change.");
     assert.equal(spans.filter((s) => s.tag !== "delete").map((s) => s.text).join(""), "The interface may change soon.");
     assert.equal(coded(() => pageai.diffChars("a", 1), "mnote_invalid_arguments").details.pointer, "/after");
+  });
+
+  test("diffChars equals the preview's spans for text beyond the BMP, and for lone surrogates", () => {
+    // Emoji and rare CJK are two UTF-16 units each; a lone surrogate becomes U+FFFD on its way into core.
+    const pairs = [
+      ["周报 😀 draft 𠀋 v1", "周报 😃 final 𠀋𠀋 v2"],
+      ["😀😀😀", "😀😁😀"],
+      ["ascii only", "😀 then ascii only"],
+      ["lone \uD800 surrogate", "lone \uDC00 surrogate!"],
+      ["\uFFFD kept", "\uFFFD kept too"],
+    ];
+    for (const [before, after] of pairs) {
+      // A page cannot hold a lone surrogate (JSON has no way to carry one), so the preview diffs the
+      // well-formed text, with U+FFFD where the surrogate was: what diffChars must give for the raw strings.
+      const text = before.toWellFormed();
+      const doc = { ...page(), blocks: [{ blockId: "p_1", type: "paragraph", text }] };
+      const session = new pageai.PageSession(doc);
+      const operations = [{ op: "update", blockId: "p_1", text: after.toWellFormed() }];
+      const call = {
+        toolName: "mnote.doc.apply_block_ops",
+        args: { documentId: "doc_1", baseRevision: 4, dryRun: true, idempotencyKey: "idem_1", operations },
+      };
+      const [diff] = session.preview(call, AT).diff;
+      session.free();
+      assert.deepEqual(pageai.diffChars(before, after), diff.inline, JSON.stringify([before, after]));
+    }
+    assert.deepEqual(pageai.diffChars("a\uD800", "b"), [
+      { tag: "delete", text: "a\uFFFD" },
+      { tag: "insert", text: "b" },
+    ]);
   });
 
   test("the manifest follows the profile, the grants and the permission", () => {

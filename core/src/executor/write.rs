@@ -246,20 +246,26 @@ fn replay(
 
 /// The frozen context's allowed blocks, narrowed (never widened) by the caller's list.
 fn target_scope<'r>(
-    page: &Page,
+    page: &'r Page,
     request: &'r WriteRequest,
     contexts: &'r dyn ContextLookup,
 ) -> Result<TargetScope<'r>> {
-    let mut scope = TargetScope::unrestricted();
+    let mut frozen = None;
     if let Some(context_id) = &request.context_id {
-        let frozen =
+        let context =
             contexts.frozen(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.clone() })?;
-        if frozen.document_id != page.document_id {
+        if context.document_id != page.document_id {
             return Err(Error::invalid("/contextId", "the context belongs to another document"));
         }
-        scope = TargetScope::only(frozen.allowed_target_block_ids.iter().map(String::as_str));
+        frozen = Some(context.allowed_target_block_ids.as_slice());
     }
-    Ok(scope.narrowed_by(request.allowed.as_deref()))
+    Ok(match (frozen, request.allowed.as_deref()) {
+        (None, None) => TargetScope::unrestricted(),
+        (Some(ids), None) | (None, Some(ids)) => TargetScope::listed(page, ids),
+        // The router's recommendations repeat their context's list: nothing to narrow.
+        (Some(frozen), Some(ids)) if frozen == ids => TargetScope::listed(page, ids),
+        (Some(frozen), Some(ids)) => TargetScope::listed(page, frozen).narrowed_by(Some(ids)),
+    })
 }
 
 /// The policy's answer for a planned write: `Err` when the tool is unavailable, the hold reason if held.
