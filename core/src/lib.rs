@@ -7,6 +7,8 @@
 //! A guided tour:
 //!
 //! - [`page`]: the block page model, its content hashes, `conflictDetectionKey` and `revisionRef`.
+//! - [`history`]: the revision at which each block last changed, so a write based on an older revision
+//!   lands when the blocks it touches did not change since.
 //! - [`markdown`] (feature `std`): import and export of local-first `.md` pages, with block ids kept in
 //!   optional `<!-- mnote:block id=… -->` markers.
 //! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads.
@@ -48,6 +50,7 @@ pub mod context;
 pub mod error;
 pub mod events;
 pub mod executor;
+pub mod history;
 pub mod ids;
 pub mod json;
 pub mod manifest;

@@ -180,3 +180,25 @@ fn more_than_three_deletes_is_high_risk() {
         ["h_1", "p_1", "p_2", "p_4"].iter().map(|id| Operation::Delete { block_id: (*id).into() }).collect();
     assert_eq!(plan(&p, &ops, &TargetScope::unrestricted(), &mut mint()).unwrap().risk, Risk::High);
 }
+
+#[test]
+fn commit_records_the_new_revision_of_every_changed_block_and_forgets_deleted_ones() {
+    let mut p: Page = crate::json::from_json(&crate::json::to_json(&page()).unwrap()).unwrap();
+    assert_eq!(p.history.known_since(), 3, "a page read from JSON knows nothing before its revision");
+    let operations = [
+        replace(Some("p_1"), "第一版", "第二版"),
+        Operation::Move { block_id: "p_4".into(), after_block_id: None },
+        Operation::Delete { block_id: "p_2".into() },
+        Operation::InsertAfter {
+            after_block_id: "h_1".into(),
+            block: NewBlock { block_id: None, kind: BlockType::Paragraph, text: "new".into(), attrs: Attrs::default() },
+        },
+    ];
+    let plan = plan(&p, &operations, &TargetScope::unrestricted(), &mut mint()).unwrap();
+    plan.commit(&mut p);
+    assert_eq!(p.revision, 4);
+    let rows: Vec<(&str, u64)> = p.history.rows().collect();
+    assert_eq!(rows, [("b_new1", 4), ("p_1", 4), ("p_4", 4)]);
+    assert!(!p.history.changed_after("h_1", 3), "an anchor does not change");
+    assert!(p.history.changed_after("p_1", 3));
+}

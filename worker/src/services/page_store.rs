@@ -11,7 +11,7 @@
 //! never sees half a page.
 
 use pageai_core::Error;
-use pageai_core::page::{Block, Page, Permission};
+use pageai_core::page::{Block, BlockHistory, Page, Permission};
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue, Storage};
 
@@ -96,6 +96,7 @@ impl PageStore {
             revision: meta.revision,
             permission: parse_permission(&meta.permission)?,
             blocks,
+            history: BlockHistory::new(meta.revision),
         }))
     }
 
