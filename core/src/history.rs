@@ -61,6 +61,11 @@ impl BlockHistory {
         self.changed.get(block_id).copied().unwrap_or(self.known_since)
     }
 
+    /// The exact revision that last changed `block_id`, when there is an entry for it.
+    pub fn entry(&self, block_id: &str) -> Option<u64> {
+        self.changed.get(block_id).copied()
+    }
+
     /// Whether `block_id` may have changed after `revision`.
     pub fn changed_after(&self, block_id: &str, revision: u64) -> bool {
         self.changed_at(block_id) > revision

@@ -358,6 +358,14 @@ impl Page {
         Ok(page)
     }
 
+    /// The same page at `revision`, knowing nothing of its blocks' past: what a page read from JSON at that
+    /// revision is.
+    pub fn at_revision(mut self, revision: u64) -> Self {
+        self.revision = revision;
+        self.history = BlockHistory::new(revision);
+        self
+    }
+
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     pub fn from_json(json: &str) -> Result<Self> {
         let page: Page = crate::json::from_json(json)?;

@@ -81,7 +81,7 @@ fn to_json(op: &Op, n: usize) -> Value {
 fn base_page(n: usize) -> Page {
     let blocks = (0..n).map(|i| Block::paragraph(format!("p_{i}"), format!("alpha{i} beta{i} gamma"))).collect();
     let mut page = Page::new("ws", "doc_p", "Props", blocks).unwrap();
-    page.revision = 3;
+    page = page.at_revision(3);
     page
 }
 

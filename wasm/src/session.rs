@@ -7,7 +7,7 @@
 
 use std::collections::VecDeque;
 
-use pageai_core::context::{ContextRequest, Scope, allowed_targets, build_context};
+use pageai_core::context::{ContextRequest, Scope, allowed_targets};
 use pageai_core::error::Error;
 use pageai_core::executor::{ContextLookup, FrozenContext};
 use pageai_core::ops::{self, Operation, TargetScope};
@@ -173,8 +173,8 @@ impl PageSession {
         self.live()?;
         let request: ContextRequest = interop::from_js(request, "")?;
         let context_id = interop::optional_string(context_id, "/contextId")?.unwrap_or_else(ids::mint_context_id);
-        let context = build_context(&self.page, &request, &context_id)?;
-        self.contexts.remember(FrozenContext::of(&context));
+        let (context, frozen) = FrozenContext::freeze(&self.page, &request, &context_id)?;
+        self.contexts.remember(frozen);
         interop::to_js(&context)
     }
 
@@ -229,7 +229,8 @@ impl PageSession {
             return Err(Error::invalid("/documentId", format!("this session holds document {:?}", page.document_id)));
         }
         if result.base_revision != page.revision {
-            return Err(Error::RevisionConflict { expected: result.base_revision, actual: page.revision });
+            let (expected, actual) = (result.base_revision, page.revision);
+            return Err(Error::RevisionConflict { expected, actual, blocks: Vec::new() });
         }
         let next = page.revision + 1;
         if result.new_revision != Some(next) {
@@ -304,6 +305,7 @@ impl Contexts {
                 revision: page.revision,
                 scope: Scope::Full.name().into(),
                 allowed_target_block_ids: allowed_targets(page, &Scope::Full)?,
+                block_hashes: Default::default(),
             },
         };
         Ok(self.routing.insert(routing))

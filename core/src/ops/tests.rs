@@ -19,7 +19,7 @@ fn page() -> Page {
         ],
     )
     .unwrap();
-    p.revision = 3;
+    p = p.at_revision(3);
     p
 }
 

@@ -13,7 +13,7 @@
 //! when the command failed.
 
 use pageai_core::audit::{self, AuditAction, AuditDraft};
-use pageai_core::context::{ContextRequest, build_context};
+use pageai_core::context::ContextRequest;
 use pageai_core::executor::FrozenContext;
 use pageai_core::json::to_json;
 use pageai_core::page::{Page, Permission};
@@ -284,8 +284,7 @@ impl DocumentObject {
     ) -> Result<(Page, PageAiContextV1, FrozenContext), Error> {
         let store = PageStore::open(self.state.storage()).or_internal("open page store", trace_id)?;
         let page = load_or_seed(&store, document_id, trace_id)?;
-        let context = build_context(&page, request, context_id)?;
-        let frozen = FrozenContext::of(&context);
+        let (context, frozen) = FrozenContext::freeze(&page, request, context_id)?;
         let now_ms = js_sys::Date::now() as i64;
         let ttl_ms = i64::try_from(ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
         let mut ledger = Ledger::open(self.state.storage(), now_ms)?;

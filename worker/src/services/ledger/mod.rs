@@ -102,6 +102,7 @@ impl Ledger {
         ] {
             sql.exec(statement, None).map_err(|e| self::storage("create table", e))?;
         }
+        contexts::migrate(&sql)?;
         let latch = Latch::default();
         Ok(Ledger {
             idempotency: IdempotencyTable::new(sql.clone(), latch.clone()),
