@@ -1,6 +1,7 @@
 //! The page of one document, in its Durable Object's SQLite storage.
 //!
-//! Metadata is one row of `page_meta`; blocks are one row each in `page_blocks`, in page order. A row per
+//! Metadata is one row of `page_meta`; blocks are one row each in `page_blocks`, in page order; the page's
+//! block history (core's `BlockHistory`) is `page_history` with `page_history_since`. A row per
 //! block keeps stored values under SQLite-in-DO's per-value limit (about 2 MB; workerd answers
 //! `SQLITE_TOOBIG` past it) even for a page near the 5 MiB body cap, and lets later block-level writes
 //! touch only the rows they change. A single block over [`MAX_BLOCK_BYTES`] is refused with a coded error
@@ -36,6 +37,17 @@ const SCHEMA: &[&str] = &[
         block_id TEXT NOT NULL UNIQUE,
         body TEXT NOT NULL
     )",
+    // The page's block history (core's `BlockHistory`): the revision each block last changed, and the
+    // revision before which nothing is known. A store made before these tables has no row: its page loads
+    // knowing nothing before its revision.
+    "CREATE TABLE IF NOT EXISTS page_history (
+        block_id TEXT PRIMARY KEY,
+        changed_rev INTEGER NOT NULL
+    )",
+    "CREATE TABLE IF NOT EXISTS page_history_since (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        known_since INTEGER NOT NULL
+    )",
 ];
 
 #[derive(Deserialize)]
@@ -50,6 +62,17 @@ struct MetaRow {
 #[derive(Deserialize)]
 struct BlockRow {
     body: String,
+}
+
+#[derive(Deserialize)]
+struct HistoryRow {
+    block_id: String,
+    changed_rev: u64,
+}
+
+#[derive(Deserialize)]
+struct SinceRow {
+    known_since: u64,
 }
 
 /// Reads and replaces the stored page. Errors are runtime messages meant for the log.
@@ -89,6 +112,7 @@ impl PageStore {
             .map(|row| serde_json::from_str::<Block>(&row.body))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| format!("decode stored block: {e}"))?;
+        let history = self.history(meta.revision)?;
         Ok(Some(Page {
             workspace_id: meta.workspace_id,
             document_id: meta.document_id,
@@ -96,8 +120,26 @@ impl PageStore {
             revision: meta.revision,
             permission: parse_permission(&meta.permission)?,
             blocks,
-            history: BlockHistory::new(meta.revision),
+            history,
         }))
+    }
+
+    /// The stored block history; a page stored without one knows nothing before `revision`.
+    fn history(&self, revision: u64) -> Result<BlockHistory, String> {
+        let since: Vec<SinceRow> = self
+            .sql
+            .exec("SELECT known_since FROM page_history_since WHERE id = 1", None)
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| format!("read page_history_since: {e}"))?;
+        let Some(since) = since.into_iter().next() else {
+            return Ok(BlockHistory::new(revision));
+        };
+        let rows: Vec<HistoryRow> = self
+            .sql
+            .exec("SELECT block_id, changed_rev FROM page_history", None)
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| format!("read page_history: {e}"))?;
+        Ok(BlockHistory::from_rows(since.known_since, rows.into_iter().map(|r| (r.block_id, r.changed_rev))))
     }
 
     /// Replaces the stored page with `page`, atomically.
@@ -111,6 +153,8 @@ impl PageStore {
 pub struct EncodedPage {
     meta: Vec<SqlStorageValue>,
     rows: Vec<Vec<SqlStorageValue>>,
+    history: Vec<Vec<SqlStorageValue>>,
+    known_since: i64,
 }
 
 impl EncodedPage {
@@ -141,7 +185,14 @@ impl EncodedPage {
             revision.into(),
             permission_name(page.permission).into(),
         ];
-        Ok(EncodedPage { meta, rows })
+        let revision_cell = |r: u64| i64::try_from(r).map_err(|_| Error::invalid("/revision", "revision overflow"));
+        let history = page
+            .history
+            .rows()
+            .map(|(id, changed)| Ok(vec![id.into(), revision_cell(changed)?.into()]))
+            .collect::<Result<Vec<Vec<SqlStorageValue>>, Error>>()?;
+        let known_since = revision_cell(page.history.known_since())?;
+        Ok(EncodedPage { meta, rows, history, known_since })
     }
 }
 
@@ -149,11 +200,20 @@ impl EncodedPage {
     /// Replaces the stored page with this one. Call it inside a transaction ([`atomically`]), alone
     /// ([`PageStore::save`]) or with the rest of a command's writes.
     pub fn write(self, sql: &SqlStorage) -> worker::Result<()> {
-        let EncodedPage { meta, rows } = self;
+        let EncodedPage { meta, rows, history, known_since } = self;
         sql.exec("DELETE FROM page_blocks", None)?;
         for row in rows {
             sql.exec("INSERT INTO page_blocks (position, block_id, body) VALUES (?, ?, ?)", row)?;
         }
+        sql.exec("DELETE FROM page_history", None)?;
+        for row in history {
+            sql.exec("INSERT INTO page_history (block_id, changed_rev) VALUES (?, ?)", row)?;
+        }
+        sql.exec(
+            "INSERT INTO page_history_since (id, known_since) VALUES (1, ?)
+             ON CONFLICT (id) DO UPDATE SET known_since = excluded.known_since",
+            vec![known_since.into()],
+        )?;
         sql.exec(
             "INSERT INTO page_meta (id, workspace_id, document_id, title, revision, permission)
              VALUES (1, ?, ?, ?, ?, ?)
