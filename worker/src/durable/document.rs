@@ -30,6 +30,7 @@ use crate::config::{Config, DOCUMENTS_BINDING};
 use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
 use crate::http::text_response;
 use crate::ids::{self, RandomMint};
+use crate::services::block_edits::{self, BlockEdits};
 use crate::services::commands::{self, CommandRequest};
 use crate::services::desk::Desk;
 use crate::services::documents::{PageDraft, seed};
@@ -84,6 +85,15 @@ pub enum DocumentCommand {
         session_id: String,
         /// What to do.
         action: ReviewAction,
+    },
+    /// Apply a person's block edits ([`block_edits`]); answers the `mnote.tool_result.v1`.
+    EditBlocks {
+        /// The document the object serves.
+        document_id: String,
+        /// The profile the guards read.
+        profile: Profile,
+        /// The edits.
+        edits: BlockEdits,
     },
     /// The document's review sessions, newest first.
     ListSessions {
@@ -204,6 +214,11 @@ impl DocumentObject {
             DocumentCommand::Review { document_id, profile, session_id, action } => {
                 self.transact(&document_id, &profile, trace_id, |page, desk| {
                     reviews::act(page, &session_id, &action, desk)
+                })
+            }
+            DocumentCommand::EditBlocks { document_id, profile, edits } => {
+                self.transact(&document_id, &profile, trace_id, |page, desk| {
+                    block_edits::apply(page, &edits, trace_id, desk)
                 })
             }
             DocumentCommand::ListSessions { document_id, limit } => self.list_sessions(&document_id, limit, trace_id),
