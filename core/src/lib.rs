@@ -13,7 +13,10 @@
 //!   optional `<!-- mnote:block id=… -->` markers.
 //! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads.
 //! - [`manifest`]: the one tool catalog (`mnote.ai_tool_manifest.v1`) and its MCP and OpenAI exports.
-//! - [`executor`]: the single entry point of every tool call; every write is checked and applied there.
+//! - [`executor`]: the single entry point of every tool call; every write is checked and applied there. A
+//!   write conflicts only when a block it touches changed since the caller's read.
+//! - [`edits`]: a person's block edits (`PATCH /api/documents/{id}/blocks`), and the edit a text change
+//!   becomes.
 //! - [`route`]: the deterministic bilingual command router (`mnote.page_ai_command_route.v1`): direct
 //!   shortcuts for low-ambiguity commands, everything else to Hermes with a reason and a hint.
 //! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
@@ -47,6 +50,7 @@ extern crate alloc;
 
 pub mod audit;
 pub mod context;
+pub mod edits;
 pub mod error;
 pub mod events;
 pub mod executor;

@@ -1,4 +1,5 @@
-//! `PATCH /api/documents/{id}/blocks`: a person's edits of blocks, inside the document's object.
+//! `PATCH /api/documents/{id}/blocks`: a person's edits of blocks (core's [`BlockEdits`]), inside the
+//! document's object.
 //!
 //! A person's edit is the same write as an AI's: an `mnote.doc.apply_block_ops` batch through core's
 //! executor and its guards (block-level preconditions, scope, editability, idempotency), with origin `user`,
@@ -8,41 +9,18 @@
 //! `mnote.tool_result.v1`, byte for byte the same on an idempotent replay.
 
 use pageai_core::Error;
+pub use pageai_core::edits::BlockEdits;
 use pageai_core::executor::Origin;
 use pageai_core::json::to_value;
 use pageai_core::manifest::Tool;
-use pageai_core::manifest::args::ApplyBlockOpsArgs;
-use pageai_core::ops::Operation;
 use pageai_core::page::Page;
-use serde::{Deserialize, Serialize};
 
 use super::desk::Desk;
 use super::tool_calls::{self, ToolCallRequest};
 
-/// The body of `PATCH /api/documents/{id}/blocks`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct BlockEdits {
-    /// The revision the person's page was at when they edited.
-    pub base_revision: u64,
-    /// The edits, all applied or none: the operations of `mnote.doc.apply_block_ops`.
-    pub operations: Vec<Operation>,
-    /// Required: the same key and body replay the first answer; the same key with another body conflicts.
-    pub idempotency_key: String,
-    /// The `revisionRef`s of the blocks as the person's page showed them; blocks not listed are judged by
-    /// `baseRevision` and the page's history.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub revision_refs: Option<Vec<String>>,
-}
-
 /// Applies `edits` to `page` as the person's write; answers the `mnote.tool_result.v1` JSON.
 pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, desk: &mut Desk<'_>) -> Result<String, Error> {
-    let args = ApplyBlockOpsArgs {
-        base_revision: edits.base_revision,
-        dry_run: false,
-        revision_refs: edits.revision_refs.clone(),
-        ..ApplyBlockOpsArgs::dry_run(page, edits.operations.clone(), edits.idempotency_key.clone())
-    };
+    let args = edits.args(&page.document_id);
     let edit_id = desk.mint.opaque("edit")?;
     let request = ToolCallRequest {
         tool_name: Tool::DocApplyBlockOps.spec().name.into(),
