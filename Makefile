@@ -58,9 +58,10 @@ test-e2e: wasm
 test-hermes: setup
 	node --test --test-concurrency=1 $(E2E_HERMES)
 
-# The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP.
+# The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP; and a
+# person editing the page while Hermes proposes a change (tests/hermes/live_edits.test.mjs).
 test-tools: setup
-	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs
+	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs tests/hermes/live_edits.test.mjs
 
 test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
 
