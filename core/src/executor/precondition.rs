@@ -21,7 +21,7 @@ use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
 use super::FrozenContext;
 use crate::error::{BlockConflict, Error, Result};
@@ -32,8 +32,9 @@ use crate::wire::WarningV1;
 /// Code of the warning a write answers with when it landed on a newer revision than its `baseRevision`.
 pub const REBASED: &str = "rebased";
 
-/// Above this many ids, blocks are found through a hash index rather than one scan of the page each.
-const SCANS: usize = 8;
+/// Up to this many ids, each is found by its own scan of the page; more are found in one pass (a scan
+/// compares short ids, cheaper than hashing every block id once, until a few ids are wanted).
+const SCANS: usize = 2;
 
 /// What the caller read, from every source it gave.
 pub(super) struct Preconditions<'a> {
@@ -134,10 +135,9 @@ impl<'a> Preconditions<'a> {
     /// Every block of `ids` that changed since the caller's read, as it is now, in the order given.
     fn conflicts<'i>(&self, page: &Page, ids: impl Iterator<Item = &'i str>) -> Vec<BlockConflict> {
         let ids: Vec<&str> = ids.collect();
-        let index: Option<HashMap<&str, &Block>> =
-            (ids.len() > SCANS).then(|| page.blocks.iter().map(|b| (b.block_id.as_str(), b)).collect());
-        let find = |id: &str| match &index {
-            Some(index) => index.get(id).copied(),
+        let found = (ids.len() > SCANS).then(|| find_all(page, &ids));
+        let find = |id: &str| match &found {
+            Some(found) => found.get(id).copied(),
             None => page.block(id),
         };
         ids.into_iter()
@@ -167,6 +167,21 @@ impl<'a> Preconditions<'a> {
     fn conflict(&self, page: &Page, blocks: Vec<BlockConflict>) -> Error {
         Error::RevisionConflict { expected: self.base_revision, actual: page.revision, blocks }
     }
+}
+
+/// The blocks of `page` named in `ids`, found in one pass that stops once every one is found.
+fn find_all<'p>(page: &'p Page, ids: &[&str]) -> HashMap<&'p str, &'p Block> {
+    let wanted: HashSet<&str> = ids.iter().copied().collect();
+    let mut found = HashMap::with_capacity(wanted.len());
+    for block in &page.blocks {
+        if wanted.contains(block.block_id.as_str()) {
+            found.insert(block.block_id.as_str(), block);
+            if found.len() == wanted.len() {
+                break;
+            }
+        }
+    }
+    found
 }
 
 /// `(blockId, h8)` of `pageRev:{revision}:block:{blockId}:{h8}`, or `None` when it is not one.
