@@ -70,6 +70,7 @@ bench: setup-dev wasm
 	node benches/wasm.mjs
 	node benches/sse_relay.mjs
 	node benches/worker_tools.mjs
+	node benches/live_writes.mjs
 
 # Fuzzes core's parsers (SPEC §12): tool arguments, router prompts, Markdown import, continuation tokens.
 # Stable Rust: cargo-fuzz with --sanitizer none (core is safe Rust; the fuzzer hunts panics and broken
