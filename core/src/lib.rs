@@ -20,7 +20,8 @@
 //! - [`route`]: the deterministic bilingual command router (`mnote.page_ai_command_route.v1`): direct
 //!   shortcuts for low-ambiguity commands, everything else to Hermes with a reason and a hint.
 //! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
-//!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
+//!   accepts them, with partial accept, rebase over edits to other blocks, stale detection, retry and
+//!   undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
 //! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.

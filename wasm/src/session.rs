@@ -2,8 +2,9 @@
 //!
 //! A keystroke crosses the boundary with its prompt (and a few small options) only, never the page:
 //! `route` parses and self-checks the prompt against the page held here, and `preview` dry-runs the call
-//! it recommends. `applyLocal` follows a write the server applied, so the session stays at the server's
-//! revision without loading the page again.
+//! it recommends. `editBlock` turns a person's new text of a block into the edit to send and previews it.
+//! `applyLocal` follows a write the server applied, so the session stays at the server's revision without
+//! loading the page again.
 
 use std::collections::VecDeque;
 
