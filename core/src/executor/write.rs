@@ -133,18 +133,7 @@ impl WriteRequest {
                 exact_revision: a.require_exact_revision.unwrap_or(false),
             },
             WriteArgs::BlockInsert(a) => {
-                let op = match (a.after_block_id.clone(), a.before_block_id.clone()) {
-                    (Some(after_block_id), None) => Operation::InsertAfter { after_block_id, block: a.block.clone() },
-                    (None, Some(before_block_id)) => {
-                        Operation::InsertBefore { before_block_id, block: a.block.clone() }
-                    }
-                    (None, None) | (Some(_), Some(_)) => {
-                        return Err(Error::invalid(
-                            "/afterBlockId",
-                            "give exactly one of afterBlockId and beforeBlockId",
-                        ));
-                    }
-                };
+                let op = insert_of(&a)?;
                 block_write!(a, alloc::vec![op])
             }
             WriteArgs::BlockUpdate(a) => {
@@ -177,6 +166,17 @@ impl WriteRequest {
                 exact_revision: true,
             },
         })
+    }
+}
+
+/// The one operation of `mnote.block.insert`: after or before its anchor, never both.
+fn insert_of(a: &args::BlockInsertArgs) -> Result<Operation> {
+    match (a.after_block_id.clone(), a.before_block_id.clone()) {
+        (Some(after_block_id), None) => Ok(Operation::InsertAfter { after_block_id, block: a.block.clone() }),
+        (None, Some(before_block_id)) => Ok(Operation::InsertBefore { before_block_id, block: a.block.clone() }),
+        (None, None) | (Some(_), Some(_)) => {
+            Err(Error::invalid("/afterBlockId", "give exactly one of afterBlockId and beforeBlockId"))
+        }
     }
 }
 
