@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::error::{Error, Result};
+pub use crate::history::BlockHistory;
 
 /// The longest block id allowed.
 pub const MAX_BLOCK_ID_LEN: usize = 64;
@@ -283,10 +284,14 @@ fn is_plain_token(id: &str) -> bool {
     id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// A page: title, revision, permission and blocks.
+/// A page: title, revision, permission and blocks, and the history of its blocks.
+///
+/// The JSON form has no history: a page read from JSON starts with an empty one that knows nothing before
+/// its revision ([`BlockHistory::new`]), so writes based on an older revision conflict until the page has
+/// history of its own. [`crate::ops::Plan::commit`] keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, from = "PageFields")]
 pub struct Page {
     /// The workspace the document belongs to.
     pub workspace_id: String,
@@ -303,6 +308,39 @@ pub struct Page {
     pub permission: Permission,
     /// The blocks, in order.
     pub blocks: Vec<Block>,
+    /// The revision at which each block last changed; never serialized.
+    #[serde(skip)]
+    pub history: BlockHistory,
+}
+
+/// The JSON fields of a [`Page`]: everything but its history.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PageFields {
+    workspace_id: String,
+    document_id: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    revision: u64,
+    #[serde(default)]
+    permission: Permission,
+    blocks: Vec<Block>,
+}
+
+impl From<PageFields> for Page {
+    fn from(f: PageFields) -> Self {
+        Page {
+            workspace_id: f.workspace_id,
+            document_id: f.document_id,
+            title: f.title,
+            revision: f.revision,
+            permission: f.permission,
+            blocks: f.blocks,
+            history: BlockHistory::new(f.revision),
+        }
+    }
 }
 
 impl Page {
@@ -320,9 +358,18 @@ impl Page {
             revision: 0,
             permission: Permission::Edit,
             blocks,
+            history: BlockHistory::new(0),
         };
         page.validate()?;
         Ok(page)
+    }
+
+    /// The same page at `revision`, knowing nothing of its blocks' past: what a page read from JSON at that
+    /// revision is.
+    pub fn at_revision(mut self, revision: u64) -> Self {
+        self.revision = revision;
+        self.history = BlockHistory::new(revision);
+        self
     }
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.

@@ -28,7 +28,7 @@ fn any_page() -> impl Strategy<Value = Page> {
             })
             .collect();
         let mut page = Page::new("ws", "doc", "t", blocks).unwrap();
-        page.revision = 7;
+        page = page.at_revision(7);
         page
     })
 }

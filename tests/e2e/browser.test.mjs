@@ -411,20 +411,21 @@ describe("web demo", () => {
     assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.revert");
   });
 
-  test("a held write turns stale when the page moves on; retry previews it again and it applies", async () => {
-    // Still in review mode: hold a change, then change the page underneath it.
+  test("a held write turns stale when its block changes; retry previews it again and it applies", async () => {
+    // Still in review mode: hold a change, then change the block it touches underneath it (an edit of
+    // another block would not stale it: the accept would apply on the newer page).
     await page.click("#command-examples >> text=English replace");
     await page.waitForSelector("#command-panel[data-status=direct]");
     await applyAndRecordWrites();
     await page.waitForSelector("#review-session[data-state=awaiting_user]");
     const held = await page.locator("#review-session").getAttribute("data-session-id");
     await page.click("#review-mode [data-mode=yolo]");
-    await page.fill("#command-input", 'replace "dry run first" with "preview first"');
+    await page.fill("#command-input", 'replace "still needs" with "now needs"');
     await page.waitForSelector("#command-panel[data-status=direct]");
     assert.equal(await page.locator("#command-apply").innerText(), "Apply");
     await applyAndRecordWrites();
     const moved = await storedPage();
-    assert.match(moved.blocks.find((b) => b.blockId === "li_dryrun").text, /preview first/);
+    assert.match(moved.blocks.find((b) => b.blockId === "p_draft").text, /now needs a numbers check/);
 
     await page.click(`#review-list [data-session-id="${held}"]`);
     await page.waitForSelector(`#review-session[data-session-id="${held}"]`);

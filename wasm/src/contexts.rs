@@ -105,6 +105,7 @@ impl Contexts {
                 revision: page.revision,
                 scope: Scope::Full.name().into(),
                 allowed_target_block_ids: allowed_targets(page, &Scope::Full)?,
+                block_hashes: Default::default(),
             }),
         };
         Ok(self.routing.insert(routing))

@@ -2,12 +2,16 @@
 //!
 //! A keystroke crosses the boundary with its prompt (and a few small options) only, never the page:
 //! `route` parses and self-checks the prompt against the page held here, and `preview` dry-runs the call
-//! it recommends. `applyLocal` follows a write the server applied, so the session stays at the server's
-//! revision without loading the page again.
+//! it recommends. `editBlock` turns a person's new text of a block into the edit to send and previews it.
+//! `applyLocal` follows a write the server applied, so the session stays at the server's revision without
+//! loading the page again.
 
-use pageai_core::context::{ContextRequest, build_context};
+use pageai_core::context::ContextRequest;
+use pageai_core::edits::BlockEdits;
 use pageai_core::error::Error;
-use pageai_core::executor::FrozenContext;
+use pageai_core::executor::{FrozenContext, Origin, WriteArgs};
+use pageai_core::json::to_json;
+use pageai_core::manifest::args::ApplyBlockOpsArgs;
 use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
 use pageai_core::route::{RouteInput, route};
@@ -15,7 +19,7 @@ use pageai_core::wire::{self, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1};
 use wasm_bindgen::prelude::*;
 
 use crate::contexts::{self, Contexts};
-use crate::interop::{self, PreviewOptions, RouteOptions, ToolCall};
+use crate::interop::{self, EditOptions, PreviewOptions, RouteOptions, ToolCall};
 use crate::{error, ids, preview};
 
 /// A page held in WASM memory. Call `free()` when done (or use `using` where supported).
@@ -135,6 +139,24 @@ impl PageSession {
         error::throw(self.dry_run(&tool_call, options.as_ref()))
     }
 
+    /// A person's new text for one block, as the edit to send: `{body, preview}`. `body` is the JSON body of
+    /// `PATCH /api/documents/{id}/blocks` (an `update` with the whole new text, based on this session's
+    /// revision and pinned to the block's `revisionRef`, so the server refuses it only when someone changed
+    /// that block since); `preview` is its dry-run here, exactly as the server would answer it as a person's
+    /// write. Nothing changes: follow the server's answer with `applyLocal`.
+    ///
+    /// @throws {PageAiError} `mnote_block_not_found`, `mnote_block_not_editable`, `mnote_invalid_arguments`
+    /// (not strings, or the block already has this text), and the executor's errors of `preview`.
+    #[wasm_bindgen(js_name = editBlock, unchecked_return_type = "BlockEdit")]
+    pub fn edit_block(
+        &self,
+        #[wasm_bindgen(js_name = blockId, unchecked_param_type = "string")] block_id: JsValue,
+        #[wasm_bindgen(js_name = newText, unchecked_param_type = "string")] new_text: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "EditOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        error::throw(self.edit(&block_id, &new_text, options.as_ref()))
+    }
+
     /// Follows a write the server applied: replays the result's `operations` on the loaded page, which
     /// must be at the result's `baseRevision`, and answers the new revision (`newRevision`). On any error
     /// the page is left untouched.
@@ -168,8 +190,8 @@ impl PageSession {
         self.live()?;
         let request: ContextRequest = interop::from_js(request, "")?;
         let context_id = interop::optional_string(context_id, "/contextId")?.unwrap_or_else(ids::mint_context_id);
-        let context = build_context(&self.page, &request, &context_id)?;
-        self.contexts.remember(FrozenContext::of(&context));
+        let (context, frozen) = FrozenContext::freeze(&self.page, &request, &context_id)?;
+        self.contexts.remember(frozen);
         interop::to_js(&context)
     }
 
@@ -214,6 +236,27 @@ impl PageSession {
         preview::run(&self.page, &call, options, &self.contexts)
     }
 
+    fn edit(&self, block_id: &JsValue, new_text: &JsValue, options: Option<&JsValue>) -> Result<JsValue, Error> {
+        self.live()?;
+        let block_id = interop::string(block_id, "/blockId")?;
+        let text = interop::string(new_text, "/newText")?;
+        let options: EditOptions = interop::optional(options, "/options")?;
+        let key = options.idempotency_key.unwrap_or_else(ids::mint_idempotency_key);
+        let body = BlockEdits::text(&self.page, &block_id, &text, key).map_err(|e| match e {
+            Error::InvalidArguments { pointer, reason } if pointer == "/text" => Error::invalid("/newText", reason),
+            other => other,
+        })?;
+        let args = ApplyBlockOpsArgs { dry_run: true, ..body.args(&self.page.document_id) };
+        let person = PreviewOptions {
+            origin: Some(Origin::User),
+            actor: Some(Origin::User.actor().into()),
+            profile: options.profile,
+            ..PreviewOptions::default()
+        };
+        let preview = preview::run_write_json(&self.page, WriteArgs::ApplyBlockOps(args), person, &self.contexts)?;
+        interop::parse(&format!("{{\"body\":{},\"preview\":{preview}}}", to_json(&body)?))
+    }
+
     fn follow(&mut self, result: &JsValue) -> Result<u64, Error> {
         self.live()?;
         let result: ToolResultV1 = interop::from_js(result, "")?;
@@ -226,7 +269,8 @@ impl PageSession {
             return Err(Error::invalid("/documentId", format!("this session holds document {:?}", page.document_id)));
         }
         if result.base_revision != page.revision {
-            return Err(Error::RevisionConflict { expected: result.base_revision, actual: page.revision });
+            let (expected, actual) = (result.base_revision, page.revision);
+            return Err(Error::RevisionConflict { expected, actual, blocks: Vec::new() });
         }
         let next = page.revision + 1;
         if result.new_revision != Some(next) {

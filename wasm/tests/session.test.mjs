@@ -254,7 +254,7 @@ describe("PageSession.applyLocal", () => {
     assert.equal(coded(() => session.applyLocal({ ...applied(result), newRevision: 7 }), "mnote_invalid_arguments").details.pointer, "/newRevision");
     assert.equal(coded(() => session.applyLocal({ ...applied(result), documentId: "doc_2" }), "mnote_invalid_arguments").details.pointer, "/documentId");
     const stale = coded(() => session.applyLocal({ ...applied(result), baseRevision: 3, newRevision: 4 }), "mnote_revision_conflict");
-    assert.deepEqual(stale.details, { baseRevision: 3, currentRevision: 4 });
+    assert.deepEqual(stale.details, { baseRevision: 3, currentRevision: 4, blocks: [] });
     // Same revision, different content: the local page is not the page the server changed.
     const forked = structuredClone(applied(result));
     forked.changedBlocks[0].before = "something else";
@@ -273,6 +273,48 @@ describe("PageSession.applyLocal", () => {
     const old = coded(() => session.route("x", { contextId: ctx.contextId }), "mnote_context_stale");
     assert.deepEqual(old.details, { contextRevision: 5, currentRevision: 6 });
     session.free();
+  });
+});
+
+describe("PageSession.editBlock", () => {
+  test("a person's text change is an update pinned to the block's revisionRef, previewed as the server answers it", () => {
+    const session = new pageai.PageSession(page());
+    const revisionRef = session.context({ scope: { type: "block", blockId: "p_2" }, formats: ["json"] }).blocks[0].revisionRef;
+    const { body, preview } = session.editBlock("p_2", "Risks: none.", { idempotencyKey: "k_edit" });
+    assert.deepEqual(body, {
+      baseRevision: 4,
+      operations: [{ op: "update", blockId: "p_2", text: "Risks: none." }],
+      idempotencyKey: "k_edit",
+      revisionRefs: [revisionRef],
+    });
+    assert.equal(preview.schema, "mnote.tool_result.v1");
+    assert.equal(preview.dryRun, true);
+    assert.equal(preview.blocked, false, "a person's edit is never held for review");
+    assert.equal(preview.audit.actor, "user");
+    assert.equal(preview.changedBlocks[0].after, "Risks: none.");
+    assert.deepEqual(preview.operations, body.operations);
+    assert.match(session.editBlock("p_2", "other").body.idempotencyKey, /^idem_[a-z2-7]{20}$/, "a fresh key is minted");
+    // The same edit, dry-run through preview as a person's apply_block_ops call, answers the same changes.
+    const again = session.preview(
+      { toolName: "mnote.doc.apply_block_ops", args: { documentId: "doc_1", ...body, dryRun: true } },
+      { origin: "user", actor: "user" },
+    );
+    assert.deepEqual(again.changedBlocks, preview.changedBlocks);
+    // Following the server's answer moves the session on.
+    assert.equal(session.applyLocal({ ...preview, dryRun: false, newRevision: 5 }), 5);
+    assert.equal(session.page().blocks[2].text, "Risks: none.");
+    session.free();
+  });
+
+  test("refuses, with coded errors, what cannot be saved", () => {
+    const session = new pageai.PageSession(page());
+    coded(() => session.editBlock("p_3", "x"), "mnote_block_not_editable");
+    assert.deepEqual(coded(() => session.editBlock("p_9", "x"), "mnote_block_not_found").details.blockId, "p_9");
+    assert.equal(coded(() => session.editBlock("p_1", page().blocks[1].text), "mnote_invalid_arguments").details.pointer, "/newText");
+    assert.equal(coded(() => session.editBlock("p_1", 7), "mnote_invalid_arguments").details.pointer, "/newText");
+    assert.equal(coded(() => session.editBlock("p_1", "x", { nope: 1 }), "mnote_invalid_arguments").details.pointer, "/options/nope");
+    session.free();
+    coded(() => session.editBlock("p_1", "x"), "mnote_invalid_arguments");
   });
 });
 

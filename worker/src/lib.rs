@@ -89,6 +89,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesAbortRun { run_id } => hermes_proxy::abort_run(req, run_id, ctx).await,
         Route::HermesModels => hermes_proxy::models(ctx).await,
         Route::HermesTools => hermes_proxy::tools(ctx).await,
+        Route::PatchBlocks { document_id } => documents::patch_blocks(req, document_id, ctx).await,
         Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,
         Route::VerifyAudit { document_id } => documents::verify_audit(req, document_id, ctx).await,
         Route::DocumentEvents { document_id } => documents::events(req, document_id, ctx).await,

@@ -192,6 +192,8 @@ fn checked_args(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> ApplyBlockO
         dry_run: args.dry_run,
         idempotency_key: args.idempotency_key.clone(),
         allowed_target_block_ids: if own { None } else { args.allowed_target_block_ids.clone() },
+        revision_refs: args.revision_refs.clone(),
+        require_exact_revision: args.require_exact_revision,
     }
 }
 

@@ -68,6 +68,11 @@ pub enum Route {
     HermesModels,
     /// `GET /api/hermes/client/tools`
     HermesTools,
+    /// `PATCH /api/documents/{id}/blocks`: a person's block edits.
+    PatchBlocks {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
     /// `GET /api/documents/{id}/audit`
     DocumentAudit {
         /// The path's document id, not yet validated.
@@ -145,6 +150,9 @@ impl Route {
                 Method::Put => Ok(Route::PutDocument { document_id: id(doc) }),
                 _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
             },
+            ["api", "documents", doc, "blocks"] if !doc.is_empty() => {
+                only(Method::Patch, Route::PatchBlocks { document_id: id(doc) })
+            }
             ["api", "documents", doc, "audit"] if !doc.is_empty() => {
                 only(Method::Get, Route::DocumentAudit { document_id: id(doc) })
             }
@@ -229,7 +237,8 @@ impl Route {
             | Route::HermesAbortRun { .. }
             | Route::HermesModels
             | Route::HermesTools => Access::Hermes,
-            Route::DocumentAudit { .. }
+            Route::PatchBlocks { .. }
+            | Route::DocumentAudit { .. }
             | Route::VerifyAudit { .. }
             | Route::DocumentEvents { .. }
             | Route::DocumentSessions { .. }
@@ -310,6 +319,12 @@ mod tests {
                 Ok(Route::ReviewAction { session_id: "rs.d.x".into(), verb: parsed })
             );
         }
+        assert_eq!(
+            Route::resolve(&Method::Patch, "/api/documents/d/blocks"),
+            Ok(Route::PatchBlocks { document_id: "d".into() })
+        );
+        assert_eq!(code(post("/api/documents/d/blocks")), "mnote_method_not_allowed");
+        assert_eq!(Route::PatchBlocks { document_id: "d".into() }.access(), Access::Mnote);
         assert_eq!(get("/api/documents/d/audit"), Ok(Route::DocumentAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/audit/verify"), Ok(Route::VerifyAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/events"), Ok(Route::DocumentEvents { document_id: "d".into() }));

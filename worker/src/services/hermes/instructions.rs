@@ -66,6 +66,10 @@ fn push_frozen_context(out: &mut String, context: &PageAiContextV1) {
         let _ = writeln!(out, "selectedBlockIds: {}", context.selected_block_ids.join(", "));
     }
     out.push_str("Pass this contextId and baseRevision to every write; writes may target only the allowed blocks.\n");
+    out.push_str(
+        "The user may keep editing: a write conflicts only if a block it touches changed since this context \
+         (mnote_revision_conflict lists those blocks with their current text); re-plan from them.\n",
+    );
     if let Some(token) = context.continuation.as_deref().filter(|_| context.truncated) {
         let _ = writeln!(
             out,
