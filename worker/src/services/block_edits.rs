@@ -89,4 +89,13 @@ mod tests {
         assert_eq!(err.details()["blocks"][0]["text"], "mine");
         assert_eq!(books.event_names().last().map(String::as_str), Some("tool.failed"));
     }
+
+    #[test]
+    fn the_profiles_tool_switches_do_not_stop_a_person() {
+        let mut page = page();
+        let disabled = pageai_core::profile::ToolsPolicy { disabled: vec![Tool::DocApplyBlockOps.spec().name.into()] };
+        let mut books = Books::new(Profile { tools: disabled, ..Profile::default() });
+        apply(&mut page, &edits("k_1", 0, "p_1", "typed"), "tr_1", &mut books.desk()).expect("a person's edit lands");
+        assert_eq!(page.blocks[0].text, "typed");
+    }
 }
