@@ -357,3 +357,23 @@ fn fuzz_finding_a_language_that_starts_like_a_fence() {
     let page = Page::new("ws", "d", "", blocks.collect()).unwrap();
     assert_eq!(import(&export(&page), &mut counter("x_")).unwrap(), page.blocks, "{}", export(&page));
 }
+
+/// Found by the `markdown_import` fuzz target: an empty list item exports as `1.  <!-- marker -->`, where
+/// the marker is an HTML block inside the item, so the item never became a block and its id was lost.
+#[test]
+fn fuzz_finding_an_empty_list_item_keeps_its_id() {
+    assert_ids_survive(b"[X\x1c^\n-\n\n-\n-\n-\n:-\n-\n\n-\n\t0)\t0)\t:\0\n\t/)0-\n0)\t\n\t <p");
+    let items = [BlockType::BulletedListItem, BlockType::NumberedListItem, BlockType::Todo].map(|kind| {
+        let mut item = Block::new(format!("l_{}", kind.as_str()), kind, "");
+        item.attrs.depth = Some(0);
+        if kind == BlockType::Todo {
+            item.attrs.checked = Some(true);
+        }
+        item
+    });
+    let mut blocks = vec![Block::paragraph("p_1", "before")];
+    blocks.extend(items);
+    blocks.push(Block::paragraph("p_2", "after"));
+    let page = Page::new("ws", "d", "", blocks).unwrap();
+    assert_eq!(import(&export(&page), &mut counter("x_")).unwrap(), page.blocks, "{}", export(&page));
+}

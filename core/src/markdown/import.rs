@@ -440,7 +440,15 @@ impl<'a> Importer<'a> {
             return;
         }
         let Some(marker) = marker else { return };
-        if html.contains(EMPTY_FLAG) {
+        if self.items.last().is_some_and(|i| !i.emitted) {
+            // The first thing in a list item: an empty item (`- <!-- marker -->` reads as an HTML block there).
+            if let Collect::Inline(InlineBlock { kind, attrs, .. }) = self.item_collect() {
+                self.push(Block { attrs, ..Block::new(String::new(), kind, "") }, Some(marker));
+            }
+            if let Some(item) = self.items.last_mut() {
+                item.emitted = true;
+            }
+        } else if html.contains(EMPTY_FLAG) {
             self.push(Block::new(String::new(), BlockType::Paragraph, ""), Some(marker));
         } else if let Some(last) = self.drafts.last_mut() {
             // Right after a block that ends in a marker of its own (on the next line: nothing but white space
