@@ -377,3 +377,19 @@ fn fuzz_finding_an_empty_list_item_keeps_its_id() {
     let page = Page::new("ws", "d", "", blocks).unwrap();
     assert_eq!(import(&export(&page), &mut counter("x_")).unwrap(), page.blocks, "{}", export(&page));
 }
+
+/// Found by the `markdown_import` fuzz target: an image whose alt spanned lines, one of them blank, was
+/// exported with that blank line, which ended the paragraph and broke the image. Line breaks in an alt
+/// export as spaces.
+#[test]
+fn fuzz_finding_an_alt_over_lines_stays_one_image() {
+    assert_ids_survive(
+        b">-\n![<X\r\x0byY\r\x0bay\n\x7f(Y\r\x0bay\nb<X\r\x0by\r\x7f(Yb<X\r\x0by\r\x7f(\r\x7f(Y\r\x0b\r\nb<X\r\x0ba]()\r",
+    );
+    let mut image = Block::new("i_1", BlockType::Image, "");
+    image.attrs = Attrs { src: Some("a.png".into()), alt: Some("one\r\n\ntwo".into()), ..Attrs::default() };
+    let page = Page::new("ws", "d", "", vec![image, Block::paragraph("p_1", "after")]).unwrap();
+    let again = import(&export(&page), &mut counter("x_")).unwrap();
+    assert_eq!(again[0].attrs.alt.as_deref(), Some("one   two"));
+    assert_eq!(again[0].block_id, "i_1");
+}
