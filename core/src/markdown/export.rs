@@ -326,9 +326,5 @@ fn longest_run(text: &str, of: char) -> usize {
 /// An image's alt text: brackets would end it, a `<` could open inline HTML that runs into the link, and a
 /// line break could leave a blank line that ends the paragraph, so line breaks become spaces.
 fn escape_link_text(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('[', "\\[")
-        .replace(']', "\\]")
-        .replace('<', "\\<")
-        .replace(['\r', '\n'], " ")
+    text.replace('\\', "\\\\").replace('[', "\\[").replace(']', "\\]").replace('<', "\\<").replace(['\r', '\n'], " ")
 }
