@@ -339,8 +339,19 @@ fn fuzz_finding_an_item_of_dashes_is_not_a_rule() {
 #[test]
 fn fuzz_finding_a_quote_with_carriage_returns_stays_one_quote() {
     assert_ids_survive(b">\0<[\n\0\0\n\0Z\0\0[<[\n\0\0\n&Rl\rR\r\0\0\0;JAR\rR\rJ/\nS\n\t#\r#XW\r R\rJ/\nS\n\t#\r");
-    let page = Page::new("ws", "d", "", vec![Block::new("q_1", BlockType::Quote, "one\r# two\r\nthree")]).unwrap();
+    let page = Page::new("ws", "d", "", vec![Block::new("q_1", BlockType::Quote, "one\r\n# two\r\nthree")]).unwrap();
     assert_eq!(import(&export(&page), &mut counter("x_")).unwrap(), page.blocks, "{}", export(&page));
+}
+
+/// Found by the `markdown_import` fuzz target: a table row led by backticks, ended by a lone `\r` and
+/// followed by a line with a backtick, was a row on import (pulldown-cmark looked for the fence's info
+/// string up to the next `\n`), but a code fence once export ended it with `\n`, which swallowed the
+/// table's marker. A lone `\r` is read as the line break it is, `\n`, before parsing.
+#[test]
+fn fuzz_finding_a_lone_carriage_return_reads_as_a_line_break() {
+    assert_ids_survive(b"| a |\n| - |\n| x |\r```` y\r`````` z\n");
+    let blocks = import("one\rtwo\r\nthree", &mut counter("b_")).unwrap();
+    assert_eq!(blocks[0].text, "one\ntwo\r\nthree", "a lone \\r is a line break; \\r\\n stays");
 }
 
 /// Found by the `markdown_import` fuzz target: a code block whose language starts with the fence character

@@ -10,8 +10,27 @@ use crate::error::{Error, Result};
 use crate::page::{Attrs, Block, BlockType, validate_block_id};
 
 pub(super) fn import(markdown: &str, mint: &mut dyn FnMut() -> String) -> Result<Vec<Block>> {
-    let drafts = Importer::new(markdown).run();
+    let source = without_lone_carriage_returns(markdown);
+    let drafts = Importer::new(&source).run();
     assign_ids(drafts, mint)
+}
+
+/// The text with each lone `\r` (a line ending of its own, not before `\n`) made a `\n`. CommonMark reads
+/// them alike, but pulldown-cmark does not everywhere: some of its scans look ahead to the next `\n` only
+/// (whether a backtick fence's info string holds a backtick, for one), so a block read one way from a
+/// `\r` line reads another way once export ends that line with `\n`, and a block id was lost.
+fn without_lone_carriage_returns(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\r' && chars.peek() != Some(&'\n') { '\n' } else { c });
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A block before ids are assigned.
