@@ -282,7 +282,7 @@ mod tests {
         let page = Page::new(
             "ws_1",
             "doc_1",
-            &format!("Title{fake}"),
+            format!("Title{fake}"),
             vec![
                 Block::paragraph("p_1", format!("first{fake}")),
                 Block::heading("h_1", 2, format!("heading{fake}")),
