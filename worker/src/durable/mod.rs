@@ -1,6 +1,7 @@
 //! Durable Object classes, one file per class, and the one way a route calls an object.
 
 pub mod document;
+pub mod guard;
 pub mod profile;
 
 use serde::Serialize;
