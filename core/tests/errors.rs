@@ -66,6 +66,7 @@ fn samples() -> Vec<Error> {
         Error::HermesUpstreamUnauthorized { status: 401 },
         Error::HermesUpstreamRateLimited { retry_after: Some("3".into()) },
         Error::HermesUpstreamUnavailable { reason: "no answer within 1500 ms".into(), status: None, timed_out: true },
+        Error::TooManyAttempts { retry_after_seconds: 4 },
     ]
 }
 

@@ -130,12 +130,10 @@ describe("web demo", () => {
         session.free();
         return JSON.stringify({ route, preview });
       });
+    // The same function runs in the page: sent as an expression, which Playwright evaluates outside the
+    // page's script policy (the demo's CSP forbids the page itself to turn strings into code).
     const browserRoutes = await page.evaluate(
-      async ({ doc, prompts, source }) => {
-        const pageai = await import("/pkg/pageai.js");
-        return new Function("pageai", "doc", "prompts", `return (${source})(pageai, doc, prompts);`)(pageai, doc, prompts);
-      },
-      { doc: welcome, prompts, source: run.toString() },
+      `import("/pkg/pageai.js").then((pageai) => (${run.toString()})(pageai, ${JSON.stringify(welcome)}, ${JSON.stringify(prompts)}))`,
     );
     assert.deepEqual(browserRoutes, run(pageai, welcome, prompts));
     assert.ok(browserRoutes.filter((r) => r.includes('"recommendedToolCall":{')).length >= 3, "most prompts are direct");

@@ -27,7 +27,7 @@ pub enum Status {
     Conflict,
     /// The body is too large (413).
     PayloadTooLarge,
-    /// An upstream is busy (429).
+    /// Too many requests: an upstream is busy, or the caller is over a limit (429).
     TooManyRequests,
     /// Something failed on our side; never the caller's fault (500).
     Internal,
@@ -127,6 +127,8 @@ error_codes! {
     HermesUpstreamUnauthorized => "hermes_client_upstream_unauthorized", BadGateway;
     HermesUpstreamRateLimited => "hermes_client_upstream_rate_limited", TooManyRequests;
     HermesUpstreamUnavailable => "hermes_client_upstream_unavailable", BadGateway;
+    // Too many failed sign-ins from one client: it waits, then tries again.
+    TooManyAttempts => "mnote_too_many_attempts", TooManyRequests;
 }
 
 impl fmt::Display for ErrorCode {

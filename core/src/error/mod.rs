@@ -228,6 +228,12 @@ pub enum Error {
         /// No answer came within the configured timeout.
         timed_out: bool,
     },
+    /// Too many failed sign-ins (a wrong login token or Bearer client token) came from this client; no
+    /// credential of it is checked until the wait is over.
+    TooManyAttempts {
+        /// Whole seconds until the next attempt is checked.
+        retry_after_seconds: u64,
+    },
 }
 
 /// One block that changed since the caller read it: how it is now.
@@ -294,6 +300,7 @@ impl Error {
             Error::HermesUpstreamUnauthorized { .. } => C::HermesUpstreamUnauthorized,
             Error::HermesUpstreamRateLimited { .. } => C::HermesUpstreamRateLimited,
             Error::HermesUpstreamUnavailable { .. } => C::HermesUpstreamUnavailable,
+            Error::TooManyAttempts { .. } => C::TooManyAttempts,
         }
     }
 }

@@ -102,6 +102,7 @@ impl Error {
                 format!("Hermes did not answer in time: {reason}")
             }
             Error::HermesUpstreamUnavailable { reason, .. } => format!("Hermes is unavailable: {reason}"),
+            Error::TooManyAttempts { .. } => "too many failed sign-in attempts from this client".to_string(),
         }
     }
 
@@ -179,6 +180,9 @@ impl Error {
             Error::HermesUpstreamUnavailable { .. } => {
                 "retry later; if it persists, check that Hermes is running".into()
             }
+            Error::TooManyAttempts { retry_after_seconds } => {
+                format!("wait {retry_after_seconds} s (the Retry-After header), then sign in with the right token")
+            }
         }
     }
 
@@ -249,6 +253,7 @@ impl Error {
             Error::HermesUpstreamUnavailable { reason, status, timed_out } => {
                 json!({ "reason": reason, "upstreamStatus": status, "timedOut": timed_out })
             }
+            Error::TooManyAttempts { retry_after_seconds } => json!({ "retryAfterSeconds": retry_after_seconds }),
         }
     }
 }

@@ -321,7 +321,8 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::HermesBadRequest { .. }
         | Error::HermesUpstreamUnauthorized { .. }
         | Error::HermesUpstreamRateLimited { .. }
-        | Error::HermesUpstreamUnavailable { .. } => (ReasonCode::Complex, Vec::new()),
+        | Error::HermesUpstreamUnavailable { .. }
+        | Error::TooManyAttempts { .. } => (ReasonCode::Complex, Vec::new()),
     }
 }
 

@@ -253,16 +253,17 @@ impl Route {
 }
 
 /// Lets the request through, or answers why not: 401 without a valid credential (the Hermes client code
-/// on Hermes routes), 403 for a state-changing request from a foreign or missing origin.
-pub fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(), Error> {
+/// on Hermes routes), 429 while the client is locked out after failed sign-ins, 403 for a state-changing
+/// request from a foreign or missing origin.
+pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(), Error> {
     let credential = match route.access() {
         Access::Open => return Ok(()),
         // `/mcp` and the tool route check the tool token themselves ([`crate::auth::require_tool_token`]);
         // browser credentials never open them.
         Access::Tool => return Ok(()),
         Access::SignIn => None,
-        Access::Hermes => Some(credential(req, ctx).ok_or(Error::HermesUnauthorized)?),
-        Access::Mnote => Some(credential(req, ctx).ok_or(Error::Unauthorized)?),
+        Access::Hermes => Some(credential(req, ctx).await?.ok_or(Error::HermesUnauthorized)?),
+        Access::Mnote => Some(credential(req, ctx).await?.ok_or(Error::Unauthorized)?),
     };
     if matches!(req.method(), Method::Get | Method::Head | Method::Options) {
         return Ok(());
