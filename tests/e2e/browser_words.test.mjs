@@ -261,7 +261,7 @@ describe("layout slips", () => {
     test(`the stat tiles keep to one line at ${viewport.width} px`, async () => {
       const tab = await demo.open(viewport);
       try {
-        if (viewport.width < 600) await tab.page.click("#tabbar [data-tab=context]");
+        if (await tab.page.locator("#tabbar").isVisible()) await tab.page.click("#tabbar [data-tab=context]");
         const tiles = await tab.page.locator("#context-stats dd").evaluateAll((els) =>
           els.map((dd) => {
             const range = document.createRange();
