@@ -279,7 +279,8 @@ describe("web demo", () => {
     assert.equal(await panel.getAttribute("data-intent"), route.intent);
     assert.equal(await panel.getAttribute("data-risk"), route.risk);
     assert.match(await page.locator("#decision-risk").innerText(), new RegExp(route.risk, "i"));
-    assert.match(await page.locator("#decision-reason").innerText(), /self dry-run succeeded/);
+    // What the change does, in words, from the recommended operation.
+    assert.equal(await page.locator("#decision-reason").innerText(), "Replaces 「第一版草稿」 with 「初稿」.");
     const [changed] = preview.changedBlocks;
     assert.deepEqual(
       await page.locator("#command-diff .diff-block").evaluateAll((els) => els.map((e) => e.dataset.blockId)),
@@ -307,7 +308,7 @@ describe("web demo", () => {
     page.on("request", record);
     await page.click("#command-examples >> text=Ambiguous");
     await page.waitForSelector("#command-panel[data-status=hermes]");
-    assert.match(await page.locator("#command-decision").innerText(), /match ambiguous/);
+    assert.match(await page.locator("#decision-reason").innerText(), /「第一版」 appears 4 times on this page/);
     assert.equal(await page.locator("#command-apply").count(), 0, "no Apply for a Hermes route");
     assert.equal(await page.locator("#page-blocks .is-previewed").count(), 0, "nothing is previewed");
     await shoot("demo-command-hermes.png");
@@ -366,7 +367,7 @@ describe("web demo", () => {
     // The browser's session follows: the old text is gone, so the same command no longer applies.
     await page.fill("#command-input", prompt);
     await page.waitForSelector("#command-panel[data-status=hermes]");
-    assert.match(await page.locator("#command-decision").innerText(), /match not found/);
+    assert.match(await page.locator("#decision-reason").innerText(), /「第一版草稿」 is not on this page/);
     await page.fill("#command-input", "");
   });
 
@@ -392,12 +393,13 @@ describe("web demo", () => {
     assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 1}`);
     assert.match(await page.locator(`#page-blocks [data-block-id="${block}"]`).innerText(), /finance review/);
     assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.accept");
-    // Applied: every verb keeps its button; only revert is enabled, and the others say why, in core's words.
+    // Applied: every verb keeps its button; only revert is enabled, and the others say why, naming only
+    // the verbs a person can use.
     assert.deepEqual(await reviewButtons(), [
-      ["accept", true, "a review session in state applied cannot accept; allowed now: revert"],
-      ["reject", true, "a review session in state applied cannot reject; allowed now: revert"],
-      ["retry", true, "a review session in state applied cannot retry; allowed now: revert"],
-      ["abort", true, "a review session in state applied cannot abort; allowed now: revert"],
+      ["accept", true, "Accept is not available: this change is applied. You can revert it."],
+      ["reject", true, "Reject is not available: this change is applied. You can revert it."],
+      ["retry", true, "Retry is not available: this change is applied. You can revert it."],
+      ["abort", true, "Abort is not available: this change is applied. You can revert it."],
       ["revert", false, ""],
     ]);
 
@@ -494,9 +496,9 @@ describe("web demo", () => {
       assert.deepEqual(await reviewButtons(), [
         ["accept", false, ""],
         ["reject", false, ""],
-        ["retry", true, "a review session in state awaiting_user cannot retry; allowed now: accept, reject, abort"],
+        ["retry", true, "Retry is not available: this change is awaiting you. You can accept, reject and abort it."],
         ["abort", false, ""],
-        ["revert", true, "a review session in state awaiting_user cannot revert; allowed now: accept, mark_stale, reject, retry, abort"],
+        ["revert", true, "Revert is not available: this change is awaiting you. You can accept, reject and abort it."],
       ]);
     } finally {
       await page.unroute(sessionPath);
@@ -508,7 +510,9 @@ describe("web demo", () => {
     const finished = await reviewButtons();
     assert.deepEqual(finished.map(([verb, disabled]) => [verb, disabled]), ["accept", "reject", "retry", "abort", "revert"].map((v) => [v, true]));
     for (const [verb, , title] of finished) {
-      assert.equal(title, `a review session in state aborted cannot ${verb}; the session is finished; start a new one`);
+      const name = verb.charAt(0).toUpperCase() + verb.slice(1);
+      assert.equal(title, `${name} is not available: this change is aborted and finished. Start a new command.`);
+      assert.doesNotMatch(title, /mark_stale|allowed now/);
     }
     await page.click("#review-mode [data-mode=yolo]");
   });
