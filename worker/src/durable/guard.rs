@@ -273,7 +273,7 @@ impl Guards {
             .and_then(|id| id.get_stub())
             .or_internal("get guard object stub", trace_id)?;
         match super::call_object(&stub, "guard", command, trace_id).await {
-            Ok(text) => serde_json::from_str(&text).or_internal("decode guard answer", trace_id),
+            Ok(answer) => serde_json::from_str(&answer.json).or_internal("decode guard answer", trace_id),
             // The object answers nothing but internal errors, already logged there.
             Err(Failure::Relayed(_)) => Err(Error::StorageFailed),
             Err(Failure::Core(error)) => Err(error),
