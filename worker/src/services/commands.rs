@@ -43,6 +43,9 @@ pub struct CommandRequest {
     /// Review mode for this command; see the module docs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<ReviewMode>,
+    /// The trace, when no `x-trace-id` header names one (adopted by [`crate::correlation`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_id: Option<String>,
 }
 
 /// What the command did.
