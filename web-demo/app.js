@@ -84,8 +84,9 @@ async function main() {
    * events. When the review mode holds it, it waits in the review panel. Answers `{outcome, page, answer}`.
    */
   async function apply({ prompt, mode, selection }) {
-    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
-    const answer = await runCommand({ documentId, prompt, scope, selection, mode });
+    // The selection bounds the command as it bounded the preview (core's one rule); an Apply that the
+    // server reads as a Hermes request writes nothing and starts no run.
+    const answer = await runCommand({ documentId, prompt, selection, mode, runHermes: false });
     prompts.remember(prompt, answer.runId, answer.reviewSession?.sessionId);
     if (answer.outcome === "applied") {
       follow(answer.page, answer.result);
@@ -103,8 +104,7 @@ async function main() {
    * written through the mnote tools.
    */
   async function sendToHermes({ prompt, selection }, { onStart, onEvent }) {
-    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
-    const answer = await runCommand({ documentId, prompt, scope, selection });
+    const answer = await runCommand({ documentId, prompt, selection });
     if (answer.outcome !== "hermes") return { outcome: answer.outcome, answer };
     const run = answer.hermesRun;
     if (!run?.started) {
