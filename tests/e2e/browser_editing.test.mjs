@@ -67,7 +67,13 @@ const stored = (documentId) => demo.storedPage(documentId);
 const blockOf = (page, blockId) => page.blocks.find((b) => b.blockId === blockId);
 const textEl = (page, blockId) => page.locator(`#page-blocks [data-block-id="${blockId}"] .block-text`);
 const ids = (page) => page.locator("#page-blocks > .block").evaluateAll((els) => els.map((e) => e.dataset.blockId));
-const saved = (page) => page.waitForSelector("#save-status[data-state=saved]");
+async function saved(page) {
+  try {
+    await page.waitForSelector("#save-status[data-state=saved]", { timeout: 10_000 });
+  } catch (error) {
+    throw new Error(`not saved: ${await page.locator("#save-status").evaluate((el) => el.outerHTML)}`, { cause: error });
+  }
+}
 /** The id of the block the caret is in, and the caret's offset in its text. */
 const caret = (page) =>
   page.evaluate(() => {
@@ -299,8 +305,8 @@ test("the command box previews the page as edited", async () => {
   await saved(page);
   const diff = page.locator('#page-blocks [data-block-id="p_one"] .inline-diff');
   await diff.waitFor();
-  assert.match(await diff.innerText(), /fresh idea/);
-  assert.match(await diff.innerText(), /better idea/);
+  assert.equal(await diff.locator("del").innerText(), "fresh");
+  assert.equal(await diff.locator("ins").innerText(), "better");
   assert.deepEqual(problems, []);
 });
 

@@ -20,11 +20,19 @@ const LIST_TYPES = new Set(["bulleted_list_item", "numbered_list_item", "todo"])
  * @param {boolean} deps.editable whether the person may edit this page at all
  */
 export function createBlockEditor(root, { sync, pageView, editable }) {
+  let drawing = false;
   /** Draws the person's page: blocks, the text the caret is in, conflicts. */
   function draw() {
-    pageView.render(sync.view(), { editable });
-    followFocused();
-    paintConflicts();
+    // Removing the focused block blurs it, and its focusout would draw again in the middle of this one.
+    if (drawing) return;
+    drawing = true;
+    try {
+      pageView.render(sync.view(), { editable });
+      followFocused();
+      paintConflicts();
+    } finally {
+      drawing = false;
+    }
   }
 
   const textIn = (target) => {
@@ -232,8 +240,8 @@ export function createBlockEditor(root, { sync, pageView, editable }) {
     if (el) sync.setText(idOf(el), readText(el));
   });
   root.addEventListener("focusout", (event) => {
-    const el = textIn(event.target);
-    if (!el || el.dataset.raw === undefined) return;
+    const el = event.target.closest?.(".block-text[data-editable]");
+    if (!el || el.dataset.raw === undefined || drawing || !root.contains(el)) return;
     const blockId = idOf(el);
     sync.setText(blockId, readText(el));
     delete el.dataset.raw;

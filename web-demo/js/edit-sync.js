@@ -60,18 +60,20 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
       again = true;
       return running;
     }
+    let last = null;
     running = (async () => {
       // Round after round until nothing is left to send (typing goes on during a save; a save that found
-      // a conflict goes on with the other blocks). A few rounds settle any mix.
-      for (let round = 0; round < 6; round++) {
+      // a conflict goes on with the other blocks).
+      for (let round = 0; round < 6 && last !== "stop"; round++) {
         again = false;
-        if ((await saveOnce()) === "stop") break;
+        last = await saveOnce();
       }
-      again = false;
     })().finally(() => {
       running = null;
-      // A change made while the last round was deciding there was nothing left.
-      if (again) schedule(0);
+      // More typing came in during the last round: save it too. Conflicts found round after round stop
+      // here, said as a failed save the person can try again.
+      if (last === "again") setStatus("failed", { code: "mnote_revision_conflict" });
+      else if (again || last === "done") schedule(0);
     });
     return running;
   }

@@ -77,7 +77,8 @@ export function createPageView(root, { onPick }) {
       clearOverlays();
       const numbering = numberer();
       const numbers = page.blocks.map((block) => numbering(block));
-      const focused = document.activeElement;
+      // The text the person is typing in keeps its element (a focused checkbox is simply focused again).
+      const focused = document.activeElement?.matches(".block-text") ? document.activeElement : null;
       const nodes = page.blocks.map((block, i) => {
         const key = JSON.stringify([block, numbers[i], editable]);
         const old = elements.get(block.blockId);
@@ -97,7 +98,7 @@ export function createPageView(root, { onPick }) {
       nodes.forEach((node, i) => {
         if (root.children[i] !== node) root.insertBefore(node, root.children[i] ?? null);
       });
-      while (root.children.length > nodes.length) root.lastElementChild.remove();
+      for (const extra of [...root.children].slice(nodes.length)) extra.remove();
     },
 
     /** Draws one block's body again from the last render (its text formatted, after editing it). */
