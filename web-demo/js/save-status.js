@@ -4,11 +4,12 @@
 import { h, replace } from "./dom.js";
 import { errorWords } from "./labels.js";
 
+// Short, so the page's title keeps its room on a phone.
 const WORDS = {
-  saved: "All changes saved",
+  saved: "Saved",
   saving: "Saving…",
-  unsaved: "Unsaved changes",
-  conflict: "A block needs your choice",
+  unsaved: "Not saved yet",
+  conflict: "Choose a version",
 };
 
 /**
@@ -23,7 +24,12 @@ export function createSaveStatus(root, { retry }) {
       const words = errorWords(error ?? {}, {});
       replace(
         root,
-        h("span", { class: "save-failed", title: words.hint || undefined }, `Not saved: ${words.text}`),
+        h(
+          "span",
+          { class: "save-failed", title: words.hint || undefined },
+          "Not saved",
+          h("span", { class: "save-reason" }, `: ${words.text}`),
+        ),
         h("button", { type: "button", class: "link-button", id: "save-retry", onclick: retry }, "Try again"),
       );
     },
