@@ -296,6 +296,47 @@ describe("editing while the assistant writes", () => {
   });
 });
 
+test("the same block edited in two tabs: the second sees the conflict view, and nothing is lost", async () => {
+  const id = await freshDocument();
+  const first = await openDoc(id);
+  const second = await openDoc(id);
+  await clickToEnd(first.page, "p_two");
+  await first.page.keyboard.type(" (first tab)", { delay: 10 });
+  await first.page.keyboard.press("Escape");
+  await saved(first.page);
+  // The second tab still shows the page as it loaded it.
+  await clickToEnd(second.page, "p_two");
+  await second.page.keyboard.type(" (second tab)", { delay: 10 });
+  const card = second.page.locator('#page-blocks [data-block-id="p_two"] .conflict');
+  await card.waitFor();
+  assert.equal(await card.locator(".conflict-theirs .conflict-text").innerText(), "Second paragraph (first tab)");
+  assert.equal(await card.locator(".conflict-yours .conflict-text").innerText(), "Second paragraph (second tab)");
+  assert.equal(blockOf(await stored(id), "p_two").text, "Second paragraph (first tab)");
+  await card.locator("button[data-choice=mine]").click();
+  await saved(second.page);
+  assert.equal(blockOf(await stored(id), "p_two").text, "Second paragraph (second tab)");
+  assert.deepEqual(first.problems, []);
+  assert.deepEqual(refused(second.problems), []);
+});
+
+test("the keyboard alone: arrows move between blocks, Tab reaches a to-do's box and Space checks it", async () => {
+  const id = await freshDocument();
+  const { page, problems } = await openDoc(id);
+  await clickToEnd(page, "h_title");
+  await page.keyboard.press("ArrowDown");
+  assert.deepEqual(await caret(page), { blockId: "p_one", offset: 0 });
+  await page.keyboard.press("ArrowUp");
+  assert.equal((await caret(page)).blockId, "h_title");
+  await clickToEnd(page, "p_two");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.matches('[data-block-id="t_venue"] button.checkbox')), true);
+  await page.keyboard.press("Space");
+  await saved(page);
+  assert.equal(blockOf(await stored(id), "t_venue").attrs.checked, true);
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("aria-checked")), "true", "the box keeps the keyboard");
+  assert.deepEqual(problems, []);
+});
+
 test("the command box previews the page as edited", async () => {
   const id = await freshDocument();
   const { page, problems } = await openDoc(id);

@@ -3,6 +3,8 @@
 // holds (targets, context-only neighbours, blocks left out), lets the user pick blocks for the `block` and
 // `selection` scopes, shows a command's preview in place (changed blocks display their diff until the
 // preview is cleared), and marks where a command's text is on the page (the matches of a repeated text).
+// Drawn editable, each block's text can be changed in place (js/block-editor.js handles the keys); drawing
+// again keeps the element of every block that did not change and of the one the person is typing in.
 
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
@@ -125,7 +127,9 @@ export function createPageView(root, { onPick }) {
         replace(el.querySelector(".block-body"), h("p", { class: "inline-diff" }, diffSpans(d.inline)));
         previewed.push(d.blockId);
       }
-      if (reveal && previewed[0]) elements.get(previewed[0]).scrollIntoView({ block: "center", behavior: "smooth" });
+      // Never while the person types in a block: the page must not move under the caret.
+      const typing = document.activeElement?.matches(".block-text");
+      if (reveal && previewed[0] && !typing) elements.get(previewed[0]).scrollIntoView({ block: "center", behavior: "smooth" });
     },
 
     /**
