@@ -2,8 +2,9 @@
 // edit is saved (`PATCH …/blocks`) with the block's revisionRef; Enter splits a block, Backspace joins or
 // deletes; a locked block refuses and says so; types stay what they were; an AI write to another block
 // while the person types lands beside the person's edit, and one to the same block shows the conflict view
-// whose two choices do what they say; the command box previews the page as edited. Screenshots of editing
-// and of the conflict view at both widths go to tests/artifacts/screens/.
+// whose two choices do what they say (also between two tabs); the keyboard alone gets around; the command
+// box previews the page as edited. Screenshots of editing and of the conflict view at both widths (and of
+// a locked block's answer) go to tests/artifacts/screens/.
 //
 //   node --test tests/e2e/browser_editing.test.mjs
 import { after, before, describe, test } from "node:test";
@@ -184,6 +185,7 @@ describe("typing in blocks", () => {
     await page.keyboard.type("changed");
     await page.keyboard.press("Backspace");
     assert.equal(await locked.locator(".lock-note").innerText(), "This block is locked, so it can't be edited here.");
+    await shoot(page, "editing-locked-desktop");
     assert.equal(await locked.locator(".block-text").innerText(), "Signed off by legal");
     const now = await stored(id);
     assert.equal(blockOf(now, "p_legal").text, "Signed off by legal");
