@@ -66,7 +66,13 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
       // a conflict goes on with the other blocks).
       for (let round = 0; round < 6 && last !== "stop"; round++) {
         again = false;
-        last = await saveOnce();
+        try {
+          last = await saveOnce();
+        } catch (error) {
+          // Reading the page after a save failed (the network went away): say so, try again on the next edit.
+          setStatus("failed", error);
+          last = "stop";
+        }
       }
     })().finally(() => {
       running = null;
