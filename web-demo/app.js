@@ -90,8 +90,9 @@ async function main() {
   async function apply({ prompt, mode, selection }) {
     // The command runs on the server's page: the person's edits get there first.
     await edits.flush();
-    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
-    const answer = await runCommand({ documentId, prompt, scope, selection, mode });
+    // The selection bounds the command as it bounded the preview (core's one rule); an Apply that the
+    // server reads as a Hermes request writes nothing and starts no run.
+    const answer = await runCommand({ documentId, prompt, selection, mode, runHermes: false });
     prompts.remember(prompt, answer.runId, answer.reviewSession?.sessionId);
     if (answer.outcome === "applied") {
       follow(answer.page, answer.result);
@@ -110,8 +111,7 @@ async function main() {
    */
   async function sendToHermes({ prompt, selection }, { onStart, onEvent }) {
     await edits.flush();
-    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
-    const answer = await runCommand({ documentId, prompt, scope, selection });
+    const answer = await runCommand({ documentId, prompt, selection });
     if (answer.outcome !== "hermes") return { outcome: answer.outcome, answer };
     const run = answer.hermesRun;
     if (!run?.started) {

@@ -480,7 +480,8 @@ export interface OpenAiFunctionsOptions {
 
 /** The options of `PageSession.route`. Everything is optional. */
 export interface RouteOptions {
-  /** The user's selected block ids; selection-relative prompts ("the selected blocks") act on them. */
+  /** The user's selected block ids: selection-relative prompts ("the selected blocks") act on them, and a text to
+   * find is looked for only in them (as the server's command route does with the same `selection`). */
   selection?: string[];
   /** Disabled tools and review mode; `{}` (review mode `review`) when omitted. */
   profile?: Profile;

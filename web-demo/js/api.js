@@ -56,7 +56,7 @@ export const saveBlocks = (documentId, body) =>
 /**
  * Runs a page-AI command on the server (`POST /api/page-ai/command`): the Durable Object freezes a context,
  * routes the prompt with the same core as the browser, and applies the shortcut, holds it for review, or
- * hands it to Hermes. `body` is `{documentId, prompt, scope, selection?, mode?}`.
+ * hands it to Hermes. `body` is `{documentId, prompt, scope?, selection?, mode?, runHermes?}`.
  */
 export const runCommand = (body) =>
   request("/api/page-ai/command", {
