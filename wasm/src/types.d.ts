@@ -556,7 +556,8 @@ export interface ReviewVerbGate {
 /**
  * What every function of this package throws: a real `Error` (`instanceof Error` holds) carrying the
  * stable `code`, a `hint` that says what to do next, and machine-readable `details` (for example
- * `{pointer, reason}` for `mnote_invalid_arguments`, `{blockId, nearestBlockIds}` for
+ * `{pointer, reason, errors: [{pointer, reason}, …]}` for `mnote_invalid_arguments` (every bad field, the
+ * first also in `pointer`), `{blockId, nearestBlockIds}` for
  * `mnote_block_not_found`). Narrow a caught value with `isPageAiError`.
  */
 export interface PageAiError extends Error {

@@ -371,7 +371,7 @@ fn check_document(document_id: &str) -> Result<(), Error> {
 /// Core's argument errors, re-coded for the Hermes client routes.
 fn as_bad_request(error: Error) -> Error {
     match error {
-        Error::InvalidArguments { pointer, reason } => Error::HermesBadRequest { pointer, reason },
+        Error::InvalidArguments { pointer, reason, .. } => Error::HermesBadRequest { pointer, reason },
         Error::InvalidBody { reason } => Error::HermesBadRequest { pointer: String::new(), reason },
         other => other,
     }
