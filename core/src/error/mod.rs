@@ -8,6 +8,7 @@
 mod code;
 mod text;
 
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
