@@ -35,8 +35,9 @@
 //!     tool: Tool::DocApplyBlockOps,
 //!     origin: Origin::Hermes,
 //!     profile: &profile,
-//!     grants: None,
+//!     grants: None, role: crate::policy::Role::Owner,
 //!     permission: Permission::Edit,
+//!     role: policy::Role::Editor,
 //! };
 //! assert_eq!(policy::decide(&ask, Stage::Planned { risk: Risk::Low }), Ok(Decision::Apply));
 //! assert_eq!(policy::decide(&ask, Stage::Planned { risk: Risk::High }), Ok(Decision::Hold(Hold::HighRisk)));
@@ -54,6 +55,10 @@ use crate::ops::Risk;
 use crate::page::Permission;
 use crate::profile::{Profile, ReviewMode};
 
+mod role;
+
+pub use role::{Act, Grants, Role};
+
 /// The facts a decision reads: the tool, who calls it, and where.
 #[derive(Debug, Clone, Copy)]
 pub struct Ask<'a> {
@@ -67,6 +72,9 @@ pub struct Ask<'a> {
     pub grants: Option<&'a [String]>,
     /// The document's permission for this caller.
     pub permission: Permission,
+    /// The role, in the document's workspace, of the person the call acts for: a write for a viewer is
+    /// held ([`Hold::Role`]), never applied.
+    pub role: Role,
 }
 
 /// How far a call has got when the policy is asked.
@@ -134,6 +142,8 @@ pub enum Hold {
     Review,
     /// A high-risk write under `yolo`.
     HighRisk,
+    /// The person the call acts for may not write here (a viewer): the write is only a proposal.
+    Role,
 }
 
 /// The one policy decision for `ask` at `stage`. See the module docs for who calls it and the table.
@@ -194,6 +204,9 @@ fn planned(ask: &Ask<'_>, risk: Risk) -> Option<Hold> {
     if ask.tool.spec().always_dry_run {
         return Some(Hold::ProposalOnly);
     }
+    if !ask.role.permits(Act::Write) {
+        return Some(Hold::Role);
+    }
     if !ask.origin.is_ai() {
         return None;
     }
@@ -237,6 +250,7 @@ impl Hold {
             Hold::Required => "the profile requires review of every AI write",
             Hold::Review => "the profile reviews every AI write",
             Hold::HighRisk => "high-risk writes need review even in yolo mode",
+            Hold::Role => "a viewer's writes are proposals: an editor or owner of the workspace decides",
         }
     }
 }

@@ -129,6 +129,10 @@ error_codes! {
     HermesUpstreamUnavailable => "hermes_client_upstream_unavailable", BadGateway;
     // Too many failed sign-ins from one client: it waits, then tries again.
     TooManyAttempts => "mnote_too_many_attempts", TooManyRequests;
+    // The caller may see the document, but their role there does not allow this (a viewer writing).
+    RoleForbidden => "mnote_role_forbidden", Forbidden;
+    // An AI write that names no frozen context: it could touch any block, so it is refused.
+    ContextRequired => "mnote_context_required", BadRequest;
 }
 
 impl fmt::Display for ErrorCode {

@@ -234,6 +234,18 @@ pub enum Error {
         /// Whole seconds until the next attempt is checked.
         retry_after_seconds: u64,
     },
+    /// The caller's role in the document's workspace does not allow the action.
+    RoleForbidden {
+        /// What was asked, e.g. `write` (see [`crate::policy::Act`]).
+        act: String,
+        /// The caller's role there, e.g. `viewer`.
+        role: String,
+    },
+    /// An AI write named no `contextId`: every AI write is bound to the frozen context of its run.
+    ContextRequired {
+        /// The tool called.
+        tool: String,
+    },
 }
 
 /// One block that changed since the caller read it: how it is now.
@@ -301,6 +313,8 @@ impl Error {
             Error::HermesUpstreamRateLimited { .. } => C::HermesUpstreamRateLimited,
             Error::HermesUpstreamUnavailable { .. } => C::HermesUpstreamUnavailable,
             Error::TooManyAttempts { .. } => C::TooManyAttempts,
+            Error::RoleForbidden { .. } => C::RoleForbidden,
+            Error::ContextRequired { .. } => C::ContextRequired,
         }
     }
 }
