@@ -134,7 +134,7 @@ describe('auth', () => {
     const now = Date.now() / 1000;
     assert.ok(res.body.expiresAt > now + 3600 && res.body.expiresAt < now + 13 * 3600, `${res.body.expiresAt}`);
     const setCookie = res.headers.get('set-cookie');
-    assert.match(setCookie, /^mnote_session=v1\.\d+\.[a-z2-7]+\.[0-9a-f]{64}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
+    assert.match(setCookie, /^mnote_session=v2\.\d+\.[a-z2-7]+\.[A-Za-z0-9_-]+\.[0-9a-f]{64}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
     assert.ok(!setCookie.includes(TEST_CLIENT_TOKEN) && !setCookie.includes(TEST_SESSION_SECRET));
     cookie = setCookie.split(';')[0];
     const tools = await get('tools', { cookie });

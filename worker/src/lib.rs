@@ -35,6 +35,7 @@ pub mod durable;
 pub mod error;
 pub mod hardening;
 pub mod http;
+pub mod identity;
 pub mod ids;
 pub mod routes;
 pub mod services;
@@ -63,10 +64,13 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
 pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
     let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
     config::warn_weak_secrets(&env);
-    let ctx = RequestContext { config: Config::from_env(&env), env, trace_id };
+    let mut ctx = RequestContext { config: Config::from_env(&env), env, trace_id, caller: None };
     let outcome = match Route::resolve(&req.method(), &req.path()) {
         Ok(route) => match routes::authorize(&req, &route, &ctx).await {
-            Ok(()) => dispatch(route, req, &ctx).await,
+            Ok(caller) => {
+                ctx.caller = caller;
+                dispatch(route, req, &ctx).await
+            }
             Err(error) => Err(Failure::Core(error)),
         },
         Err(error) => Err(Failure::Core(error)),
@@ -85,6 +89,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::PutDocument { document_id } => documents::put(req, document_id, ctx).await,
         Route::Login => auth_routes::login(req, ctx).await,
         Route::DevLogin => auth_routes::dev_login(&req, ctx),
+        Route::SignedSession => auth_routes::signed_session(req, ctx).await,
         Route::Logout => auth_routes::logout(&req, ctx).await,
         Route::HermesListSessions => hermes_proxy::list_sessions(req, ctx).await,
         Route::HermesCreateSession => hermes_proxy::create_session(req, ctx).await,

@@ -142,6 +142,7 @@ impl<'a> Desk<'a> {
         let mut env = executor::Env {
             profile: self.profile,
             grants: None,
+            role: pageai_core::policy::Role::Owner,
             contexts,
             idempotency: &mut *self.idempotency,
             mint: &mut block_id,

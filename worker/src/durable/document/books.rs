@@ -143,6 +143,7 @@ fn route_message(page: &Page, frozen: &FrozenContext, run: &RunToFreeze<'_>) -> 
         selection: run.selection,
         profile: run.profile,
         grants: None,
+
         idempotency_key: run.idempotency_key,
     };
     route(run.message, &input)
