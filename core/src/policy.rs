@@ -158,6 +158,16 @@ pub fn decide(ask: &Ask<'_>, stage: Stage) -> Result<Decision, Unavailable> {
     }
 }
 
+/// Every AI write is bound to a frozen context: without a `contextId` it could touch any block of the
+/// page, and act for no one in particular. `mnote_context_required` otherwise. A person's own writes (block
+/// edits, accepts) need none.
+pub fn check_bound(tool: Tool, origin: Origin, context_id: Option<&str>) -> Result<(), Error> {
+    match (origin.is_ai(), context_id) {
+        (true, None) => Err(Error::ContextRequired { tool: tool.spec().name.into() }),
+        _ => Ok(()),
+    }
+}
+
 /// A write's risk: the plan's, or high for a tool that is high-risk by nature (`page.save`).
 pub fn risk_of(tool: Tool, planned: Risk) -> Risk {
     match tool.spec().risk {

@@ -45,3 +45,22 @@ impl Principal {
         self.workspaces.role_in(workspace)
     }
 }
+
+/// Whom a command on one document acts for: the person and their role in the document's workspace. A
+/// frozen context records it, so the AI writes of a run carry at most the rights of the person it was
+/// made for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Acting {
+    /// The user id: the audit's actor for what the person does.
+    pub user: String,
+    /// Their role in the document's workspace.
+    pub role: Role,
+}
+
+impl Acting {
+    /// The one person of single-user mode, owner of everything in the implicit workspace.
+    pub fn single_user() -> Acting {
+        Acting { user: LOCAL_USER.into(), role: Role::Owner }
+    }
+}
