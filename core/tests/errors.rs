@@ -69,6 +69,7 @@ fn samples() -> Vec<Error> {
         Error::TooManyAttempts { retry_after_seconds: 4 },
         Error::RoleForbidden { act: "write".into(), role: "viewer".into() },
         Error::ContextRequired { tool: "mnote.block.update".into() },
+        Error::StoredTooLarge { record: "review session".into(), bytes: 2_000_000, limit: 1_900_000 },
     ]
 }
 

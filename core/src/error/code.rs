@@ -133,6 +133,8 @@ error_codes! {
     RoleForbidden => "mnote_role_forbidden", Forbidden;
     // An AI write that names no frozen context: it could touch any block, so it is refused.
     ContextRequired => "mnote_context_required", BadRequest;
+    // A record the document keeps (a review session, an idempotency record) would pass the storage limit.
+    StoredTooLarge => "mnote_stored_record_too_large", PayloadTooLarge;
 }
 
 impl fmt::Display for ErrorCode {

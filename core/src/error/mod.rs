@@ -246,6 +246,15 @@ pub enum Error {
         /// The tool called.
         tool: String,
     },
+    /// A record the document would keep (e.g. `review session`) is larger than one stored value may be.
+    StoredTooLarge {
+        /// Which record.
+        record: String,
+        /// Its size, in bytes.
+        bytes: usize,
+        /// The most a stored record may take.
+        limit: usize,
+    },
 }
 
 /// One block that changed since the caller read it: how it is now.
@@ -315,6 +324,7 @@ impl Error {
             Error::TooManyAttempts { .. } => C::TooManyAttempts,
             Error::RoleForbidden { .. } => C::RoleForbidden,
             Error::ContextRequired { .. } => C::ContextRequired,
+            Error::StoredTooLarge { .. } => C::StoredTooLarge,
         }
     }
 }

@@ -329,7 +329,8 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::HermesUpstreamUnavailable { .. }
         | Error::TooManyAttempts { .. }
         | Error::RoleForbidden { .. }
-        | Error::ContextRequired { .. } => (ReasonCode::Complex, Vec::new()),
+        | Error::ContextRequired { .. }
+        | Error::StoredTooLarge { .. } => (ReasonCode::Complex, Vec::new()),
     }
 }
 
