@@ -35,7 +35,7 @@
 //!     tool: Tool::DocApplyBlockOps,
 //!     origin: Origin::Hermes,
 //!     profile: &profile,
-//!     grants: None, role: crate::policy::Role::Owner,
+//!     grants: None,
 //!     permission: Permission::Edit,
 //!     role: policy::Role::Editor,
 //! };
