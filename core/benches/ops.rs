@@ -67,6 +67,7 @@ fn bench(c: &mut Criterion) {
             let mut env = Env {
                 profile: &profile,
                 grants: None,
+                role: pageai_core::policy::Role::Owner,
                 contexts: &NoContexts,
                 idempotency: &mut store,
                 mint: &mut mint,

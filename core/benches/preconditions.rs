@@ -67,7 +67,14 @@ fn args(page: &Page, operations: Vec<Operation>, base: u64) -> ApplyBlockOpsArgs
 fn write(page: &mut Page, args: &ApplyBlockOpsArgs, contexts: &dyn ContextLookup, profile: &Profile) {
     let mut store = MemoryIdempotencyStore::new();
     let mut mint = || String::from("b_0000000000");
-    let mut env = Env { profile, grants: None, contexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
     let call = WriteCall {
         args: WriteArgs::ApplyBlockOps(args.clone()),
         origin: Origin::User,

@@ -37,6 +37,7 @@
 //!     profile: &profile,
 //!     grants: None,
 //!     permission: Permission::Edit,
+//!     role: policy::Role::Editor,
 //! };
 //! assert_eq!(policy::decide(&ask, Stage::Planned { risk: Risk::Low }), Ok(Decision::Apply));
 //! assert_eq!(policy::decide(&ask, Stage::Planned { risk: Risk::High }), Ok(Decision::Hold(Hold::HighRisk)));
@@ -54,6 +55,10 @@ use crate::ops::Risk;
 use crate::page::Permission;
 use crate::profile::{Profile, ReviewMode};
 
+mod role;
+
+pub use role::{Act, Grants, Role};
+
 /// The facts a decision reads: the tool, who calls it, and where.
 #[derive(Debug, Clone, Copy)]
 pub struct Ask<'a> {
@@ -67,6 +72,9 @@ pub struct Ask<'a> {
     pub grants: Option<&'a [String]>,
     /// The document's permission for this caller.
     pub permission: Permission,
+    /// The role, in the document's workspace, of the person the call acts for: a write for a viewer is
+    /// held ([`Hold::Role`]), never applied.
+    pub role: Role,
 }
 
 /// How far a call has got when the policy is asked.
@@ -134,6 +142,8 @@ pub enum Hold {
     Review,
     /// A high-risk write under `yolo`.
     HighRisk,
+    /// The person the call acts for may not write here (a viewer): the write is only a proposal.
+    Role,
 }
 
 /// The one policy decision for `ask` at `stage`. See the module docs for who calls it and the table.
@@ -145,6 +155,16 @@ pub fn decide(ask: &Ask<'_>, stage: Stage) -> Result<Decision, Unavailable> {
             available(ask)?;
             Ok(planned(ask, risk_of(ask.tool, risk)).map_or(Decision::Apply, Decision::Hold))
         }
+    }
+}
+
+/// Every AI write is bound to a frozen context: without a `contextId` it could touch any block of the
+/// page, and act for no one in particular. `mnote_context_required` otherwise. A person's own writes (block
+/// edits, accepts) need none.
+pub fn check_bound(tool: Tool, origin: Origin, context_id: Option<&str>) -> Result<(), Error> {
+    match (origin.is_ai(), context_id) {
+        (true, None) => Err(Error::ContextRequired { tool: tool.spec().name.into() }),
+        _ => Ok(()),
     }
 }
 
@@ -194,6 +214,9 @@ fn planned(ask: &Ask<'_>, risk: Risk) -> Option<Hold> {
     if ask.tool.spec().always_dry_run {
         return Some(Hold::ProposalOnly);
     }
+    if !ask.role.permits(Act::Write) {
+        return Some(Hold::Role);
+    }
     if !ask.origin.is_ai() {
         return None;
     }
@@ -237,6 +260,7 @@ impl Hold {
             Hold::Required => "the profile requires review of every AI write",
             Hold::Review => "the profile reviews every AI write",
             Hold::HighRisk => "high-risk writes need review even in yolo mode",
+            Hold::Role => "a viewer's writes are proposals: an editor or owner of the workspace decides",
         }
     }
 }

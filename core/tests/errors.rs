@@ -67,6 +67,9 @@ fn samples() -> Vec<Error> {
         Error::HermesUpstreamRateLimited { retry_after: Some("3".into()) },
         Error::HermesUpstreamUnavailable { reason: "no answer within 1500 ms".into(), status: None, timed_out: true },
         Error::TooManyAttempts { retry_after_seconds: 4 },
+        Error::RoleForbidden { act: "write".into(), role: "viewer".into() },
+        Error::ContextRequired { tool: "mnote.block.update".into() },
+        Error::StoredTooLarge { record: "review session".into(), bytes: 2_000_000, limit: 1_900_000 },
     ]
 }
 

@@ -132,8 +132,14 @@ fn run_tool(input: &Value) -> (&'static str, String) {
         tool_call_id: c["toolCallId"].as_str().unwrap(),
         new_context_id: "ctx_golden",
     };
-    let mut env =
-        Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile: &profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts: &NoContexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
     match execute(&mut page, &call, &mut env) {
         Ok(out) => ("output", pretty_keep_order(&out.json)),
         Err(e) => ("error", serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap()),

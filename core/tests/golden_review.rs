@@ -79,8 +79,14 @@ fn run_script(input: &Value) -> Result<Script, pageai_core::Error> {
         n += 1;
         format!("b_golden{n}")
     };
-    let mut env =
-        Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile: &profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts: &NoContexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
     let p = &input["propose"];
     let origin: Origin = from_value(p["origin"].clone()).unwrap();
     let call = Call {
@@ -189,8 +195,14 @@ fn run_event(input: &Value) -> (&'static str, String) {
         n += 1;
         format!("b_golden{n}")
     };
-    let mut env =
-        Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile: &profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts: &NoContexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
     let call = Call {
         tool_name: ids.tool_name,
         args: &c["args"],

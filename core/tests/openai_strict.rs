@@ -131,8 +131,14 @@ fn dry_run(args: &Value) -> String {
         n += 1;
         format!("b_new{n}")
     };
-    let mut env =
-        Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile: &profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts: &NoContexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
     let call = Call {
         tool_name: "doc_apply_block_ops",
         args,

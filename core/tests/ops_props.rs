@@ -116,7 +116,14 @@ fn run_at(
         tool_call_id: "c",
         new_context_id: "x",
     };
-    let mut env = Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: store, mint: &mut mint };
+    let mut env = Env {
+        profile: &profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts: &NoContexts,
+        idempotency: store,
+        mint: &mut mint,
+    };
     execute(page, &call, &mut env)
 }
 

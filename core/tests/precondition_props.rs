@@ -106,6 +106,7 @@ impl World {
         let mut env = Env {
             profile: &self.profile,
             grants: None,
+            role: pageai_core::policy::Role::Owner,
             contexts: &self.contexts,
             idempotency: &mut self.store,
             mint: &mut mint,

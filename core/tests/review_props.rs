@@ -102,6 +102,7 @@ impl World {
         let mut env = Env {
             profile: &self.profile,
             grants: None,
+            role: pageai_core::policy::Role::Owner,
             contexts: &NoContexts,
             idempotency: &mut self.store,
             mint: &mut mint,

@@ -65,8 +65,14 @@ fn dry_run(case: &Case, r: &RouteV1) -> Option<ToolResultV1> {
         [(case.context.context_id.clone(), case.context.clone())].into_iter().collect();
     let mut store = MemoryIdempotencyStore::new();
     let mut mint = || "b_corpus0001".to_string();
-    let mut env =
-        Env { profile: &case.profile, grants: None, contexts: &contexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile: &case.profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts: &contexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
     let c = Call {
         tool_name: &call.tool_name,
         args: &call.args,

@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         new_context_id: "ctx_fuzz",
     };
     let mut env =
-        Env { profile: &profile, grants: None, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
+        Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
     let outcome = execute(&mut page, &call, &mut env);
     let dry_run = args.get("dryRun").and_then(Value::as_bool) != Some(false);
     if outcome.is_err() || dry_run {

@@ -92,7 +92,7 @@ describe('the Worker takes its own origin from configuration, not from Host', ()
     const ok = await raw(dev, '/api/auth/dev-login', { method: 'POST', headers: { origin: dev.url } });
     assert.equal(ok.status, 200, ok.text);
     const cookie = cookieOf(ok);
-    assert.match(cookie, /^mnote_session=v1\./);
+    assert.match(cookie, /^mnote_session=v2\./);
     assert.equal((await fetchJson(`${dev.url}/api/documents/welcome`, { headers: { cookie } })).status, 200);
     const otherPort = await raw(dev, '/api/auth/dev-login', {
       method: 'POST',
@@ -138,7 +138,7 @@ describe('failed sign-ins lock the client out, with backoff', () => {
     await sleep((Number(locked.headers.get('retry-after')) + 0.2) * 1000);
     const after = await login(prod, TEST_CLIENT_TOKEN, client);
     assert.equal(after.status, 200, after.text);
-    assert.match(cookieOf(after), /^mnote_session=v1\./);
+    assert.match(cookieOf(after), /^mnote_session=v2\./);
 
     // The success reset the count: the next wrong logins are plain 401s again.
     for (let i = 0; i < 5; i += 1) assertCodedError(await login(prod, 'wrong-again', client), 401, 'mnote_unauthorized');

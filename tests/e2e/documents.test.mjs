@@ -254,12 +254,15 @@ describe('PUT and GET', () => {
   });
 
   test('PUT Markdown keeps the stored title and workspace', async () => {
-    const set = await sendJson(doc('e2e_meta'), 'PUT', { workspaceId: 'ws_team', title: 'Team notes', blocks: [] });
+    // The client token signs in the single user, who holds only the implicit workspace.
+    const elsewhere = await sendJson(doc('e2e_meta'), 'PUT', { workspaceId: 'ws_team', title: 'Team notes', blocks: [] });
+    assertCodedError(elsewhere, 404, 'mnote_document_not_found');
+    const set = await sendJson(doc('e2e_meta'), 'PUT', { workspaceId: 'ws_local', title: 'Team notes', blocks: [] });
     assert.equal(set.status, 200, set.text);
     const res = await putMarkdown('e2e_meta', '# Another heading\n\nbody\n');
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.title, 'Team notes');
-    assert.equal(res.body.workspaceId, 'ws_team');
+    assert.equal(res.body.workspaceId, 'ws_local');
     assert.equal(res.body.revision, 2);
   });
 

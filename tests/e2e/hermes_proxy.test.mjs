@@ -130,11 +130,12 @@ describe('auth', () => {
       body: JSON.stringify({ token: TEST_CLIENT_TOKEN }),
     });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.body).sort(), ['expiresAt', 'ok', 'traceId']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['expiresAt', 'ok', 'traceId', 'user']);
+    assert.equal(res.body.user, 'user', 'the single user of the client token');
     const now = Date.now() / 1000;
     assert.ok(res.body.expiresAt > now + 3600 && res.body.expiresAt < now + 13 * 3600, `${res.body.expiresAt}`);
     const setCookie = res.headers.get('set-cookie');
-    assert.match(setCookie, /^mnote_session=v1\.\d+\.[a-z2-7]+\.[0-9a-f]{64}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
+    assert.match(setCookie, /^mnote_session=v2\.\d+\.[a-z2-7]+\.[A-Za-z0-9_-]+\.[0-9a-f]{64}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
     assert.ok(!setCookie.includes(TEST_CLIENT_TOKEN) && !setCookie.includes(TEST_SESSION_SECRET));
     cookie = setCookie.split(';')[0];
     const tools = await get('tools', { cookie });
@@ -143,10 +144,12 @@ describe('auth', () => {
 
   test('a tampered or re-dated cookie is refused', async () => {
     const [name, value] = cookie.split('=');
-    const [v, exp, nonce, sig] = value.split('.');
-    const later = `${name}=${v}.${Number(exp) + 86_400}.${nonce}.${sig}`;
-    const flipped = `${name}=${v}.${exp}.${nonce}.${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`;
-    for (const forged of [later, flipped, `${name}=${v}.${exp}.${nonce}`]) {
+    const [v, exp, nonce, who, sig] = value.split('.');
+    const later = `${name}=${v}.${Number(exp) + 86_400}.${nonce}.${who}.${sig}`;
+    const flipped = `${name}=${v}.${exp}.${nonce}.${who}.${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`;
+    const someoneElse = Buffer.from(JSON.stringify({ user: 'mallory', workspaces: { ws_local: 'owner' } })).toString('base64url');
+    const impersonated = `${name}=${v}.${exp}.${nonce}.${someoneElse}.${sig}`;
+    for (const forged of [later, flipped, impersonated, `${name}=${v}.${exp}.${nonce}.${who}`]) {
       assertCodedError(await get('tools', { cookie: forged }), 401, 'hermes_client_unauthorized');
     }
   });

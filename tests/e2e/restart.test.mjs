@@ -78,7 +78,9 @@ test('pages, review sessions and the audit log survive a restart', { timeout: 60
   assert.equal(bound.status, 200, bound.text);
   // The page's block history survived too: a write read at revision 1 lands on p_1 (unchanged since) and
   // conflicts on p_2 (changed at revision 2).
-  const old = (blockId, matchText) => toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 1, { blockId, matchText, content: 'x', dryRun: true }));
+  // (Both name the context read at revision 1, as the model that read it would.)
+  const old = (blockId, matchText) =>
+    toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 1, { blockId, matchText, content: 'x', dryRun: true, contextId: context.contextId }));
   assert.equal((await old('p_1', 'first')).status, 200);
   assert.deepEqual(assertCodedError(await old('p_2', '2nd'), 409, 'mnote_revision_conflict').details.blocks.map((b) => b.blockId), ['p_2']);
   // The held session only touches p_1: its late accept applies on the page as it is now.

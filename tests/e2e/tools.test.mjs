@@ -21,6 +21,7 @@ import {
   mcp,
   putPage,
   replaceArgs,
+  review,
   session,
   setProfile,
   toolCall,
@@ -377,9 +378,32 @@ describe('bad input gets a coded error and changes nothing', () => {
 
   test('failed calls are still recorded as tool.failed events', async () => {
     const runId = fresh('run_bad');
-    await toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 0, { blockId: 'p_c', matchText: 'gamma', content: 'b' }), { runId });
+    // A write that names no frozen context (finding 2) is refused, and the refusal is on record.
+    await toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 0, { blockId: 'p_c', matchText: 'gamma', content: 'b' }), { runId, bare: true });
     const list = (await events(url, DOC, runId)).body.events.map((e) => e.event);
     assert.deepEqual(list.map((e) => e.event), ['tool.started', 'tool.failed']);
-    assert.equal(list[1].summary.errorCode, 'mnote_revision_conflict');
+    assert.equal(list[1].summary.errorCode, 'mnote_context_required');
+  });
+});
+
+describe('large blocks (finding 3)', () => {
+  test('an AI edit of a ~100 KiB block is held, accepted and lands; a block past the limit is refused at PUT, naming it', async () => {
+    await setProfile(url, { tools: { disabled: [] }, reviewMode: 'review' });
+    const doc = fresh('big').replaceAll('.', '_');
+    const big = `Start of a long block. ${'Lorem ipsum dolor sit amet. '.repeat(3700)}End.`;
+    assert.ok(big.length > 100 * 1024, `${big.length} characters`);
+    const put = await putPage(url, doc, { p_big: big, p_small: 'A small block.' });
+    assert.equal(put.revision, 1);
+    const edit = await toolCall(url, 'doc_apply_block_ops', replaceArgs(doc, 1, { blockId: 'p_big', matchText: 'Start', content: 'Beginning', dryRun: true }));
+    assert.equal(edit.status, 200, edit.text.slice(0, 400));
+    const sessionId = edit.body.reviewSession.sessionId;
+    const accepted = await review(url, sessionId, 'accept', { idempotencyKey: fresh('k') });
+    assert.equal(accepted.status, 200, accepted.text.slice(0, 400));
+    const page = await getPage(url, doc);
+    assert.ok(page.blocks[0].text.startsWith('Beginning of a long block.'), page.blocks[0].text.slice(0, 80));
+    // Past 160 KiB a block is refused when the page is stored, before any AI could fail on it.
+    const huge = { blocks: [{ blockId: 'p_huge', type: 'paragraph', text: 'x'.repeat(170 * 1024) }] };
+    const refused = assertCodedError(await sendJson(`${url}/api/documents/${doc}_huge`, 'PUT', huge), 400, 'mnote_invalid_page');
+    assert.match(refused.message, /one block holds at most 163840/);
   });
 });

@@ -24,12 +24,18 @@ import {
   toolCall,
   verifyAudit,
 } from '../e2e/lib/mnote.mjs';
+import { claims, jwkSet, jwtVars, makeKeys, sign } from '../e2e/lib/identity.mjs';
 import { hermesInstalled, startHermes, HERMES_BIN } from './lib/hermes.mjs';
 import { startModelServer, toolResults } from './lib/model_server.mjs';
 
 const DOC = 'hermes_doc';
 const PARAGRAPHS = { p_a: 'Our plan is rough.', p_b: 'The team ships weekly.', p_c: 'Risks are unknown.' };
 const tool = (name) => `mcp__mnote__${name}`;
+// Signed-in people of one workspace, for the run made for a viewer.
+const keys = makeKeys();
+const person = (sub, role) => ({ authorization: `Bearer ${sign(keys.es, claims({ sub, workspaces: { ws_team: role } }))}` });
+const OWNER = person('user_olga', 'owner');
+const VIEWER = person('user_vic', 'viewer');
 
 let worker;
 let model;
@@ -37,7 +43,7 @@ let hermes;
 
 before(async () => {
   assert.ok(hermesInstalled(), `the Hermes venv is missing (${HERMES_BIN}); run scripts/setup`);
-  worker = await startWorker({ vars: TOOL_VARS });
+  worker = await startWorker({ vars: { ...TOOL_VARS, ...jwtVars(jwkSet(keys)) } });
   // Disabled before Hermes starts: Hermes lists the tools once, when it connects.
   await setProfile(worker.url, { tools: { disabled: ['mnote.doc.search'] }, reviewMode: 'review' });
   await putPage(worker.url, DOC, PARAGRAPHS);
@@ -168,6 +174,56 @@ describe('real Hermes over MCP', () => {
     assert.equal(sessions.length, 1, 'no session was made for the refused write');
   });
 
+  test("a viewer's run that tries to write is refused and the page is unchanged", async () => {
+    // Even in yolo mode, where an editor's write would land at once.
+    await setProfile(worker.url, { tools: { disabled: ['mnote.doc.search'] }, reviewMode: 'yolo' });
+    try {
+      const doc = 'hermes_viewer_doc';
+      const send = (path, method, body, who) =>
+        fetch(`${worker.url}${path}`, { method, headers: { 'content-type': 'application/json', origin: worker.url, ...who }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const blocks = Object.entries(PARAGRAPHS).map(([blockId, text]) => ({ blockId, type: 'paragraph', text }));
+      assert.equal((await send(`/api/documents/${doc}`, 'PUT', { workspaceId: 'ws_team', blocks }, OWNER)).status, 200);
+      // The viewer's command freezes the context the run is for (it records the viewer and the role).
+      const frozen = await send('/api/page-ai/command', 'POST', { documentId: doc, prompt: 'polish this page', scope: { type: 'full' } }, VIEWER);
+      assert.equal(frozen.body.outcome, 'hermes', JSON.stringify(frozen.body));
+      const contextId = frozen.body.contextId;
+      const read = async () => (await fetch(`${worker.url}/api/documents/${doc}`, { headers: OWNER })).json();
+      const before = await read();
+      const { requests } = await runWith(`Polish the page. contextId=${contextId} revision=${before.revision}`, (req) => {
+        if (toolResults(req).length === 0) {
+          return {
+            toolCalls: [{
+              name: tool('doc_apply_block_ops'),
+              arguments: {
+                documentId: doc,
+                contextId,
+                baseRevision: before.revision,
+                dryRun: false,
+                idempotencyKey: 'hermes_viewer_write',
+                operations: [{ op: 'replace', blockId: 'p_a', matchText: 'rough', content: 'polished' }],
+              },
+            }],
+          };
+        }
+        return { text: 'I could only propose that.' };
+      });
+      const [result] = toolResults(requests.at(-1));
+      assert.equal(result.mnote?.blocked, true, result.content.slice(0, 600));
+      assert.match(result.mnote.blockedReason, /viewer/);
+      assert.ok(result.mnote.warnings.some((w) => w.code === 'review_pending'));
+      assert.deepEqual(await read(), before, 'the page is unchanged');
+      // Nor can the viewer accept it. (This runs before the disabled-tools test: its refusals trip Hermes'
+      // MCP circuit breaker, three failures in a row.)
+      const sessionId = result.mnote.warnings.find((w) => w.code === 'review_pending').message.match(/rs\.[A-Za-z0-9_-]+\.[a-z2-7]+/)[0];
+      const accept = await send(`/api/page-ai/review-sessions/${sessionId}/accept`, 'POST', { idempotencyKey: 'vic_accept' }, VIEWER);
+      assert.equal(accept.status, 403);
+      assert.equal(accept.body.code, 'mnote_role_forbidden');
+      assert.deepEqual(await read(), before);
+    } finally {
+      await setProfile(worker.url, { tools: { disabled: ['mnote.doc.search'] }, reviewMode: 'review' });
+    }
+  });
+
   test('disabled tools: absent from the list, and refused when called anyway', async () => {
     // Disable a tool Hermes already listed: its call reaches the Worker, whose guard refuses it.
     await setProfile(worker.url, { tools: { disabled: ['mnote.doc.search', 'mnote.block.fetch'] }, reviewMode: 'review' });
@@ -202,4 +258,5 @@ describe('real Hermes over MCP', () => {
       await setProfile(worker.url, { tools: { disabled: ['mnote.doc.search'] }, reviewMode: 'review' });
     }
   });
+
 });

@@ -65,8 +65,14 @@ fn main() {
                 n += 1;
                 format!("b_corpus{n}")
             };
-            let mut env =
-                Env { profile: &profile, grants: None, contexts: &contexts, idempotency: &mut store, mint: &mut mint };
+            let mut env = Env {
+                profile: &profile,
+                grants: None,
+                role: pageai_core::policy::Role::Owner,
+                contexts: &contexts,
+                idempotency: &mut store,
+                mint: &mut mint,
+            };
             let call = Call {
                 tool_name: &call.tool_name,
                 args: &call.args,

@@ -96,8 +96,14 @@ fn stamped(
     let mut mint = move || given.next().unwrap_or_else(ids::mint_block_id);
     // Dry-runs are never recorded, so an empty store answers every lookup.
     let mut store = MemoryIdempotencyStore::new();
-    let mut env =
-        Env { profile: &profile, grants: grants.as_deref(), contexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile: &profile,
+        grants: grants.as_deref(),
+        role: pageai_core::policy::Role::Owner,
+        contexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+    };
     Ok(preview(&stamp, &mut env)?.json)
 }
 

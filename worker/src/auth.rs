@@ -1,9 +1,12 @@
 //! Browser and client auth: who may call a route, and from which origin (SPEC §10).
 //!
-//! A caller proves itself with either
-//! - `Authorization: Bearer <MNOTE_CLIENT_TOKEN>`, for scripts and other servers, or
-//! - the `mnote_session` cookie that `POST /api/auth/login {token}` issues: HttpOnly, SameSite=Strict,
-//!   Path=/, valid for `MNOTE_SESSION_TTL_SECONDS`, signed with HMAC-SHA256 under `MNOTE_SESSION_SECRET`.
+//! A caller proves itself with one of
+//! - `Authorization: Bearer <MNOTE_CLIENT_TOKEN>`, for scripts and other servers (single-user mode);
+//! - `Authorization: Bearer <JWT>`, a signed token of a configured identity provider ([`crate::identity::jwt`]);
+//! - the `mnote_session` cookie that `POST /api/auth/login {token}` (client token), `POST /api/auth/session
+//!   {token}` (a JWT) or dev-login issues: HttpOnly, SameSite=Strict, Path=/, valid for
+//!   `MNOTE_SESSION_TTL_SECONDS`, signed with HMAC-SHA256 under `MNOTE_SESSION_SECRET`. It carries the
+//!   signed-in [`Principal`] (user id and roles by workspace), so a request needs no second look-up.
 //!
 //! Tokens and signatures are compared in constant time. State-changing requests (anything but GET and
 //! HEAD) must also come from an allowed `Origin`: one of the Worker's own (`MNOTE_PUBLIC_ORIGIN`) or one
@@ -20,21 +23,24 @@
 //! are unit-tested natively; [`credential`] and [`check_origin`] only read them off a request. Which of
 //! them a route needs is the route table's `Access`, checked by `routes::authorize` before the handler runs.
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use pageai_core::Error;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use worker::Request;
 
-use crate::config::{Config, Secret, secret, secrets};
+use crate::config::{Config, JwtConfig, JwtKeys, Secret, secret, secrets};
 use crate::durable::guard::{Guards, client_key};
 use crate::http::RequestContext;
+use crate::identity::{Principal, jwks, jwt};
 
 /// Name of the session cookie.
 pub const COOKIE_NAME: &str = "mnote_session";
 
 /// Version tag of the cookie format, so a later format can be told apart and refused.
-const COOKIE_VERSION: &str = "v1";
+const COOKIE_VERSION: &str = "v2";
 
 /// A secret shorter than this cannot sign sessions: it would be guessable.
 pub const MIN_SESSION_SECRET_LEN: usize = crate::config::MIN_SECRET_LEN;
@@ -44,10 +50,19 @@ type HmacSha256 = Hmac<Sha256>;
 /// How the caller proved itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Credential {
-    /// `Authorization: Bearer` with the client token.
+    /// `Authorization: Bearer` with the client token or a signed token.
     Bearer,
     /// A valid, unexpired session cookie.
     Cookie,
+}
+
+/// A caller whose credential checked out: how, and who.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    /// How the caller proved itself.
+    pub credential: Credential,
+    /// Who it is.
+    pub principal: Principal,
 }
 
 /// Constant-time equality of two secrets. Both sides are hashed first, so neither the contents nor the
@@ -58,10 +73,11 @@ pub fn tokens_equal(given: &str, expected: &str) -> bool {
     bool::from(a.as_slice().ct_eq(b.as_slice()))
 }
 
-/// The signed cookie value for a session that expires at `expires_at` (Unix seconds). `nonce` makes
-/// two sessions issued in the same second differ.
-pub fn sign_session(secret: &Secret, expires_at: u64, nonce: &str) -> Option<String> {
-    let payload = format!("{COOKIE_VERSION}.{expires_at}.{nonce}");
+/// The signed cookie value for `principal`'s session that expires at `expires_at` (Unix seconds). `nonce`
+/// makes two sessions issued in the same second differ.
+pub fn sign_session(secret: &Secret, expires_at: u64, nonce: &str, principal: &Principal) -> Option<String> {
+    let who = URL_SAFE_NO_PAD.encode(serde_json::to_vec(principal).ok()?);
+    let payload = format!("{COOKIE_VERSION}.{expires_at}.{nonce}.{who}");
     let mac = mac_of(secret, &payload)?;
     Some(format!("{payload}.{}", hex(&mac.finalize().into_bytes())))
 }
@@ -73,14 +89,16 @@ pub struct Session {
     pub nonce: String,
     /// When the cookie stops working anyway, Unix seconds.
     pub expires_at: u64,
+    /// Who signed in.
+    pub principal: Principal,
 }
 
 /// The session of `value`, if it is signed with `secret` and still valid at `now` (Unix seconds). It may
 /// still have been revoked by logout: [`credential`] asks.
 pub fn session_of(secret: &Secret, value: &str, now: u64) -> Option<Session> {
     let mut parts = value.split('.');
-    let (Some(version), Some(expires), Some(nonce), Some(signature), None) =
-        (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+    let (Some(version), Some(expires), Some(nonce), Some(who), Some(signature), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return None;
     };
@@ -89,9 +107,14 @@ pub fn session_of(secret: &Secret, value: &str, now: u64) -> Option<Session> {
     }
     let expires_at = expires.parse::<u64>().ok()?;
     let signature = unhex(signature)?;
-    let mac = mac_of(secret, &format!("{version}.{expires}.{nonce}"))?;
-    // The signature is checked before the expiry is trusted; verify_slice compares in constant time.
-    (mac.verify_slice(&signature).is_ok() && now < expires_at).then(|| Session { nonce: nonce.to_string(), expires_at })
+    let mac = mac_of(secret, &format!("{version}.{expires}.{nonce}.{who}"))?;
+    // The signature is checked before anything in the cookie is trusted; verify_slice compares in
+    // constant time.
+    if mac.verify_slice(&signature).is_err() || now >= expires_at {
+        return None;
+    }
+    let principal = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(who).ok()?).ok()?;
+    Some(Session { nonce: nonce.to_string(), expires_at, principal })
 }
 
 /// Whether `value` is a session signed with `secret` that is still valid at `now` (Unix seconds).
@@ -136,24 +159,62 @@ pub fn origin_allowed(origin: &str, config: &Config) -> bool {
     config.public_origins.iter().chain(&config.allowed_origins).any(|a| a == origin)
 }
 
-/// The credential the request carries, if any is valid now. A Bearer client token is checked through the
-/// client's guard: a wrong one counts as a failed sign-in, and while the client is locked out none is
-/// checked (`mnote_too_many_attempts`). A cookie must be signed, unexpired, and not signed out.
-pub async fn credential(req: &Request, ctx: &RequestContext) -> Result<Option<Credential>, Error> {
+/// Whether a Bearer token has a JWT's shape (three dot-separated parts); the client token is then not
+/// compared against it.
+pub fn looks_like_jwt(token: &str) -> bool {
+    token.split('.').count() == 3
+}
+
+/// The caller the request's credential proves, if any is valid now. A Bearer token (the client token, or a
+/// signed token when those are configured) is checked through the client's guard: a wrong one counts as
+/// a failed sign-in, and while the client is locked out none is checked (`mnote_too_many_attempts`). A
+/// cookie must be signed, unexpired, and not signed out.
+pub async fn credential(req: &Request, ctx: &RequestContext) -> Result<Option<Caller>, Error> {
     let header = |name: &str| req.headers().get(name).ok().flatten();
-    if let Some(token) = header("authorization").as_deref().and_then(bearer)
-        && let Some(expected) = secret(&ctx.env, secrets::MNOTE_CLIENT_TOKEN)
-    {
-        let right = tokens_equal(token, expected.expose());
-        record_attempt(req, ctx, right).await?;
-        if right {
-            return Ok(Some(Credential::Bearer));
+    if let Some(token) = header("authorization").as_deref().and_then(bearer) {
+        let principal = match (&ctx.config.jwt, looks_like_jwt(token)) {
+            (Some(config), true) => Some(signed_token(token, config, ctx).await),
+            _ => secret(&ctx.env, secrets::MNOTE_CLIENT_TOKEN)
+                .map(|expected| tokens_equal(token, expected.expose()).then(Principal::single_user)),
+        };
+        if let Some(principal) = principal {
+            record_attempt(req, ctx, principal.is_some()).await?;
+            if let Some(principal) = principal {
+                return Ok(Some(Caller { credential: Credential::Bearer, principal }));
+            }
         }
     }
     let Some(session) = session(req, ctx) else { return Ok(None) };
     let revoked =
         Guards::new(&ctx.env, &ctx.trace_id)?.is_revoked(&session.nonce, now_seconds(), &ctx.trace_id).await?;
-    Ok((!revoked).then_some(Credential::Cookie))
+    Ok((!revoked).then_some(Caller { credential: Credential::Cookie, principal: session.principal }))
+}
+
+/// The principal a signed token names, if it checks out against the configured keys; why not is logged
+/// (never answered: the caller only learns that it was refused).
+pub async fn signed_token(token: &str, config: &JwtConfig, ctx: &RequestContext) -> Option<Principal> {
+    let expected = jwt::Expected { issuer: config.issuer.clone(), audience: config.audience.clone() };
+    let keys = match &config.keys {
+        JwtKeys::Fixed(json) => match serde_json::from_str(json) {
+            Ok(keys) => keys,
+            Err(e) => {
+                worker::console_error!("[{}] MNOTE_JWT_KEYS is not a JWK set: {e}", ctx.trace_id);
+                return None;
+            }
+        },
+        JwtKeys::Url(url) => {
+            let kid = jwt::key_id(token).ok().flatten();
+            let now = now_seconds();
+            jwks::keys_for(url, kid.as_deref(), now, config.min_refresh_seconds, &ctx.trace_id).await.ok()?
+        }
+    };
+    match jwt::verify(token, &keys, &expected) {
+        Ok(principal) => Some(principal),
+        Err(refusal) => {
+            worker::console_warn!("[{}] signed token refused: {refusal:?}", ctx.trace_id);
+            None
+        }
+    }
 }
 
 /// The valid session of the request's cookie, revoked or not.
@@ -273,14 +334,30 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
+    fn who() -> Principal {
+        Principal::single_user()
+    }
+
+    #[test]
+    fn another_principal_needs_a_new_signature() {
+        let value = sign_session(&key(), 5_000, "n1", &who()).unwrap_or_default();
+        let other = Principal { user: "mallory".into(), ..who() };
+        let forged_who = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&other).unwrap());
+        let mut parts: Vec<&str> = value.split('.').collect();
+        parts[3] = &forged_who;
+        assert!(!verify_session(&key(), &parts.join("."), 10));
+        assert!(looks_like_jwt("a.b.c") && !looks_like_jwt("client-token-1234"));
+    }
+
     fn key() -> Secret {
         Secret::new("a-session-secret-of-some-length")
     }
 
     #[test]
     fn a_signed_session_verifies_until_it_expires() {
-        let value = sign_session(&key(), 1_000, "n1").unwrap_or_default();
-        assert!(value.starts_with("v1.1000.n1."), "{value}");
+        let value = sign_session(&key(), 1_000, "n1", &who()).unwrap_or_default();
+        assert!(value.starts_with("v2.1000.n1."), "{value}");
+        assert_eq!(session_of(&key(), &value, 999).map(|s| s.principal), Some(who()), "it carries who signed in");
         assert!(verify_session(&key(), &value, 999));
         assert!(!verify_session(&key(), &value, 1_000), "expired at its expiry");
         assert!(!verify_session(&Secret::new("another-secret-of-some-length"), &value, 10), "other key");
@@ -288,8 +365,8 @@ mod tests {
 
     #[test]
     fn tampered_or_malformed_sessions_fail() {
-        let value = sign_session(&key(), 5_000, "n1").unwrap_or_default();
-        let later = value.replace("v1.5000.", "v1.9999.");
+        let value = sign_session(&key(), 5_000, "n1", &who()).unwrap_or_default();
+        let later = value.replace("v2.5000.", "v2.9999.");
         assert!(!verify_session(&key(), &later, 10), "a longer expiry needs a new signature");
         let mut flipped = value.clone();
         let last = flipped.pop().map(|c| if c == '0' { '1' } else { '0' }).unwrap_or('0');
@@ -297,12 +374,13 @@ mod tests {
         assert!(!verify_session(&key(), &flipped, 10));
         for bad in [
             "",
-            "v1",
-            "v1.5000.n1",
-            "v2.5000.n1.00",
-            "v1.x.n1.00",
-            "v1.5000.n1.zz",
-            "v1.5000.n1.0",
+            "v2",
+            "v2.5000.n1",
+            "v2.5000.n1.e30.00",
+            "v1.5000.n1.00",
+            "v2.x.n1.e30.00",
+            "v2.5000.n1.e30.zz",
+            "v2.5000.n1.e30.0",
             &format!("{value}.x"),
         ] {
             assert!(!verify_session(&key(), bad, 10), "{bad:?}");
@@ -311,8 +389,8 @@ mod tests {
 
     #[test]
     fn short_secrets_cannot_sign() {
-        assert_eq!(sign_session(&Secret::new("short"), 5_000, "n"), None);
-        assert!(!verify_session(&Secret::new("short"), "v1.5000.n.00", 10));
+        assert_eq!(sign_session(&Secret::new("short"), 5_000, "n", &who()), None);
+        assert!(!verify_session(&Secret::new("short"), "v2.5000.n.e30.00", 10));
     }
 
     #[test]
@@ -356,6 +434,7 @@ mod tests {
             session_ttl_seconds: 1,
             dev_auto_login: true,
             sign_in: crate::config::SignInLimits { free_failures: 1, lock_seconds: 1, max_lock_seconds: 1 },
+            jwt: None,
         }
     }
 
@@ -392,8 +471,11 @@ mod tests {
 
     #[test]
     fn a_session_names_its_nonce_and_expiry() {
-        let value = sign_session(&key(), 5_000, "n1").unwrap_or_default();
-        assert_eq!(session_of(&key(), &value, 10), Some(Session { nonce: "n1".into(), expires_at: 5_000 }));
+        let value = sign_session(&key(), 5_000, "n1", &who()).unwrap_or_default();
+        assert_eq!(
+            session_of(&key(), &value, 10),
+            Some(Session { nonce: "n1".into(), expires_at: 5_000, principal: who() })
+        );
         assert_eq!(session_of(&key(), &value, 5_000), None);
     }
 }

@@ -125,6 +125,30 @@ pub struct Config {
     pub dev_auto_login: bool,
     /// The backoff of failed sign-ins.
     pub sign_in: SignInLimits,
+    /// Signed sign-in tokens, when configured (`MNOTE_JWT_*`).
+    pub jwt: Option<JwtConfig>,
+}
+
+/// Where signed sign-in tokens' keys come from, and what the tokens must say (`identity::jwt`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JwtConfig {
+    /// `MNOTE_JWT_ISSUER`: the `iss` every token must carry.
+    pub issuer: String,
+    /// `MNOTE_JWT_AUDIENCE`: the `aud` every token must carry.
+    pub audience: String,
+    /// The keys.
+    pub keys: JwtKeys,
+    /// `MNOTE_JWT_JWKS_MIN_REFRESH_SECONDS`: the shortest wait between two fetches of a JWKS URL.
+    pub min_refresh_seconds: u64,
+}
+
+/// A fixed key set or a URL to fetch one from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JwtKeys {
+    /// `MNOTE_JWT_KEYS`: a JWK set, as JSON (`{"keys": [...]}`).
+    Fixed(String),
+    /// `MNOTE_JWT_JWKS_URL`: fetched, cached, refreshed on an unknown `kid`.
+    Url(String),
 }
 
 impl Config {
@@ -159,6 +183,38 @@ impl Config {
                 lock_seconds: number_var(env, "MNOTE_SIGN_IN_LOCK_SECONDS", DEFAULT_SIGN_IN_LOCK_SECONDS),
                 max_lock_seconds: number_var(env, "MNOTE_SIGN_IN_MAX_LOCK_SECONDS", DEFAULT_SIGN_IN_MAX_LOCK_SECONDS),
             },
+            jwt: jwt_config(env),
+        }
+    }
+}
+
+/// Signed tokens are on when an issuer, an audience and keys (a set or a URL) are all configured; a partial
+/// setting is logged and leaves them off.
+fn jwt_config(env: &Env) -> Option<JwtConfig> {
+    let issuer = non_empty_var(env, "MNOTE_JWT_ISSUER");
+    let audience = non_empty_var(env, "MNOTE_JWT_AUDIENCE");
+    let keys = match (non_empty_var(env, "MNOTE_JWT_KEYS"), non_empty_var(env, "MNOTE_JWT_JWKS_URL")) {
+        (Some(set), _) => Some(JwtKeys::Fixed(set)),
+        (None, Some(url)) => Some(JwtKeys::Url(url)),
+        (None, None) => None,
+    };
+    match (issuer, audience, keys) {
+        (Some(issuer), Some(audience), Some(keys)) => Some(JwtConfig {
+            issuer,
+            audience,
+            keys,
+            min_refresh_seconds: number_var(
+                env,
+                "MNOTE_JWT_JWKS_MIN_REFRESH_SECONDS",
+                crate::identity::jwks::DEFAULT_MIN_REFRESH_SECONDS,
+            ),
+        }),
+        (None, None, None) => None,
+        _ => {
+            worker::console_error!(
+                "signed sign-in tokens are off: set MNOTE_JWT_ISSUER, MNOTE_JWT_AUDIENCE and MNOTE_JWT_KEYS or MNOTE_JWT_JWKS_URL"
+            );
+            None
         }
     }
 }

@@ -157,6 +157,9 @@ mod tests {
             (C::HermesUpstreamRateLimited, 429),
             (C::HermesUpstreamUnavailable, 502),
             (C::TooManyAttempts, 429),
+            (C::RoleForbidden, 403),
+            (C::ContextRequired, 400),
+            (C::StoredTooLarge, 413),
         ];
         let codes: Vec<ErrorCode> = table.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes, ErrorCode::ALL, "one line per code, in the table's order");

@@ -21,6 +21,16 @@ pub struct RequestContext {
     pub trace_id: String,
     /// This request's own id, on its answer and its log line ([`crate::correlation`]).
     pub request_id: String,
+    /// Who is asking, once [`crate::routes::authorize`] has checked the credential (`None` on open routes,
+    /// the sign-in routes and the tool routes, which authenticate Hermes, not a person).
+    pub caller: Option<crate::identity::Principal>,
+}
+
+impl RequestContext {
+    /// The signed-in caller; a route that needs one and runs without is a wiring fault, answered 401.
+    pub fn principal(&self) -> Result<&crate::identity::Principal, Error> {
+        self.caller.as_ref().ok_or(Error::Unauthorized)
+    }
 }
 
 /// A `200` JSON response carrying the trace header.

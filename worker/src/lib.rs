@@ -38,6 +38,7 @@ pub mod durable;
 pub mod error;
 pub mod hardening;
 pub mod http;
+pub mod identity;
 pub mod ids;
 pub mod routes;
 pub mod services;
@@ -72,6 +73,7 @@ pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
         env,
         trace_id: header_trace.clone().unwrap_or_else(ids::fresh_trace_id),
         request_id: ids::request_id(),
+        caller: None,
     };
     let (method, path) = (req.method(), req.path());
     let outcome = answer(req, header_trace.is_some(), &mut ctx).await;
@@ -86,7 +88,7 @@ pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
 
 async fn answer(req: Request, header_trace: bool, ctx: &mut RequestContext) -> Result<Response, Failure> {
     let route = Route::resolve(&req.method(), &req.path())?;
-    routes::authorize(&req, &route, ctx).await?;
+    ctx.caller = routes::authorize(&req, &route, ctx).await?;
     let req = correlation::adopt_body_trace(req, &route, header_trace, ctx).await?;
     dispatch(route, req, ctx).await
 }
@@ -98,6 +100,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::PutDocument { document_id } => documents::put(req, document_id, ctx).await,
         Route::Login => auth_routes::login(req, ctx).await,
         Route::DevLogin => auth_routes::dev_login(&req, ctx),
+        Route::SignedSession => auth_routes::signed_session(req, ctx).await,
         Route::Logout => auth_routes::logout(&req, ctx).await,
         Route::HermesListSessions => hermes_proxy::list_sessions(req, ctx).await,
         Route::HermesCreateSession => hermes_proxy::create_session(req, ctx).await,

@@ -129,6 +129,12 @@ error_codes! {
     HermesUpstreamUnavailable => "hermes_client_upstream_unavailable", BadGateway;
     // Too many failed sign-ins from one client: it waits, then tries again.
     TooManyAttempts => "mnote_too_many_attempts", TooManyRequests;
+    // The caller may see the document, but their role there does not allow this (a viewer writing).
+    RoleForbidden => "mnote_role_forbidden", Forbidden;
+    // An AI write that names no frozen context: it could touch any block, so it is refused.
+    ContextRequired => "mnote_context_required", BadRequest;
+    // A record the document keeps (a review session, an idempotency record) would pass the storage limit.
+    StoredTooLarge => "mnote_stored_record_too_large", PayloadTooLarge;
 }
 
 impl fmt::Display for ErrorCode {

@@ -238,6 +238,27 @@ pub enum Error {
         /// Whole seconds until the next attempt is checked.
         retry_after_seconds: u64,
     },
+    /// The caller's role in the document's workspace does not allow the action.
+    RoleForbidden {
+        /// What was asked, e.g. `write` (see [`crate::policy::Act`]).
+        act: String,
+        /// The caller's role there, e.g. `viewer`.
+        role: String,
+    },
+    /// An AI write named no `contextId`: every AI write is bound to the frozen context of its run.
+    ContextRequired {
+        /// The tool called.
+        tool: String,
+    },
+    /// A record the document would keep (e.g. `review session`) is larger than one stored value may be.
+    StoredTooLarge {
+        /// Which record.
+        record: String,
+        /// Its size, in bytes.
+        bytes: usize,
+        /// The most a stored record may take.
+        limit: usize,
+    },
 }
 
 /// One bad field of an input: where, and what is wrong with it.
@@ -330,6 +351,9 @@ impl Error {
             Error::HermesUpstreamRateLimited { .. } => C::HermesUpstreamRateLimited,
             Error::HermesUpstreamUnavailable { .. } => C::HermesUpstreamUnavailable,
             Error::TooManyAttempts { .. } => C::TooManyAttempts,
+            Error::RoleForbidden { .. } => C::RoleForbidden,
+            Error::ContextRequired { .. } => C::ContextRequired,
+            Error::StoredTooLarge { .. } => C::StoredTooLarge,
         }
     }
 }

@@ -107,6 +107,11 @@ impl Error {
             }
             Error::HermesUpstreamUnavailable { reason, .. } => format!("Hermes is unavailable: {reason}"),
             Error::TooManyAttempts { .. } => "too many failed sign-in attempts from this client".to_string(),
+            Error::RoleForbidden { act, role } => format!("a {role} of this workspace may not {act}"),
+            Error::ContextRequired { tool } => format!("{tool} writes, and names no contextId"),
+            Error::StoredTooLarge { record, bytes, limit } => {
+                format!("the {record} would take {bytes} bytes; a stored record holds at most {limit}")
+            }
         }
     }
 
@@ -187,6 +192,11 @@ impl Error {
             Error::TooManyAttempts { retry_after_seconds } => {
                 format!("wait {retry_after_seconds} s (the Retry-After header), then sign in with the right token")
             }
+            Error::RoleForbidden { .. } => "ask an owner of the workspace for the editor role".into(),
+            Error::StoredTooLarge { .. } => "change a smaller block, or split this one into several".into(),
+            Error::ContextRequired { .. } => {
+                "fetch the page first (doc_fetch) and pass the contextId it returns, or the run's own".into()
+            }
         }
     }
 
@@ -263,6 +273,11 @@ impl Error {
                 json!({ "reason": reason, "upstreamStatus": status, "timedOut": timed_out })
             }
             Error::TooManyAttempts { retry_after_seconds } => json!({ "retryAfterSeconds": retry_after_seconds }),
+            Error::RoleForbidden { act, role } => json!({ "act": act, "role": role }),
+            Error::ContextRequired { tool } => json!({ "tool": tool }),
+            Error::StoredTooLarge { record, bytes, limit } => {
+                json!({ "record": record, "bytes": bytes, "limitBytes": limit })
+            }
         }
     }
 }

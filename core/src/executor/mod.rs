@@ -147,6 +147,8 @@ pub struct Env<'a> {
     pub profile: &'a Profile,
     /// Granted capability scopes; `None` grants all.
     pub grants: Option<&'a [String]>,
+    /// The role of the person the call acts for, in the document's workspace ([`crate::policy::Role`]).
+    pub role: crate::policy::Role,
     /// Frozen contexts by id.
     pub contexts: &'a dyn ContextLookup,
     /// Idempotency records.
@@ -283,7 +285,8 @@ fn stage(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
 
 /// The policy's answer for a read: `Err` with the coded error when the tool is unavailable here.
 fn check_available(tool: Tool, page: &Page, origin: Origin, env: &Env<'_>) -> Result<()> {
-    let ask = Ask { tool, origin, profile: env.profile, grants: env.grants, permission: page.permission };
+    let ask =
+        Ask { tool, origin, profile: env.profile, grants: env.grants, permission: page.permission, role: env.role };
     policy::decide(&ask, Stage::Run).map(|_| ()).map_err(|unavailable| unavailable.error(tool))
 }
 

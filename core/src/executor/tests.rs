@@ -57,6 +57,7 @@ impl Harness {
         let mut env = Env {
             profile: &self.profile,
             grants: None,
+            role: crate::policy::Role::Owner,
             contexts: &self.contexts,
             idempotency: &mut self.store,
             mint: &mut mint,

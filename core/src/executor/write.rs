@@ -190,7 +190,8 @@ pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<&Value>, env:
     let request = WriteRequest::of(args, page)?;
     check_key(&request.idempotency_key)?;
     check_document(page, Some(&request.document_id))?;
-    let ask = Ask { tool, origin, profile: env.profile, grants: env.grants, permission: page.permission };
+    let ask =
+        Ask { tool, origin, profile: env.profile, grants: env.grants, permission: page.permission, role: env.role };
     if let Some(replayed) = replay(page, &request, &fingerprint, &ask, env)? {
         return Ok(Staged::Done(replayed));
     }

@@ -39,7 +39,8 @@ pub fn unavailable_reason(
     permission: Permission,
 ) -> Option<String> {
     // The manifest lists tools for an AI caller; availability does not depend on the origin.
-    let ask = Ask { tool, origin: Origin::Hermes, profile, grants, permission };
+    // Availability does not depend on the role: a viewer's writes are offered, and held as proposals.
+    let ask = Ask { tool, origin: Origin::Hermes, profile, grants, permission, role: crate::policy::Role::Owner };
     policy::decide(&ask, Stage::Run).err().map(|unavailable| unavailable.to_string())
 }
 

@@ -11,7 +11,7 @@ fn profile(mode: ReviewMode) -> Profile {
 }
 
 fn ask<'a>(tool: Tool, origin: Origin, profile: &'a Profile) -> Ask<'a> {
-    Ask { tool, origin, profile, grants: None, permission: Permission::Edit }
+    Ask { tool, origin, profile, grants: None, role: crate::policy::Role::Owner, permission: Permission::Edit }
 }
 
 #[test]
@@ -167,4 +167,23 @@ fn submitted_writes_go_through_a_session_except_yolo_previews() {
         let got = decide(&ask(tool, Origin::Hermes, &profile), Stage::Submitted { dry_run, stored });
         assert_eq!(got, Ok(want), "{mode:?} {tool:?} dryRun:{dry_run} stored:{stored}");
     }
+}
+
+#[test]
+fn a_write_for_a_viewer_is_held_in_every_mode_and_for_every_caller() {
+    for mode in [ReviewMode::Yolo, ReviewMode::Review, ReviewMode::Required] {
+        let profile = profile(mode);
+        for origin in [Origin::Hermes, Origin::Shortcut, Origin::User] {
+            let viewer = Ask { role: Role::Viewer, ..ask(Tool::BlockUpdate, origin, &profile) };
+            assert_eq!(decide(&viewer, Stage::Run), Ok(Decision::Run), "a viewer's run may still propose");
+            assert_eq!(
+                decide(&viewer, Stage::Planned { risk: Risk::Low }),
+                Ok(Decision::Hold(Hold::Role)),
+                "{mode:?} {origin:?}"
+            );
+            let editor = Ask { role: Role::Editor, ..viewer };
+            assert_ne!(decide(&editor, Stage::Planned { risk: Risk::Low }), Ok(Decision::Hold(Hold::Role)));
+        }
+    }
+    assert!(Hold::Role.message().contains("viewer"));
 }

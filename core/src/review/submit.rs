@@ -65,7 +65,14 @@ pub fn submit(page: &Page, call: &Call<'_>, env: &Env<'_>) -> Submission {
     let dry_run = spec.always_dry_run || args.get("dryRun").and_then(Value::as_bool).unwrap_or(false);
     let key = args.get("idempotencyKey").and_then(Value::as_str).unwrap_or_default();
     let stored = !dry_run && !key.is_empty() && env.idempotency.lookup(&page.document_id, key).is_some();
-    let ask = Ask { tool, origin: call.origin, profile: env.profile, grants: env.grants, permission: page.permission };
+    let ask = Ask {
+        tool,
+        origin: call.origin,
+        profile: env.profile,
+        grants: env.grants,
+        permission: page.permission,
+        role: env.role,
+    };
     match policy::decide(&ask, Stage::Submitted { dry_run, stored }) {
         Ok(Decision::Propose) => Submission::Session(Proposal {
             idempotency_key: key.into(),

@@ -2,6 +2,7 @@
 //! itself on the page it routed against. A clean preview is recommended; any refusal (from the policy, the
 //! planner or the executor) hands the prompt to Hermes with its reason.
 
+use crate::policy::Role;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
@@ -162,6 +163,9 @@ fn self_check(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> Result<Option
     let mut env = Env {
         profile: input.profile,
         grants: input.grants,
+        // The router recommends; the write it recommends runs later under the caller's own role, which
+        // holds it for a viewer. Its self-check asks what the page allows.
+        role: Role::Owner,
         contexts: input.context,
         idempotency: &mut store,
         mint: &mut mint,
@@ -255,6 +259,7 @@ fn apply_availability(input: &RouteInput<'_>) -> Result<(), Unavailable> {
         profile: input.profile,
         grants: input.grants,
         permission: input.page.permission,
+        role: Role::Owner,
     };
     policy::decide(&ask, Stage::Run).map(|_| ())
 }
@@ -322,7 +327,10 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::HermesUpstreamUnauthorized { .. }
         | Error::HermesUpstreamRateLimited { .. }
         | Error::HermesUpstreamUnavailable { .. }
-        | Error::TooManyAttempts { .. } => (ReasonCode::Complex, Vec::new()),
+        | Error::TooManyAttempts { .. }
+        | Error::RoleForbidden { .. }
+        | Error::ContextRequired { .. }
+        | Error::StoredTooLarge { .. } => (ReasonCode::Complex, Vec::new()),
     }
 }
 

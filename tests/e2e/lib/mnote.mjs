@@ -42,15 +42,36 @@ let seq = 0;
 /** A fresh id with a prefix, unique within this process. */
 export const fresh = (prefix) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${++seq}`;
 
-/** `POST /api/hermes/tools/mnote/call`. */
-export function toolCall(url, toolName, args, { headers = bearer(), runId, toolCallId = fresh('call'), traceId = fresh('tr') } = {}) {
-  const body = { toolName, args, toolCallId, traceId };
+const READ_TOOLS = new Set(['doc_fetch', 'block_fetch', 'doc_search', 'mnote.doc.fetch', 'mnote.block.fetch', 'mnote.doc.search']);
+
+/**
+ * Every AI write names a frozen context (`mnote_context_required` otherwise), as Hermes' do: a write these
+ * helpers send without one first fetches the whole page (`doc_fetch`) and names that context. `bare: true`
+ * sends the arguments exactly as given.
+ */
+async function withContext(url, toolName, args, headers, bare) {
+  const plain = args && typeof args === 'object' && !Array.isArray(args);
+  if (bare || READ_TOOLS.has(toolName) || !plain || !args.documentId || 'contextId' in args) return args;
+  const body = { toolName: 'doc_fetch', args: { documentId: args.documentId, scope: { type: 'full' } }, toolCallId: fresh('call'), traceId: fresh('tr') };
+  const fetched = await sendJson(`${url}/api/hermes/tools/mnote/call`, 'POST', body, headers);
+  const contextId = fetched.body?.result?.contextId;
+  // Kept on the caller's arguments, so sending them again (a replay) names the same context.
+  if (contextId) args.contextId = contextId;
+  return args;
+}
+
+/** `POST /api/hermes/tools/mnote/call`; a write without a contextId gets one (see `withContext`). */
+export async function toolCall(url, toolName, args, { headers = bearer(), runId, toolCallId = fresh('call'), traceId = fresh('tr'), bare = false } = {}) {
+  const body = { toolName, args: await withContext(url, toolName, args, headers, bare), toolCallId, traceId };
   if (runId) body.runId = runId;
   return sendJson(`${url}/api/hermes/tools/mnote/call`, 'POST', body, headers);
 }
 
-/** One JSON-RPC request to `/mcp`. */
-export function mcp(url, method, params = {}, { id = ++seq, headers = bearer() } = {}) {
+/** One JSON-RPC request to `/mcp`; a `tools/call` write without a contextId gets one (see `withContext`). */
+export async function mcp(url, method, params = {}, { id = ++seq, headers = bearer(), bare = false } = {}) {
+  if (method === 'tools/call' && params?.arguments) {
+    params = { ...params, arguments: await withContext(url, params.name, params.arguments, headers, bare) };
+  }
   return sendJson(`${url}/mcp`, 'POST', { jsonrpc: '2.0', id, method, params }, headers);
 }
 

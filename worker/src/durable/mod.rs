@@ -35,9 +35,24 @@ pub(crate) async fn call_object(
     command: &impl Serialize,
     trace_id: &str,
 ) -> Result<ObjectAnswer, Failure> {
+    call_object_as(stub, object, command, None, trace_id).await
+}
+
+/// [`call_object`], with who is asking in [`document::access::CALLER_HEADER`] (a person's command to a
+/// document object).
+pub(crate) async fn call_object_as(
+    stub: &Stub,
+    object: &str,
+    command: &impl Serialize,
+    caller: Option<&str>,
+    trace_id: &str,
+) -> Result<ObjectAnswer, Failure> {
     let body = serde_json::to_string(command).or_internal(&format!("encode {object} command"), trace_id)?;
     let headers = Headers::new();
     headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
+    if let Some(caller) = caller {
+        headers.set(document::access::CALLER_HEADER, caller).or_internal("set caller header", trace_id)?;
+    }
     headers.set("content-type", "application/json").or_internal("set content type", trace_id)?;
     let mut init = RequestInit::new();
     init.with_method(Method::Post).with_headers(headers).with_body(Some(body.into()));

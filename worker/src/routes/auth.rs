@@ -10,20 +10,26 @@
 //!   only when the request's `Host` names this machine (`127.0.0.1`, `localhost`, `[::1]`) as one of the
 //!   Worker's configured origins (`MNOTE_PUBLIC_ORIGIN`): a DNS-rebound name sends its own `Host` and gets
 //!   nothing. It lets the demo sign itself in on a developer's machine without a token in the page's code.
+//! - `session {token}` (or `Authorization: Bearer <JWT>` and no body) checks a signed token against the
+//!   configured keys ([`crate::identity::jwt`]) and answers the same cookie, for the user and workspaces
+//!   the token names. A refused token counts against the client like a wrong client token.
 //! - `logout` revokes the session (a copy of the cookie stops working too) and clears the cookie.
+//!
+//! `login` and `dev-login` sign in the one person of single-user mode ([`Principal::single_user`]).
 
 use pageai_core::{Error, wire};
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response};
 
 use crate::auth::{
-    cleared_cookie, is_https, is_own_loopback_host, now_seconds, record_attempt, session, session_cookie, sign_session,
-    tokens_equal,
+    bearer, cleared_cookie, is_https, is_own_loopback_host, now_seconds, record_attempt, session, session_cookie,
+    sign_session, signed_token, tokens_equal,
 };
 use crate::config::{secret, secrets};
 use crate::durable::guard::Guards;
 use crate::error::{Failure, OrInternal};
 use crate::http::{RequestContext, json_response, read_body};
+use crate::identity::Principal;
 use crate::ids;
 
 /// A sign-in body is a token and nothing else.
@@ -42,6 +48,8 @@ struct SignedIn<'a> {
     trace_id: &'a str,
     /// When the cookie stops working, Unix seconds.
     expires_at: u64,
+    /// Who signed in.
+    user: &'a str,
 }
 
 #[derive(Serialize)]
@@ -65,7 +73,30 @@ pub async fn login(mut req: Request, ctx: &RequestContext) -> Result<Response, F
     if !right {
         return Err(Error::Unauthorized.into());
     }
-    Ok(issue(&req, ctx)?)
+    Ok(issue(&req, ctx, &Principal::single_user())?)
+}
+
+/// Signs in with a signed token: in the body (`{token}`), or as the Bearer token of a body-less request.
+pub async fn signed_session(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    let Some(config) = ctx.config.jwt.as_ref() else {
+        worker::console_warn!("[{}] signed sign-in refused: no MNOTE_JWT_* keys are configured", ctx.trace_id);
+        return Err(Error::Unauthorized.into());
+    };
+    let bytes = read_body(&mut req, MAX_LOGIN_BODY_BYTES, &ctx.trace_id).await?;
+    let token = match bytes.is_empty() {
+        true => req.headers().get("authorization").ok().flatten().as_deref().and_then(bearer).map(str::to_string),
+        false => {
+            let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidBody { reason: "not UTF-8".into() })?;
+            Some(wire::from_json::<LoginBody>(text)?.token)
+        }
+    };
+    let Some(token) = token else { return Err(Error::Unauthorized.into()) };
+    let principal = signed_token(&token, config, ctx).await;
+    record_attempt(&req, ctx, principal.is_some()).await?;
+    match principal {
+        Some(principal) => Ok(issue(&req, ctx, &principal)?),
+        None => Err(Error::Unauthorized.into()),
+    }
 }
 
 /// Signs a same-origin page in without a token, in local development only.
@@ -86,7 +117,7 @@ pub fn dev_login(req: &Request, ctx: &RequestContext) -> Result<Response, Failur
         );
         return Err(Error::Unauthorized.into());
     }
-    Ok(issue(req, ctx)?)
+    Ok(issue(req, ctx, &Principal::single_user())?)
 }
 
 /// Revokes the request's session, if it has a valid one, and clears the cookie.
@@ -103,19 +134,20 @@ pub async fn logout(req: &Request, ctx: &RequestContext) -> Result<Response, Fai
     Ok(response)
 }
 
-fn issue(req: &Request, ctx: &RequestContext) -> Result<Response, Error> {
+fn issue(req: &Request, ctx: &RequestContext, principal: &Principal) -> Result<Response, Error> {
     let key = secret(&ctx.env, secrets::MNOTE_SESSION_SECRET);
     let nonce = ids::mint("", 12)?;
     let ttl = ctx.config.session_ttl_seconds;
     let expires_at = now_seconds().saturating_add(ttl);
-    let Some(value) = key.and_then(|key| sign_session(&key, expires_at, &nonce)) else {
+    let Some(value) = key.and_then(|key| sign_session(&key, expires_at, &nonce, principal)) else {
         worker::console_error!(
             "[{}] sign-in refused: MNOTE_SESSION_SECRET is unset or shorter than 16 characters",
             ctx.trace_id
         );
         return Err(Error::Unauthorized);
     };
-    let mut response = json_response(&SignedIn { ok: true, trace_id: &ctx.trace_id, expires_at }, &ctx.trace_id)?;
+    let signed_in = SignedIn { ok: true, trace_id: &ctx.trace_id, expires_at, user: &principal.user };
+    let mut response = json_response(&signed_in, &ctx.trace_id)?;
     let cookie = session_cookie(&value, ttl, is_https(req));
     response.headers_mut().set("set-cookie", &cookie).or_internal("set cookie", &ctx.trace_id)?;
     Ok(response)

@@ -64,7 +64,8 @@ impl BodyKind {
 pub async fn get(req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
     check_document_id(&document_id)?;
     let format = Format::of(&req, &ctx.trace_id)?;
-    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let client =
+        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     let page: pageai_core::Page = client.send(&DocumentCommand::Get { document_id }, &ctx.trace_id).await?;
     Ok(respond(&page, format, &ctx.trace_id)?)
 }
@@ -84,7 +85,13 @@ pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) ->
         }
         BodyKind::Markdown => PageDraft::from_markdown(&bytes)?,
     };
-    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let mut draft = draft;
+    // A Markdown body has no place for it: `?workspace=` names the workspace a new page is made in.
+    if draft.workspace_id.is_none() {
+        draft.workspace_id = query(&req, "workspace", &ctx.trace_id)?;
+    }
+    let client =
+        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     let stored = client.call::<pageai_core::Page>(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
     Ok(stored.pass_rows(respond(&stored.value, format, &ctx.trace_id)?, &ctx.trace_id)?)
 }
@@ -95,7 +102,8 @@ pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) ->
 pub async fn patch_blocks(mut req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
     check_document_id(&document_id)?;
     let edits: BlockEdits = read_json(&mut req, ctx).await?;
-    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let client =
+        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     let command = DocumentCommand::EditBlocks { document_id: document_id.clone(), edits };
     let answer = client.call_raw(&command, &ctx.trace_id).await?;
     let response = raw_json_response(answer.value.clone(), &ctx.trace_id)?;
@@ -149,7 +157,8 @@ fn list_limit(req: &Request, ctx: &RequestContext) -> Result<u32, Error> {
 }
 
 async fn relay(document_id: &str, command: DocumentCommand, ctx: &RequestContext) -> Result<Response, Failure> {
-    let client = DocumentClient::new(&ctx.env, document_id, &ctx.trace_id)?;
+    let client =
+        DocumentClient::new(&ctx.env, document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     let json = client.send_raw(&command, &ctx.trace_id).await?;
     Ok(raw_json_response(json, &ctx.trace_id)?)
 }

@@ -3,6 +3,10 @@
 //! The browser talks only to these; the Hermes credential stays in the Worker ([`Hermes`]). Handlers
 //! extract and check input, call Hermes (and the document's Durable Object to freeze a run's context),
 //! and shape the 7-5 answers. mnote keeps no chat history: sessions, messages and usage are Hermes'.
+//!
+//! A user's sessions are theirs: the session id carries its owner's tag ([`owner_tag`]), which is all
+//! the proxy keeps of whose it is. Lists show only the caller's; reading, running in, following or
+//! stopping another's session is refused. Every route that names a document needs the caller to see it.
 
 use pageai_core::context::{ContextRequest, Format, Scope};
 use pageai_core::ids::{ID_CHARS, KEY_CHARS};
@@ -18,6 +22,7 @@ use crate::durable::document::{DocumentClient, DocumentCommand, FrozenRun};
 use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
 use crate::http::{RequestContext, json_response, read_body};
+use crate::identity::Principal;
 use crate::ids;
 use crate::services::documents::check_document_id;
 use crate::services::hermes::instructions::{RunBrief, instructions};
@@ -27,7 +32,8 @@ use crate::services::hermes::wire::{
     AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HERMES_TOOL_V1, HermesMessages,
     HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, HistoryMessage,
     MAX_MESSAGE_CHARS, Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools,
-    check_run_id, check_session_id, history, session_document, session_id_of, session_prefix,
+    check_run_id, check_session_id, history, owned_by, owned_suffix, owner_tag, session_document, session_id_of,
+    session_prefix,
 };
 use crate::services::hermes::{Hermes, encode_component};
 
@@ -56,6 +62,8 @@ pub async fn list_sessions(req: Request, ctx: &RequestContext) -> Result<Respons
             .ok_or_else(|| bad("/limit", format!("limit is a whole number from 1 to {MAX_LIST_LIMIT}")))?,
     };
     let hermes = Hermes::new(ctx)?;
+    see_document(&document_id, ctx).await?;
+    let tag = caller_tag(ctx)?;
     let prefix = session_prefix(&document_id);
     let mut sessions = Vec::new();
     for page in 0..MAX_HERMES_PAGES {
@@ -65,6 +73,7 @@ pub async fn list_sessions(req: Request, ctx: &RequestContext) -> Result<Respons
             list.data
                 .iter()
                 .filter(|s| s.id.starts_with(&prefix) && session_document(&s.id) == Some(document_id.as_str()))
+                .filter(|s| owned_by(&s.id, tag.as_deref()))
                 .map(|s| s.to_summary()),
         );
         if sessions.len() >= limit || !list.has_more {
@@ -80,7 +89,8 @@ pub async fn create_session(mut req: Request, ctx: &RequestContext) -> Result<Re
     let body: CreateSessionBody = parse_body(&mut req, ctx).await?;
     check_document(&body.document_id)?;
     let hermes = Hermes::new(ctx)?;
-    let suffix = ids::hermes_session_suffix()?;
+    see_document(&body.document_id, ctx).await?;
+    let suffix = owned_suffix(caller_tag(ctx)?.as_deref(), &ids::hermes_session_suffix()?);
     let session_id = session_id_of(&body.document_id, &suffix);
     let title = body.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
     let created =
@@ -108,7 +118,9 @@ pub async fn get_session(req: Request, session_id: String, ctx: &RequestContext)
         check_document(document_id)?;
     }
     check_session_id("/sessionId", &session_id, document_id.as_deref())?;
+    check_owner(&session_id, ctx)?;
     let hermes = Hermes::new(ctx)?;
+    see_document(session_document(&session_id).unwrap_or_default(), ctx).await?;
     let id = encode_component(&session_id);
     let envelope: HermesSessionEnvelope = hermes.get_json(&format!("/api/sessions/{id}")).await?;
     let messages: HermesMessages = hermes.get_json(&format!("/api/sessions/{id}/messages")).await?;
@@ -169,6 +181,7 @@ pub struct RunOrder<'a> {
 /// Answers Hermes' run id.
 pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String, Failure> {
     let message = check_order(order)?;
+    check_owner(order.session_id, ctx)?;
     let hermes = Hermes::new(ctx)?;
     // The stored profile, as every other reader of it: the router's hint and the tools in the instructions.
     let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
@@ -189,7 +202,8 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         profile: profile.clone(),
         idempotency_key: ids::mint("idem_", KEY_CHARS)?,
     };
-    let client = DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?;
+    let client =
+        DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     let frozen: FrozenRun = client.send(&command, &ctx.trace_id).await?;
 
     let conversation_history = session_history(&hermes, order.session_id).await?;
@@ -251,6 +265,7 @@ pub async fn events(req: Request, run_id: String, ctx: &RequestContext) -> Resul
     let query = Query::of(&req, ctx)?;
     let session_id = query.required("sessionId")?;
     check_session_id("/sessionId", &session_id, None)?;
+    check_owner(&session_id, ctx)?;
     let hermes = Hermes::new(ctx)?;
     check_run_session(&hermes, &run_id, &session_id).await?;
     let upstream = hermes.open_stream(&format!("/v1/runs/{}/events", encode_component(&run_id))).await?;
@@ -285,6 +300,7 @@ pub async fn abort_run(mut req: Request, run_id: String, ctx: &RequestContext) -
     }
     if let Some(session_id) = &body.session_id {
         check_session_id("/sessionId", session_id, body.document_id.as_deref())?;
+        check_owner(session_id, ctx)?;
     }
     let hermes = Hermes::new(ctx)?;
     if let Some(session_id) = &body.session_id {
@@ -339,6 +355,35 @@ async fn check_run_session(hermes: &Hermes, run_id: &str, session_id: &str) -> R
         true => Ok(()),
         false => Err(bad("/sessionId", format!("run {run_id} does not belong to session {session_id}"))),
     }
+}
+
+/// The owner tag of the caller's sessions (`None` for the single user).
+pub fn caller_tag(ctx: &RequestContext) -> Result<Option<String>, Error> {
+    let principal = ctx.principal()?;
+    let single = *principal == Principal::single_user();
+    Ok(owner_tag((!single).then_some(principal.user.as_str())))
+}
+
+/// Refuses a session that is not the caller's, as if it did not exist for them.
+fn check_owner(session_id: &str, ctx: &RequestContext) -> Result<(), Error> {
+    match owned_by(session_id, caller_tag(ctx)?.as_deref()) {
+        true => Ok(()),
+        false => Err(bad("/sessionId", format!("there is no session {session_id:?} of yours"))),
+    }
+}
+
+/// Refuses a document a signed-in user may not see (404, as a missing one). The single user owns every page
+/// of its one workspace and sees only its own sessions anyway, so for it nothing is looked up (its sessions
+/// may name a page not stored yet).
+async fn see_document(document_id: &str, ctx: &RequestContext) -> Result<(), Failure> {
+    if caller_tag(ctx)?.is_none() {
+        return Ok(());
+    }
+    let client =
+        DocumentClient::new(&ctx.env, document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
+    let _: serde_json::Value =
+        client.send(&DocumentCommand::Get { document_id: document_id.to_string() }, &ctx.trace_id).await?;
+    Ok(())
 }
 
 /// The query string of a request.

@@ -21,6 +21,7 @@ use worker::{Method, Request};
 
 use crate::auth::{check_origin, credential};
 use crate::http::RequestContext;
+use crate::identity::Principal;
 
 /// A resolved route: which handler runs, with its path parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +44,8 @@ pub enum Route {
     DevLogin,
     /// `POST /api/auth/logout`: clears the session cookie.
     Logout,
+    /// `POST /api/auth/session`: a signed token (JWT) in, a session cookie out.
+    SignedSession,
     /// `GET /api/hermes/client/sessions`
     HermesListSessions,
     /// `POST /api/hermes/client/sessions`
@@ -185,6 +188,7 @@ impl Route {
                     "login" => Route::Login,
                     "dev-login" => Route::DevLogin,
                     "logout" => Route::Logout,
+                    "session" => Route::SignedSession,
                     _ => return Err(Error::RouteNotFound { path: path.to_string() }),
                 };
                 match method {
@@ -227,7 +231,7 @@ impl Route {
     pub fn access(&self) -> Access {
         match self {
             Route::Health => Access::Open,
-            Route::Login | Route::DevLogin | Route::Logout => Access::SignIn,
+            Route::Login | Route::DevLogin | Route::Logout | Route::SignedSession => Access::SignIn,
             Route::GetDocument { .. } | Route::PutDocument { .. } => Access::Mnote,
             Route::HermesListSessions
             | Route::HermesCreateSession
@@ -252,23 +256,23 @@ impl Route {
     }
 }
 
-/// Lets the request through, or answers why not: 401 without a valid credential (the Hermes client code
-/// on Hermes routes), 429 while the client is locked out after failed sign-ins, 403 for a state-changing
-/// request from a foreign or missing origin.
-pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(), Error> {
-    let credential = match route.access() {
-        Access::Open => return Ok(()),
+/// Lets the request through with the caller it proved, or answers why not: 401 without a valid credential
+/// (the Hermes client code on Hermes routes), 429 while the client is locked out after failed sign-ins,
+/// 403 for a state-changing request from a foreign or missing origin.
+pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<Option<Principal>, Error> {
+    let caller = match route.access() {
+        Access::Open => return Ok(None),
         // `/mcp` and the tool route check the tool token themselves ([`crate::auth::require_tool_token`]);
         // browser credentials never open them.
-        Access::Tool => return Ok(()),
+        Access::Tool => return Ok(None),
         Access::SignIn => None,
         Access::Hermes => Some(credential(req, ctx).await?.ok_or(Error::HermesUnauthorized)?),
         Access::Mnote => Some(credential(req, ctx).await?.ok_or(Error::Unauthorized)?),
     };
-    if matches!(req.method(), Method::Get | Method::Head | Method::Options) {
-        return Ok(());
+    if !matches!(req.method(), Method::Get | Method::Head | Method::Options) {
+        check_origin(req, &ctx.config, caller.as_ref().map(|c| c.credential))?;
     }
-    check_origin(req, &ctx.config, credential)
+    Ok(caller.map(|c| c.principal))
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ use crate::http::{RequestContext, json_response, raw_json_response, read_body, r
 use crate::ids;
 use crate::services::commands::{CommandAnswer, CommandOutcome, CommandRequest};
 use crate::services::documents::check_document_id;
-use crate::services::hermes::wire::session_id_of;
+use crate::services::hermes::wire::{owned_suffix, session_id_of};
 use crate::services::reviews::ReviewAction;
 
 /// The command answer as the browser gets it: the object's answer plus the Hermes hand-off.
@@ -66,7 +66,8 @@ pub async fn command(mut req: Request, ctx: &RequestContext) -> Result<Response,
     let run_document = request.document_id.clone();
     let run_hermes = request.run_hermes != Some(false);
     let document_id = request.document_id.clone();
-    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let client =
+        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     // The object routes and acts under its own copy of the profile: one round trip.
     let command = DocumentCommand::Command { document_id, request, trace_id: ctx.trace_id.clone() };
     let Answered { value: answer, rows_written } = client.call::<CommandAnswer>(&command, &ctx.trace_id).await?;
@@ -107,7 +108,8 @@ pub async fn start_hermes_run(
     selection: &[String],
     ctx: &RequestContext,
 ) -> Result<(String, String), Failure> {
-    let session_id = session_id_of(document_id, &ids::hermes_session_suffix()?);
+    let tag = hermes_proxy::caller_tag(ctx)?;
+    let session_id = session_id_of(document_id, &owned_suffix(tag.as_deref(), &ids::hermes_session_suffix()?));
     let order = hermes_proxy::RunOrder {
         document_id,
         session_id: &session_id,
@@ -176,7 +178,8 @@ struct Empty {}
 
 async fn act(session_id: &str, action: ReviewAction, ctx: &RequestContext) -> Result<Response, Failure> {
     let document_id = ids::session_document(session_id)?.to_string();
-    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let client =
+        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     let command = DocumentCommand::Review { document_id, session_id: session_id.into(), action };
     let answered = client.call_raw(&command, &ctx.trace_id).await?;
     let rows_written = answered.rows_written.clone();

@@ -117,6 +117,7 @@ pub fn run(
         selection: &selection,
         profile: &profile,
         grants: None,
+
         idempotency_key: &key,
     };
     let route = route::route(&request.prompt, &input);

@@ -79,6 +79,9 @@ pub trait Mint {
 pub struct Desk<'a> {
     /// Disabled tools and review mode.
     pub profile: &'a Profile,
+    /// Whom the command acts for: the person, and their role in the page's workspace (a tool call: the
+    /// person its context was made for). Their writes carry at most that role's rights.
+    pub acting: &'a crate::identity::Acting,
     /// The request's clock reading.
     pub now: &'a Now,
     /// How long a context frozen now stays valid.
@@ -102,6 +105,7 @@ impl<'a> Desk<'a> {
     pub fn with_profile<'b>(&'b mut self, profile: &'b Profile) -> Desk<'b> {
         Desk {
             profile,
+            acting: self.acting,
             now: self.now,
             context_ttl_seconds: self.context_ttl_seconds,
             idempotency: &mut *self.idempotency,
@@ -142,6 +146,7 @@ impl<'a> Desk<'a> {
         let mut env = executor::Env {
             profile: self.profile,
             grants: None,
+            role: self.acting.role,
             contexts,
             idempotency: &mut *self.idempotency,
             mint: &mut block_id,
@@ -232,6 +237,8 @@ pub mod memory {
         pub events: Vec<ToolEventV1>,
         /// Ids.
         pub mint: Counter,
+        /// Whom the calls act for.
+        pub acting: crate::identity::Acting,
     }
 
     impl Books {
@@ -246,6 +253,7 @@ pub mod memory {
                 contexts: Contexts::default(),
                 events: Vec::new(),
                 mint: Counter::default(),
+                acting: crate::identity::Acting::single_user(),
             }
         }
 
@@ -253,6 +261,7 @@ pub mod memory {
         pub fn desk(&mut self) -> Desk<'_> {
             Desk {
                 profile: &self.profile,
+                acting: &self.acting,
                 now: &self.now,
                 context_ttl_seconds: 3600,
                 idempotency: &mut self.idempotency,
@@ -262,6 +271,16 @@ pub mod memory {
                 events: &mut self.events,
                 mint: &mut self.mint,
             }
+        }
+
+        /// Freezes a whole-page context of `page` as `ctx_page`, what a run's AI writes name (every AI
+        /// write needs one), and answers its id.
+        pub fn frozen_page(&mut self, page: &pageai_core::page::Page) -> String {
+            let request = pageai_core::context::ContextRequest::new(pageai_core::context::Scope::Full);
+            if let Ok((_, frozen)) = FrozenContext::freeze(page, &request, "ctx_page") {
+                self.contexts.by_id.insert(frozen.context_id.clone(), (frozen, i64::MAX));
+            }
+            "ctx_page".into()
         }
 
         /// The names of the events emitted so far, e.g. `tool.started`.

@@ -61,21 +61,23 @@ pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, desk: &mut 
     let mut session =
         desk.sessions.get(session_id)?.ok_or_else(|| Error::ReviewSessionNotFound { session_id: session_id.into() })?;
     let now = desk.now;
-    let stamp = Stamp { actor: REVIEWER, at: &now.at };
+    let stamp = Stamp { actor: &desk.acting.user, at: &now.at };
     // Review writes carry no contextId: their scope is the session's own `base.allowedTargetBlockIds`.
     let contexts = BTreeMap::new();
     match action {
         ReviewAction::Get => to_json(&session),
         ReviewAction::Accept(request) => {
             let answer = desk.with_env(&contexts, |env| review::accept(&mut session, page, request, &stamp, env))?;
-            let stale =
-                || AuditDraft::for_session(AuditAction::ReviewStale, &session, REVIEWER, &now.at, page.revision);
+            let stale = || {
+                AuditDraft::for_session(AuditAction::ReviewStale, &session, &desk.acting.user, &now.at, page.revision)
+            };
             written(answer, AuditAction::ReviewAccept, stale, &session, desk)
         }
         ReviewAction::Revert(request) => {
             let answer = desk.with_env(&contexts, |env| review::revert(&mut session, page, request, &stamp, env))?;
-            let none =
-                || AuditDraft::for_session(AuditAction::ReviewRevert, &session, REVIEWER, &now.at, page.revision);
+            let none = || {
+                AuditDraft::for_session(AuditAction::ReviewRevert, &session, &desk.acting.user, &now.at, page.revision)
+            };
             written(answer, AuditAction::ReviewRevert, none, &session, desk)
         }
         ReviewAction::Reject => {
@@ -119,7 +121,10 @@ fn written(
 fn moved(session: &ReviewSessionV1, action: AuditAction, revision: u64, desk: &mut Desk<'_>) -> Result<String, Error> {
     desk.sessions.put(session, None)?;
     desk.events.push(events::review_updated(session, &desk.now.at));
-    audit::record(&mut *desk.audit, AuditDraft::for_session(action, session, REVIEWER, &desk.now.at, revision))?;
+    audit::record(
+        &mut *desk.audit,
+        AuditDraft::for_session(action, session, &desk.acting.user, &desk.now.at, revision),
+    )?;
     to_json(session)
 }
 

@@ -30,6 +30,7 @@ fn page() -> Page {
 fn held(page: &mut Page, books: &mut Books) -> String {
     let args = json!({
         "documentId": "doc_1", "baseRevision": page.revision, "dryRun": true, "idempotencyKey": "k_model",
+        "contextId": books.frozen_page(page),
         "operations": [
             {"op": "replace", "blockId": "p_1", "matchText": "alpha", "content": "ALPHA"},
             {"op": "replace", "blockId": "p_2", "matchText": "beta", "content": "BETA"},

@@ -119,6 +119,10 @@ pub fn document_of(args: &Value, pointer: &str) -> Result<String, Error> {
 
 fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Result<(ToolReply, Outcome), Error> {
     let tool = Tool::from_name(&request.tool_name);
+    if let Some(tool) = tool.filter(|t| t.writes()) {
+        let context_id = request.args.get("contextId").and_then(Value::as_str);
+        pageai_core::policy::check_bound(tool, request.origin, context_id)?;
+    }
     let contexts = desk.contexts_for(&request.args)?;
     let reads = tool.is_some_and(|t| !t.writes());
     let new_context_id = if reads { desk.mint.opaque("ctx")? } else { String::new() };
@@ -127,7 +131,12 @@ fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Resul
         tool_name: &request.tool_name,
         args: &request.args,
         origin: request.origin,
-        actor: request.origin.actor(),
+        // A person's own write is theirs in the audit; an AI's is the AI's (its run acts for a person,
+        // whose rights bound it).
+        actor: match request.origin.is_ai() {
+            true => request.origin.actor(),
+            false => desk.acting.user.as_str(),
+        },
         at: &now.at,
         tool_call_id: &request.tool_call_id,
         new_context_id: &new_context_id,

@@ -26,7 +26,9 @@ fn page() -> Page {
 }
 
 fn books(mode: ReviewMode) -> Books {
-    Books::new(Profile { review_mode: mode, ..Profile::default() })
+    let mut books = Books::new(Profile { review_mode: mode, ..Profile::default() });
+    books.frozen_page(&page());
+    books
 }
 
 fn request(tool: &str, args: Value) -> ToolCallRequest {
@@ -42,7 +44,7 @@ fn request(tool: &str, args: Value) -> ToolCallRequest {
 
 fn replace(key: &str, dry_run: bool, extra: Value) -> Value {
     let mut args = json!({
-        "documentId": "doc_1", "baseRevision": 0, "dryRun": dry_run, "idempotencyKey": key,
+        "documentId": "doc_1", "baseRevision": 0, "dryRun": dry_run, "idempotencyKey": key, "contextId": "ctx_page",
         "operations": [{"op": "replace", "blockId": "p_2", "matchText": "beta", "content": "BETA"}],
     });
     if let (Some(map), Some(more)) = (args.as_object_mut(), extra.as_object()) {
@@ -152,7 +154,7 @@ fn in_yolo_mode_a_preview_is_only_a_preview_and_proposals_are_held() {
     assert!(reply.review_session.is_none());
     assert_eq!(result_of(&reply)["blocked"], false);
     let plan = json!({
-        "documentId": "doc_1", "baseRevision": 0, "idempotencyKey": "k2",
+        "documentId": "doc_1", "baseRevision": 0, "idempotencyKey": "k2", "contextId": "ctx_page",
         "operations": [{"op": "replace", "matchText": "gamma", "content": "GAMMA"}],
     });
     let held = call(&mut page, &request("doc_plan_update", plan), &mut books.desk()).expect("held");
@@ -244,5 +246,20 @@ fn a_missing_or_mistyped_dry_run_is_an_error_never_a_default() {
             assert_eq!(page.revision, 0);
             assert!(books.sessions.by_id.is_empty());
         }
+    }
+}
+
+#[test]
+fn an_ai_write_without_a_context_is_refused_and_changes_nothing() {
+    for tool in ["doc_apply_block_ops", "doc_plan_update"] {
+        let mut page = page();
+        let mut books = books(ReviewMode::Yolo);
+        let mut args = replace("k1", false, json!({}));
+        args.as_object_mut().map(|a| a.remove("contextId"));
+        let refused = call(&mut page, &request(tool, args), &mut books.desk()).err();
+        assert_eq!(refused.map(|e| e.code().as_str()), Some("mnote_context_required"), "{tool}");
+        assert_eq!(page.blocks[1].text, "beta two");
+        assert!(books.sessions.by_id.is_empty(), "no session either");
+        assert_eq!(books.event_names(), ["tool.started", "tool.failed"]);
     }
 }

@@ -58,6 +58,7 @@ impl Harness {
         let mut env = Env {
             profile: &self.profile,
             grants: None,
+            role: crate::policy::Role::Owner,
             contexts: &NoContexts,
             idempotency: &mut self.store,
             mint: &mut mint,

@@ -1,6 +1,7 @@
 //! The document object's read commands over its books (review sessions, audit chain, events), and the
 //! frozen context a Hermes run starts from.
 
+use crate::identity::Acting;
 use pageai_core::Error;
 use pageai_core::context::ContextRequest;
 use pageai_core::executor::FrozenContext;
@@ -112,6 +113,7 @@ impl DocumentObject {
         &self,
         document_id: &str,
         run: &RunToFreeze<'_>,
+        acting: &Acting,
         trace_id: &str,
     ) -> Result<FrozenRun, Error> {
         let mut resident = self.resident.borrow_mut();
@@ -121,6 +123,7 @@ impl DocumentObject {
         let now_ms = js_sys::Date::now() as i64;
         let ttl_ms = i64::try_from(run.ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
         let mut ledger = Ledger::new(&sql, now_ms);
+        ledger.contexts.act_for(acting);
         ledger.contexts.freeze_run(&frozen, &run.request.scope, now_ms.saturating_add(ttl_ms))?;
         ledger.commit(None, true).or_internal("freeze run context", trace_id)?;
         let route = route_message(page, &frozen, run);
@@ -143,6 +146,7 @@ fn route_message(page: &Page, frozen: &FrozenContext, run: &RunToFreeze<'_>) -> 
         selection: run.selection,
         profile: run.profile,
         grants: None,
+
         idempotency_key: run.idempotency_key,
     };
     route(run.message, &input)

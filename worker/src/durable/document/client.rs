@@ -8,6 +8,7 @@ use super::command::DocumentCommand;
 use crate::config::DOCUMENTS_BINDING;
 use crate::durable::{ObjectAnswer, ROWS_WRITTEN_HEADER};
 use crate::error::{Failure, OrInternal};
+use crate::identity::Principal;
 
 /// A document object's answer, decoded, with the rows the command wrote.
 #[derive(Debug)]
@@ -38,6 +39,8 @@ pub fn pass_rows(rows_written: Option<&str>, mut response: Response, trace_id: &
 #[derive(Debug)]
 pub struct DocumentClient {
     stub: worker::Stub,
+    /// The person the commands are for, as the object reads it ([`super::access::CALLER_HEADER`]).
+    caller: Option<String>,
 }
 
 impl DocumentClient {
@@ -46,7 +49,14 @@ impl DocumentClient {
         let namespace = env.durable_object(DOCUMENTS_BINDING).or_internal("bind DOCUMENTS", trace_id)?;
         let id = namespace.id_from_name(document_id).or_internal("derive object id", trace_id)?;
         let stub = id.get_stub().or_internal("get object stub", trace_id)?;
-        Ok(DocumentClient { stub })
+        Ok(DocumentClient { stub, caller: None })
+    }
+
+    /// The same handle, sending its commands for `principal`: the object checks their role in the
+    /// document's workspace before it runs one ([`super::access`]).
+    pub fn acting_for(mut self, principal: &Principal, trace_id: &str) -> Result<Self, Error> {
+        self.caller = Some(serde_json::to_string(principal).or_internal("encode the caller", trace_id)?);
+        Ok(self)
     }
 
     /// Sends `command` and returns the object's JSON answer as text, with the rows it wrote. A coded error
@@ -54,7 +64,7 @@ impl DocumentClient {
     /// rows header).
     pub async fn call_raw(&self, command: &DocumentCommand, trace_id: &str) -> Result<Answered<String>, Failure> {
         let ObjectAnswer { json, rows_written } =
-            crate::durable::call_object(&self.stub, "document", command, trace_id).await?;
+            crate::durable::call_object_as(&self.stub, "document", command, self.caller.as_deref(), trace_id).await?;
         Ok(Answered { value: json, rows_written })
     }
 

@@ -18,6 +18,7 @@
 //! record, review session, frozen context, audit entries, events) is committed in one SQLite transaction
 //! at the end, or nothing but the events when the command failed.
 
+pub mod access;
 mod books;
 pub mod client;
 pub mod command;
@@ -40,6 +41,7 @@ use crate::durable::ROWS_WRITTEN_HEADER;
 use crate::durable::profile::{ProfileClient, VersionedProfile};
 use crate::error::{Failure, TRACE_HEADER, error_response, internal};
 use crate::http::text_response;
+use crate::identity::{Acting, Principal};
 use crate::ids;
 use crate::services::sqlite::ObjectSql;
 use crate::services::{block_edits, commands, reviews, tool_calls};
@@ -71,9 +73,11 @@ impl DurableObject for DocumentObject {
 
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
+        let caller = req.headers().get(access::CALLER_HEADER).ok().flatten();
+        let caller = caller.and_then(|json| serde_json::from_str::<Principal>(&json).ok());
         let outcome = match req.text().await {
             Ok(body) => match wire::from_json::<DocumentCommand>(&body) {
-                Ok(command) => self.handle(command, &trace_id).await,
+                Ok(command) => self.handle(command, caller.as_ref(), &trace_id).await,
                 Err(e) => Err(e),
             },
             Err(e) => Err(internal("read document command", e, &trace_id)),
@@ -90,8 +94,15 @@ impl DurableObject for DocumentObject {
 }
 
 impl DocumentObject {
-    /// Gets the profile the command needs (the only await), then runs the command in one turn.
-    async fn handle(&self, command: DocumentCommand, trace_id: &str) -> Result<String, Error> {
+    /// Lets the command in ([`access`]), gets the profile it needs (the only await), then runs it in one
+    /// turn.
+    async fn handle(
+        &self,
+        mut command: DocumentCommand,
+        caller: Option<&Principal>,
+        trace_id: &str,
+    ) -> Result<String, Error> {
+        let acting = self.admit(&mut command, caller, trace_id)?;
         let profile = if command.reads_profile() {
             // A command for a document that does not exist fails here, before the profile object hears
             // of it.
@@ -102,7 +113,7 @@ impl DocumentObject {
         };
         // What ran while this command waited for its profile is not this command's cost.
         self.sql.take_rows_written();
-        self.run(command, profile.as_ref(), trace_id)
+        self.run(command, profile.as_ref(), &acting, trace_id)
     }
 
     /// The object's copy of the profile, fetched (and subscribed to) when it holds none.
@@ -132,31 +143,37 @@ impl DocumentObject {
 
     /// Runs one command: one step per command below, or a service inside [`Self::transact`]. `profile`
     /// is set for the commands that read it ([`DocumentCommand::reads_profile`]).
-    fn run(&self, command: DocumentCommand, profile: Option<&Profile>, trace_id: &str) -> Result<String, Error> {
+    fn run(
+        &self,
+        command: DocumentCommand,
+        profile: Option<&Profile>,
+        acting: &Acting,
+        trace_id: &str,
+    ) -> Result<String, Error> {
         let profile = || profile.ok_or_else(|| internal("run document command", "no profile", trace_id));
         match command {
             DocumentCommand::Get { document_id } => {
                 let mut resident = self.resident.borrow_mut();
                 to_json(&*resident.page(&document_id, trace_id)?.0)
             }
-            DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, trace_id),
+            DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, acting, trace_id),
             DocumentCommand::CallTool { document_id, call } => {
-                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
                     to_json(&tool_calls::call(page, &call, desk)?)
                 })
             }
             DocumentCommand::Command { document_id, request, trace_id: command_trace } => {
-                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
                     to_json(&commands::run(page, &request, &command_trace, desk)?)
                 })
             }
             DocumentCommand::Review { document_id, session_id, action } => {
-                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
                     reviews::act(page, &session_id, &action, desk)
                 })
             }
             DocumentCommand::EditBlocks { document_id, edits } => {
-                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
                     block_edits::apply(page, &edits, trace_id, desk)
                 })
             }
@@ -187,7 +204,7 @@ impl DocumentObject {
                     profile: &profile,
                     idempotency_key: &idempotency_key,
                 };
-                to_json(&self.freeze_run(&document_id, &run, trace_id)?)
+                to_json(&self.freeze_run(&document_id, &run, acting, trace_id)?)
             }
             DocumentCommand::PutProfile { profile, version, .. } => {
                 let holding = self.profile.borrow_mut().pushed(VersionedProfile { profile, version });

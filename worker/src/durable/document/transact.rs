@@ -11,17 +11,23 @@ use pageai_core::profile::Profile;
 use super::DocumentObject;
 use crate::clock::Now;
 use crate::error::{OrInternal, internal};
+use crate::identity::Acting;
 use crate::ids::RandomMint;
 use crate::services::desk::Desk;
 use crate::services::documents::PageDraft;
 use crate::services::ledger::Ledger;
 use crate::services::page_store::{Mirror, MirrorPatch};
-use crate::services::reviews::REVIEWER;
 
 impl DocumentObject {
     /// Stores a new page (or the first one) with its `document.put` audit entry, in one transaction; only
     /// the block rows that differ from the stored page are written.
-    pub(super) fn put(&self, document_id: &str, draft: PageDraft, trace_id: &str) -> Result<String, Error> {
+    pub(super) fn put(
+        &self,
+        document_id: &str,
+        draft: PageDraft,
+        acting: &Acting,
+        trace_id: &str,
+    ) -> Result<String, Error> {
         let mut resident = self.resident.borrow_mut();
         let sql = resident.sql().clone();
         let page = draft.resolve(document_id, resident.loaded(trace_id)?.page.as_ref())?;
@@ -29,7 +35,7 @@ impl DocumentObject {
         let mut ledger = Ledger::new(&sql, now.ms);
         let entry = AuditDraft {
             at: now.at.clone(),
-            actor: REVIEWER.into(),
+            actor: acting.user.clone(),
             document_id: document_id.into(),
             action: AuditAction::DocumentPut,
             tool_name: None,
@@ -54,6 +60,7 @@ impl DocumentObject {
         &self,
         document_id: &str,
         profile: &Profile,
+        acting: &Acting,
         trace_id: &str,
         work: impl FnOnce(&mut Page, &mut Desk<'_>) -> Result<T, Error>,
     ) -> Result<T, Error> {
@@ -63,11 +70,13 @@ impl DocumentObject {
         let revision = page.revision;
         let now = Now::read();
         let mut ledger = Ledger::new(&sql, now.ms);
+        ledger.contexts.act_for(acting);
         let mut mint = RandomMint::default();
         let outcome = {
             let Ledger { idempotency, audit, sessions, contexts, events, .. } = &mut ledger;
             let mut desk = Desk {
                 profile,
+                acting,
                 now: &now,
                 context_ttl_seconds: self.config.context_ttl_seconds,
                 idempotency,

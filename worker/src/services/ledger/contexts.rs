@@ -2,6 +2,10 @@
 //! `contextId` is checked against, so a model cannot widen its own scope. Expired rows are ignored on read
 //! and purged whenever a context is frozen.
 //!
+//! Each context records whom it was made for (`user_id`, `role`): the person whose run it is. A tool
+//! call that names it acts for that person ([`ContextTable::acting_of`]), never above their role. Rows
+//! made before identities act for the single user, as owner.
+//!
 //! Two writers freeze contexts here: core's executor (a `doc_fetch` through the tool route or MCP, via the
 //! [`ContextStore`] trait) and the Hermes proxy's run start ([`ContextTable::freeze_run`], which also keeps
 //! the request's full scope).
@@ -13,8 +17,10 @@ use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
 
 use super::storage;
+use crate::identity::Acting;
 use crate::services::desk::ContextStore;
 use crate::services::sqlite::Sql;
+use pageai_core::policy::Role;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS frozen_contexts (
     context_id TEXT PRIMARY KEY,
@@ -24,8 +30,16 @@ pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS frozen_contexts (
     revision INTEGER NOT NULL,
     allowed_ids TEXT NOT NULL,
     expires_at_ms INTEGER NOT NULL,
-    block_hashes TEXT NOT NULL DEFAULT '{}'
+    block_hashes TEXT NOT NULL DEFAULT '{}',
+    user_id TEXT NOT NULL DEFAULT 'user',
+    role TEXT NOT NULL DEFAULT 'owner'
 )";
+
+/// The columns stores made before identities lack; added once when missing.
+const ADD_ACTING: [&str; 2] = [
+    "ALTER TABLE frozen_contexts ADD COLUMN user_id TEXT NOT NULL DEFAULT 'user'",
+    "ALTER TABLE frozen_contexts ADD COLUMN role TEXT NOT NULL DEFAULT 'owner'",
+];
 
 /// The column stores made before block-level preconditions lack; added once when missing.
 const ADD_BLOCK_HASHES: &str = "ALTER TABLE frozen_contexts ADD COLUMN block_hashes TEXT NOT NULL DEFAULT '{}'";
@@ -35,12 +49,17 @@ const ADD_BLOCK_HASHES: &str = "ALTER TABLE frozen_contexts ADD COLUMN block_has
 /// changed back.
 const MAX_HASHES_BYTES: usize = 256 * 1024;
 
-/// Adds the `block_hashes` column to a table made before it existed.
+/// Adds the `block_hashes`, `user_id` and `role` columns to a table made before they existed.
 pub(super) fn migrate(sql: &dyn Sql) -> Result<(), Error> {
-    if sql.rows("SELECT block_hashes FROM frozen_contexts LIMIT 0", Vec::new()).is_ok() {
-        return Ok(());
+    if sql.rows("SELECT block_hashes FROM frozen_contexts LIMIT 0", Vec::new()).is_err() {
+        sql.run(ADD_BLOCK_HASHES, Vec::new()).map_err(|e| storage("add frozen_contexts.block_hashes", e))?;
     }
-    sql.run(ADD_BLOCK_HASHES, Vec::new()).map_err(|e| storage("add frozen_contexts.block_hashes", e))
+    if sql.rows("SELECT user_id FROM frozen_contexts LIMIT 0", Vec::new()).is_err() {
+        for statement in ADD_ACTING {
+            sql.run(statement, Vec::new()).map_err(|e| storage("add frozen_contexts.user_id, role", e))?;
+        }
+    }
+    Ok(())
 }
 
 #[derive(Deserialize)]
@@ -57,6 +76,14 @@ pub struct ContextTable {
     sql: SqlStorage,
     now_ms: i64,
     pending: Vec<Pending>,
+    /// Whom this command's new contexts are made for.
+    acting: Acting,
+}
+
+#[derive(Deserialize)]
+struct ActingRow {
+    user_id: String,
+    role: String,
 }
 
 /// A context frozen by this command: the context, its expiry, and its scope as JSON (`null` when core
@@ -69,7 +96,27 @@ struct Pending {
 
 impl ContextTable {
     pub(super) fn new(sql: SqlStorage, now_ms: i64) -> Self {
-        ContextTable { sql, now_ms, pending: Vec::new() }
+        ContextTable { sql, now_ms, pending: Vec::new(), acting: Acting::single_user() }
+    }
+
+    /// The contexts this command freezes are made for `acting`.
+    pub fn act_for(&mut self, acting: &Acting) {
+        self.acting = acting.clone();
+    }
+
+    /// Whom the unexpired context `context_id` was made for, if it exists.
+    pub fn acting_of(&self, context_id: &str) -> Result<Option<Acting>, Error> {
+        let rows: Vec<ActingRow> = self
+            .sql
+            .exec(
+                "SELECT user_id, role FROM frozen_contexts WHERE context_id = ? AND expires_at_ms > ?",
+                vec![context_id.into(), self.now_ms.into()],
+            )
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| storage("read frozen_contexts", e))?;
+        let Some(row) = rows.into_iter().next() else { return Ok(None) };
+        let role = Role::parse(&row.role).ok_or_else(|| storage("decode frozen_contexts.role", &row.role))?;
+        Ok(Some(Acting { user: row.user_id, role }))
     }
 
     pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
@@ -93,12 +140,14 @@ impl ContextTable {
                 allowed.into(),
                 expires_at_ms.into(),
                 hashes.into(),
+                self.acting.user.as_str().into(),
+                self.acting.role.as_str().into(),
             ];
             sql.run(
                 "INSERT INTO frozen_contexts
                    (context_id, document_id, scope, scope_detail, revision, allowed_ids, expires_at_ms,
-                    block_hashes)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    block_hashes, user_id, role)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )?;
         }

@@ -27,9 +27,11 @@ pub use rows::{PageRows, RowWrite};
 
 use crate::services::sqlite::{Sql, SqlValue, integer, text};
 
-/// Largest stored form (JSON) of one block, in bytes: half the runtime's per-value limit, so the limit is
-/// never met by surprise.
-pub const MAX_BLOCK_BYTES: usize = 1024 * 1024;
+/// Largest stored form (JSON) of one block, in bytes, checked when a page is stored (`PUT`, every write).
+/// Not the block row's limit (2 MB) but the review session's: an AI edit's session keeps about 11 copies
+/// of the block (the preview's before and after, its diffs, the operations, the result), and must fit
+/// [`crate::services::ledger::MAX_STORED_JSON`]. So every block a page may hold can be edited by an AI.
+pub const MAX_BLOCK_BYTES: usize = 160 * 1024;
 
 /// `CREATE … IF NOT EXISTS`, so creating an existing schema is a no-op.
 const SCHEMA: &[&str] = &[

@@ -63,12 +63,67 @@ pub fn check_run_id(run_id: &str) -> Result<(), Error> {
     }
 }
 
+/// How many hex digits of the owner's hash a session id carries.
+const OWNER_TAG_HEX: usize = 12;
+
+/// The owner tag of `user`'s Hermes sessions: `o` and the first hex digits of SHA-256 of the user id.
+///
+/// A session id is the only place the proxy keeps whose session it is (mnote stores nothing of Hermes'
+/// sessions): a signed-in user's sessions are `mnote_{documentId}_{tag}-{random}`, and a user sees and uses
+/// only those with their own tag. The single user of the client token keeps untagged ids (`None`), as
+/// before identities, so its sessions and theirs never mix.
+pub fn owner_tag(user: Option<&str>) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let user = user?;
+    let digest = Sha256::digest(format!("mnote hermes session owner\0{user}").as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    Some(format!("o{}", hex.get(..OWNER_TAG_HEX).unwrap_or_default()))
+}
+
+/// A session suffix for the owner `tag` (see [`owner_tag`]) around a fresh random part.
+pub fn owned_suffix(tag: Option<&str>, random: &str) -> String {
+    match tag {
+        Some(tag) => format!("{tag}-{random}"),
+        None => random.to_string(),
+    }
+}
+
+/// Whether `session_id` belongs to the owner `tag` (`None`: the single user's, untagged).
+pub fn owned_by(session_id: &str, tag: Option<&str>) -> bool {
+    let Some((_, suffix)) = session_id.rsplit_once('_') else { return false };
+    let carried = suffix.split_once('-').map(|(head, _)| head).filter(|head| is_owner_tag(head));
+    carried == tag
+}
+
+fn is_owner_tag(text: &str) -> bool {
+    text.len() == OWNER_TAG_HEX + 1
+        && text.starts_with('o')
+        && text.bytes().skip(1).all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn code(result: Result<(), Error>) -> &'static str {
         result.err().map_or("ok", |e| e.code().as_str())
+    }
+
+    #[test]
+    fn sessions_are_their_owners() {
+        let ana = owner_tag(Some("user_ana"));
+        let bob = owner_tag(Some("user_bob"));
+        assert_ne!(ana, bob);
+        let hers = session_id_of("doc_1", &owned_suffix(ana.as_deref(), "abc"));
+        assert!(is_session_suffix(hers.rsplit_once('_').map(|(_, s)| s).unwrap_or_default()));
+        assert_eq!(session_document(&hers), Some("doc_1"));
+        assert!(owned_by(&hers, ana.as_deref()));
+        assert!(!owned_by(&hers, bob.as_deref()));
+        assert!(!owned_by(&hers, None), "the single user does not see hers");
+        let single = session_id_of("doc_1", &owned_suffix(None, "abc"));
+        assert!(owned_by(&single, None));
+        assert!(!owned_by(&single, ana.as_deref()));
+        assert!(owned_by("mnote_doc_abc-2", None), "a dash alone is no owner tag");
     }
 
     #[test]

@@ -1,0 +1,120 @@
+//! Who may run a command on this document: the gate every command passes before it runs.
+//!
+//! A person's command arrives with who is asking ([`CALLER_HEADER`]: the signed-in [`Principal`]); the
+//! object knows the page's workspace, so it is the one place that can tell. Core's role rule decides
+//! ([`Role::check`]); the gate only looks the role up:
+//!
+//! - no role in the page's workspace: `mnote_document_not_found`, exactly what a missing page answers;
+//! - a role that does not allow the command's [`Act`]: `mnote_role_forbidden`.
+//!
+//! A tool call (Hermes, over MCP or the tool route) carries no person: it acts for whoever its frozen
+//! context was made for ([`crate::services::ledger::ContextTable::acting_of`]). A call that names no known
+//! context acts for the single user of the implicit workspace, so it reaches only that workspace's pages
+//! (and its writes are refused anyway: `mnote_context_required`).
+//!
+//! A `PUT` of a page that does not exist yet creates it in the workspace it names (`workspaceId`), else in
+//! the caller's only workspace, else in the implicit one; a page never moves to another workspace.
+
+use pageai_core::Error;
+use pageai_core::policy::Act;
+use serde_json::Value;
+
+use super::{DocumentCommand, DocumentObject};
+use crate::config::DEFAULT_WORKSPACE_ID;
+use crate::identity::{Acting, Principal};
+use crate::services::ledger::Ledger;
+use crate::services::reviews::ReviewAction;
+
+/// The header a person's command carries: the [`Principal`] as JSON, set by
+/// [`super::DocumentClient::acting_for`].
+pub const CALLER_HEADER: &str = "x-mnote-caller";
+
+impl DocumentCommand {
+    /// What the command asks of a person's role; `None` for a command no person sends (a tool call acts
+    /// for its context, a profile push comes from the profile object).
+    pub fn act(&self) -> Option<Act> {
+        match self {
+            DocumentCommand::Get { .. }
+            | DocumentCommand::ListSessions { .. }
+            | DocumentCommand::Audit { .. }
+            | DocumentCommand::VerifyAudit { .. }
+            | DocumentCommand::Events { .. }
+            | DocumentCommand::Review { action: ReviewAction::Get, .. } => Some(Act::Read),
+            // A run or a command proposes; what its writes may do is the role's, through the policy.
+            DocumentCommand::Command { .. } | DocumentCommand::FreezeRun { .. } => Some(Act::Propose),
+            DocumentCommand::Put { .. } | DocumentCommand::EditBlocks { .. } => Some(Act::Write),
+            DocumentCommand::Review { .. } => Some(Act::Accept),
+            DocumentCommand::CallTool { .. } | DocumentCommand::PutProfile { .. } => None,
+        }
+    }
+}
+
+impl DocumentObject {
+    /// Lets `command` run, for whom, or answers why not (see the module docs). A `PUT` that creates the
+    /// page gets the workspace it lands in written into its draft.
+    pub(super) fn admit(
+        &self,
+        command: &mut DocumentCommand,
+        caller: Option<&Principal>,
+        trace_id: &str,
+    ) -> Result<Acting, Error> {
+        let act = command.act();
+        match (command, act) {
+            (DocumentCommand::PutProfile { .. }, _) => Ok(Acting::single_user()),
+            (DocumentCommand::CallTool { document_id, call }, _) => self.tool_caller(document_id, &call.args, trace_id),
+            (DocumentCommand::Put { document_id, draft }, Some(act)) => {
+                let caller = caller.ok_or(Error::Unauthorized)?;
+                let stored = self.resident.borrow_mut().loaded(trace_id)?.page.as_ref().map(|p| p.workspace_id.clone());
+                match stored {
+                    Some(workspace) => {
+                        let acting = acting(caller, &workspace, act, document_id)?;
+                        if draft.workspace_id.as_ref().is_some_and(|named| *named != workspace) {
+                            return Err(Error::invalid("/workspaceId", "a page stays in the workspace it was made in"));
+                        }
+                        Ok(acting)
+                    }
+                    None => {
+                        let workspace = draft
+                            .workspace_id
+                            .clone()
+                            .or_else(|| caller.workspaces.only_workspace().map(str::to_string))
+                            .unwrap_or_else(|| DEFAULT_WORKSPACE_ID.to_string());
+                        let acting = acting(caller, &workspace, act, document_id)?;
+                        draft.workspace_id = Some(workspace);
+                        Ok(acting)
+                    }
+                }
+            }
+            (command, Some(act)) => {
+                let caller = caller.ok_or(Error::Unauthorized)?;
+                let document_id = command.document_id().to_string();
+                let workspace = self.resident.borrow_mut().page(&document_id, trace_id)?.0.workspace_id.clone();
+                acting(caller, &workspace, act, &document_id)
+            }
+            (_, None) => Err(Error::Unauthorized),
+        }
+    }
+
+    /// Whom a tool call acts for: its context's person, or the single user on the implicit workspace.
+    fn tool_caller(&self, document_id: &str, args: &Value, trace_id: &str) -> Result<Acting, Error> {
+        let mut resident = self.resident.borrow_mut();
+        let workspace = resident.page(document_id, trace_id)?.0.workspace_id.clone();
+        if let Some(context_id) = args.get("contextId").and_then(Value::as_str) {
+            let ledger = Ledger::new(resident.sql(), js_sys::Date::now() as i64);
+            if let Some(acting) = ledger.contexts.acting_of(context_id)? {
+                return Ok(acting);
+            }
+        }
+        match workspace == DEFAULT_WORKSPACE_ID {
+            true => Ok(Acting::single_user()),
+            false => Err(Error::DocumentNotFound { document_id: document_id.into() }),
+        }
+    }
+}
+
+/// `caller`'s role in `workspace`, if it allows `act`.
+fn acting(caller: &Principal, workspace: &str, act: Act, document_id: &str) -> Result<Acting, Error> {
+    let role = caller.role_in(workspace).ok_or_else(|| Error::DocumentNotFound { document_id: document_id.into() })?;
+    role.check(act)?;
+    Ok(Acting { user: caller.user.clone(), role })
+}
