@@ -201,7 +201,7 @@ describe("keyboard", () => {
 
 describe("people's wording", () => {
   test("the XML view escapes once, and only where XML needs it", async () => {
-    const hostile = { workspaceId: "ws", documentId: "xml-words", title: "XML", blocks: [{ blockId: "p_1", type: "paragraph", text: 'a < b & "c" </block> <page' }] };
+    const hostile = { documentId: "xml-words", title: "XML", blocks: [{ blockId: "p_1", type: "paragraph", text: 'a < b & "c" </block> <page' }] };
     const res = await fetch(`${demo.worker.url}/api/documents/xml-words`, {
       method: "PUT",
       headers: { ...demo.worker.auth, "content-type": "application/json", origin: demo.worker.url },
