@@ -17,6 +17,8 @@
 //! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
 //!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
+//! - [`live`]: a document's live channel (`mnote.live_event.v1`): the messages a committed command sends,
+//!   what a reconnecting client is replayed, and how a client's copy of the page follows them.
 //! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
 //! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.
 //! - [`ids`]: how ids and keys are spelled (one alphabet, the length of each kind); the caller brings the
@@ -50,6 +52,7 @@ pub mod events;
 pub mod executor;
 pub mod ids;
 pub mod json;
+pub mod live;
 pub mod manifest;
 #[cfg(feature = "std")]
 pub mod markdown;

@@ -54,6 +54,9 @@ fn samples() -> Vec<Error> {
         Error::HermesUpstreamUnauthorized { status: 401 },
         Error::HermesUpstreamRateLimited { retry_after: Some("3".into()) },
         Error::HermesUpstreamUnavailable { reason: "no answer within 1500 ms".into(), status: None, timed_out: true },
+        Error::LiveSocketLimit { limit: 64 },
+        Error::LiveMessageTooLarge { bytes: 5000, limit: 4096 },
+        Error::LiveResync { revision: 7, message_revision: 9, reason: "the change goes from revision 8".into() },
     ]
 }
 

@@ -66,6 +66,13 @@ pub fn status_for(error: &Error) -> u16 {
     }
 }
 
+/// The WebSocket close code a live socket is closed with for `error`: 4000 plus its HTTP status (4429 for
+/// `mnote_live_socket_limit`, 4413 for `mnote_live_message_too_large`), in the range RFC 6455 leaves to
+/// applications, so a client reads the same class it would from an HTTP answer.
+pub fn close_code_for(error: &Error) -> u16 {
+    4000 + status_for(error)
+}
+
 /// Headers an error adds besides the body: Hermes' `Retry-After`, passed through.
 pub fn extra_headers(error: &Error) -> Vec<(&'static str, String)> {
     match error {
@@ -154,6 +161,9 @@ mod tests {
             (C::HermesUpstreamUnauthorized, 502),
             (C::HermesUpstreamRateLimited, 429),
             (C::HermesUpstreamUnavailable, 502),
+            (C::LiveSocketLimit, 429),
+            (C::LiveMessageTooLarge, 413),
+            (C::LiveResync, 409),
         ];
         let codes: Vec<ErrorCode> = table.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes, ErrorCode::ALL, "one line per code, in the table's order");

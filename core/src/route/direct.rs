@@ -296,7 +296,10 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::HermesBadRequest { .. }
         | Error::HermesUpstreamUnauthorized { .. }
         | Error::HermesUpstreamRateLimited { .. }
-        | Error::HermesUpstreamUnavailable { .. } => (ReasonCode::Complex, Vec::new()),
+        | Error::HermesUpstreamUnavailable { .. }
+        | Error::LiveSocketLimit { .. }
+        | Error::LiveMessageTooLarge { .. }
+        | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),
     }
 }
 
