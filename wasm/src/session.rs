@@ -3,7 +3,8 @@
 //! A keystroke crosses the boundary with its prompt (and a few small options) only, never the page:
 //! `route` parses and self-checks the prompt against the page held here, and `preview` dry-runs the call
 //! it recommends. `applyLocal` follows a write the server applied, so the session stays at the server's
-//! revision without loading the page again.
+//! revision without loading the page again, and `applyRemote` (in `remote`) follows the document's live
+//! channel, whoever wrote.
 
 use std::collections::VecDeque;
 
@@ -18,6 +19,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::interop::{self, PreviewOptions, RouteOptions, ToolCall};
 use crate::{error, ids, preview};
+
+mod remote;
 
 /// How many contexts built by `context()` or given to `rememberContext()` a session keeps; the oldest go
 /// first. Each costs about its allowed ids.
