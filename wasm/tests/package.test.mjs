@@ -90,6 +90,7 @@ describe("the packed tarball", () => {
         assert.ok(packedFiles.includes(file), `${file} is packed`);
       }
     }
+    assert.ok(packedFiles.includes("web/live.js") && packedFiles.includes("web/live.d.ts"), "the live client");
     assert.ok(packedFiles.includes("package.json") && packedFiles.includes("README.md"));
     assert.ok(!packedFiles.some((f) => f.startsWith(".")), `no dotfiles: ${packedFiles}`);
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
@@ -159,6 +160,20 @@ describe("the packed tarball", () => {
     assert.deepEqual(out.esm, out.cjs);
     assert.ok(out.sameFunction);
     assert.equal(out.markdown, "# 发布 Release <!-- mnote:block id=h_1 -->");
+  });
+
+  test("the live channel's client loads with import(), with no WASM", () => {
+    const script = `
+      const live = await import("@mnote/pageai/live");
+      console.log(JSON.stringify({
+        path: import.meta.resolve("@mnote/pageai/live"),
+        exports: Object.keys(live).sort(),
+      }));`;
+    const out = JSON.parse(run(process.execPath, ["--input-type=module", "-e", script]));
+    assert.match(out.path, /node_modules\/@mnote\/pageai\/web\/live\.js$/);
+    assert.deepEqual(out.exports, ["connectLive"]);
+    const source = readFileSync(fileURLToPath(out.path), "utf8");
+    assert.doesNotMatch(source, /^\s*import\b/m, "it imports nothing, so a page loads no .wasm for it");
   });
 
   test("the web build initializes from bytes and gives the same answers", async () => {
