@@ -63,9 +63,10 @@ test-e2e: wasm worker
 test-hermes: setup worker
 	node --test --test-concurrency=1 $(E2E_HERMES)
 
-# The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP.
+# The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP; and a
+# person editing the page while Hermes proposes a change (tests/hermes/live_edits.test.mjs).
 test-tools: setup worker
-	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs
+	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs tests/hermes/live_edits.test.mjs
 
 test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
 
@@ -75,6 +76,7 @@ bench: setup-dev wasm
 	node benches/sse_relay.mjs
 	node benches/worker_tools.mjs
 	node benches/worker_storage.mjs
+	node benches/live_writes.mjs
 
 # Fuzzes core's parsers (SPEC §12): tool arguments, router prompts, Markdown import, continuation tokens.
 # Stable Rust: cargo-fuzz with --sanitizer none (core is safe Rust; the fuzzer hunts panics and broken

@@ -8,8 +8,13 @@
 //      and `diff-match-patch`, on English, CJK and mixed text of 1 K, 20 K and 200 K characters with about
 //      5% of the characters changed, all in this one Node process.
 //
+//   4. targets: the figures issue 15 sets for the package, each next to its target.
+//
 // Figures are medians of timed runs; inputs come from a seeded generator, so every run measures the same
 // text. `node benches/wasm.mjs --quick` runs fewer iterations (a smoke test of the bench itself).
+// `--baseline DIR` also loads another build of the package (DIR is its `pkg` folder, e.g. a copy of wasm/pkg
+// made on another commit) and measures it in the same process, interleaved, so before/after ratios come
+// from one run on one machine.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -23,7 +28,18 @@ const jsdiff = require("diff");
 const DiffMatchPatch = require("diff-match-patch");
 
 const QUICK = process.argv.includes("--quick");
+const baselineAt = process.argv.indexOf("--baseline");
+const BASELINE_DIR = baselineAt > 0 ? process.argv[baselineAt + 1] : undefined;
+if (baselineAt > 0 && !BASELINE_DIR) throw new Error("--baseline needs the path of a package's pkg folder");
+const baseline = BASELINE_DIR && require(join(BASELINE_DIR, "node", "pageai.js"));
+/** The builds measured: this one, and the baseline when given. */
+const builds = [["this build", pageai, join(root, "wasm", "pkg")], ...(baseline ? [["baseline", baseline, BASELINE_DIR]] : [])];
+
 const SIZE_BUDGET_BYTES = 300_000; // 300 KB, gzipped
+// Issue 15's targets for a 10,000-block page.
+const DIRECT_TARGET_MS = 5;
+const LOAD_TARGET_MS = 15;
+const TYPING_TARGET_MS = 1;
 
 // --- Measuring -----------------------------------------------------------------------------------------
 
@@ -127,23 +143,32 @@ function edit(random, text, fraction, alphabet) {
 // --- 1. Size -------------------------------------------------------------------------------------------
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
-const sizes = [
-  ["pageai_bg.wasm", "main (@mnote/pageai)", true],
-  ["markdown_bg.wasm", "Markdown (@mnote/pageai/markdown)", false],
-].map(([file, module, budgeted]) => {
-  const wasm = readFileSync(join(root, "wasm", "pkg", "web", file));
-  const gz = gzipSync(wasm, { level: 9 }).length;
-  const verdict = gz <= SIZE_BUDGET_BYTES ? "ok" : "OVER";
-  return [
-    file,
-    module,
-    kib(wasm.length),
-    `${kib(gz)} (${(gz / 1000).toFixed(0)} KB)`,
-    kib(brotliCompressSync(wasm).length),
-    budgeted ? `${SIZE_BUDGET_BYTES / 1000} KB ${verdict}` : "loaded on import only",
-  ];
-});
-table("Package size (wasm/pkg/web/)", ["file", "module", "raw", "gzip -9", "brotli", "budget (gzip)"], sizes);
+const mainGzip = new Map(); // build → gzipped bytes of the main module
+const sizes = builds.flatMap(([build, , dir]) =>
+  [
+    ["pageai_bg.wasm", "main (@mnote/pageai)", true],
+    ["markdown_bg.wasm", "Markdown (@mnote/pageai/markdown)", false],
+  ].map(([file, module, budgeted]) => {
+    const wasm = readFileSync(join(dir, "web", file));
+    const gz = gzipSync(wasm, { level: 9 }).length;
+    if (budgeted) mainGzip.set(build, gz);
+    const verdict = gz <= SIZE_BUDGET_BYTES ? "ok" : "OVER";
+    return [
+      ...(baseline ? [build] : []),
+      file,
+      module,
+      kib(wasm.length),
+      `${kib(gz)} (${(gz / 1000).toFixed(1)} KB)`,
+      kib(brotliCompressSync(wasm).length),
+      budgeted ? `${SIZE_BUDGET_BYTES / 1000} KB ${verdict}` : "loaded on import only",
+    ];
+  }),
+);
+table(
+  "Package size (pkg/web/)",
+  [...(baseline ? ["build"] : []), "file", "module", "raw", "gzip -9", "brotli", "budget (gzip)"],
+  sizes,
+);
 
 // --- 2. Per keystroke ----------------------------------------------------------------------------------
 
@@ -168,6 +193,7 @@ function bigPage(blocks, seed) {
 const keystrokes = (prompt) => [...prompt].map((_, i) => [...prompt].slice(0, i + 1).join(""));
 
 const keystrokeRows = [];
+const sessionFigures = new Map(); // `${blocks} ${build}` → { typing, direct, load } in ms
 for (const blocks of [200, 10_000]) {
   const page = bigPage(blocks, blocks);
   const json = JSON.stringify(page);
@@ -176,23 +202,35 @@ for (const blocks of [200, 10_000]) {
   const typed = prompts.flatMap(keystrokes);
   const options = { profile: { reviewMode: "yolo" }, idempotencyKey: "idem_bench" };
   const previewOptions = { profile: { reviewMode: "yolo" }, at: "2026-01-01T00:00:00Z", toolCallId: "call_bench" };
+  const minMs = QUICK ? 50 : blocks > 1000 ? 3000 : 1000;
+  const per = (list, ms) => ms / list.length;
 
-  const session = new pageai.PageSession(page);
-  // Sanity: the full prompts are direct and preview one change.
-  for (const prompt of prompts) {
-    const call = session.route(prompt, options).recommendedToolCall;
-    if (!call || session.preview(call, previewOptions).changedBlocks.length !== 1) throw new Error(`not direct: ${prompt}`);
-  }
-  const directs = typed.filter((p) => session.route(p, options).recommendedToolCall).length;
-
-  const stateful = (prompts) => () => {
+  const measured = builds.map(([build, pkg]) => {
+    const session = new pkg.PageSession(page);
+    // Sanity: the full prompts are direct and preview one change.
     for (const prompt of prompts) {
-      const route = session.route(prompt, options);
-      if (route.recommendedToolCall) session.preview(route.recommendedToolCall, previewOptions);
+      const call = session.route(prompt, options).recommendedToolCall;
+      if (!call || session.preview(call, previewOptions).changedBlocks.length !== 1) throw new Error(`not direct: ${prompt}`);
     }
-  };
-  // Stateless: the page crosses the boundary (as JSON text, the cheapest form) for the route and again
-  // for the dry-run.
+    const stateful = (prompts) => () => {
+      for (const prompt of prompts) {
+        const route = session.route(prompt, options);
+        if (route.recommendedToolCall) session.preview(route.recommendedToolCall, previewOptions);
+      }
+    };
+    return { build, pkg, session, stateful, directs: typed.filter((p) => session.route(p, options).recommendedToolCall).length };
+  });
+  // Each figure for every build before the next figure, so a slow patch of the machine hits all of them.
+  const typing = measured.map((m) => per(typed, time(m.stateful(typed), { minMs })));
+  const direct = measured.map((m) => per(prompts, time(m.stateful(prompts), { minMs })));
+  const load = measured.map((m) => time(() => new m.pkg.PageSession(json).free(), { minMs: QUICK ? 20 : 1000 }));
+  measured.forEach((m, i) => {
+    m.session.free();
+    sessionFigures.set(`${blocks} ${m.build}`, { typing: typing[i], direct: direct[i], load: load[i] });
+  });
+
+  // Stateless, this build only: the page crosses the boundary (as JSON text, the cheapest form) for the route
+  // and again for the dry-run.
   const stateless = (prompts, input) => () => {
     for (const prompt of prompts) {
       const once = new pageai.PageSession(input);
@@ -202,25 +240,24 @@ for (const blocks of [200, 10_000]) {
       if (call) pageai.validateOps(input, call.args.operations, { ...previewOptions, allowedTargetBlockIds: call.args.allowedTargetBlockIds, idempotencyKey: "idem_bench" });
     }
   };
-  const minMs = QUICK ? 50 : blocks > 1000 ? 3000 : 1000;
-  const per = (list, ms) => ms / list.length;
-  const typing = [per(typed, time(stateful(typed), { minMs })), per(typed, time(stateless(typed, json), { minMs, minRuns: 1 }))];
+  const typingStateless = per(typed, time(stateless(typed, json), { minMs, minRuns: 1 }));
   const objects = per(typed, time(stateless(typed, page), { minMs, minRuns: 1 }));
-  const direct = [per(prompts, time(stateful(prompts), { minMs })), per(prompts, time(stateless(prompts, json), { minMs }))];
-  const load = time(() => new pageai.PageSession(json).free(), { minMs: QUICK ? 20 : 300 });
-  session.free();
-  keystrokeRows.push([
-    `${blocks.toLocaleString("en-US")} blocks (${(json.length / 1024).toFixed(0)} KiB JSON)`,
-    `${typed.length} (${directs} direct)`,
-    fmtMs(typing[0]),
-    fmtMs(typing[1]),
-    fmtMs(objects),
-    fmtX(typing[1] / typing[0]),
-    fmtMs(direct[0]),
-    fmtMs(direct[1]),
-    fmtX(direct[1] / direct[0]),
-    fmtMs(load),
-  ]);
+  const directStateless = per(prompts, time(stateless(prompts, json), { minMs }));
+  measured.forEach((m, i) => {
+    const mine = i === 0;
+    keystrokeRows.push([
+      `${blocks.toLocaleString("en-US")} blocks (${(json.length / 1024).toFixed(0)} KiB JSON)${baseline ? `, ${m.build}` : ""}`,
+      `${typed.length} (${m.directs} direct)`,
+      fmtMs(typing[i]),
+      mine ? fmtMs(typingStateless) : "",
+      mine ? fmtMs(objects) : "",
+      mine ? fmtX(typingStateless / typing[i]) : "",
+      fmtMs(direct[i]),
+      mine ? fmtMs(directStateless) : "",
+      mine ? fmtX(directStateless / direct[i]) : "",
+      fmtMs(load[i]),
+    ]);
+  });
 }
 table(
   "Per keystroke: route, and preview when the route is direct (medians, per keystroke). Typing: two commands typed one character at a time. Direct: the two finished commands, each routed and previewed.",
@@ -233,6 +270,7 @@ console.log("\nStateless = a fresh PageSession for the route plus validateOps(pa
 
 const dmp = new DiffMatchPatch();
 const diffRows = [];
+const ratios = { jsdiff: Infinity, dmp: Infinity }; // the smallest other / ours over every input
 const check = (name, before, after, parts) => {
   const old = parts.filter((p) => p[0] !== "insert").map((p) => p[1]).join("");
   const neu = parts.filter((p) => p[0] !== "delete").map((p) => p[1]).join("");
@@ -259,28 +297,68 @@ for (const [label, make, alphabet] of [
     const dmpOnce = performance.now() - dmpStart;
     check("diff-match-patch", before, after, dmpOut.map(([op, text]) => [op === 1 ? "insert" : op === -1 ? "delete" : "equal", text]));
 
+    if (baseline && JSON.stringify(baseline.diffChars(before, after)) !== JSON.stringify(ours)) {
+      throw new Error(`diffChars of ${label} ${size} differs from the baseline's`);
+    }
+
     const opts = size >= 200_000 ? { minMs: QUICK ? 1 : 2000, minRuns: 1 } : {};
-    const tOurs = time(() => pageai.diffChars(before, after), opts);
+    const tOurs = builds.map(([, pkg]) => time(() => pkg.diffChars(before, after), opts));
     // jsdiff takes tens of seconds at 200 K; its one run above is the figure there.
     const tJs = size >= 200_000 ? jsOnce : time(() => jsdiff.diffChars(before, after), opts);
     const tDmp = time(() => dmp.diff_main(before, after), opts);
+    ratios.jsdiff = Math.min(ratios.jsdiff, tJs / tOurs[0]);
+    ratios.dmp = Math.min(ratios.dmp, tDmp / tOurs[0]);
     diffRows.push([
       label,
       `${(size / 1000).toFixed(0)} K chars`,
       `${ours.filter((s) => s.tag !== "equal").length} spans`,
-      fmtMs(tOurs),
+      fmtMs(tOurs[0]),
+      ...(baseline ? [fmtMs(tOurs[1]), fmtX(tOurs[1] / tOurs[0])] : []),
       fmtMs(tJs),
       fmtMs(tDmp) + (dmpOnce >= dmp.Diff_Timeout * 1000 * 0.95 ? " (hit its 1 s timeout)" : ""),
-      fmtX(tJs / tOurs),
-      fmtX(tDmp / tOurs),
+      fmtX(tJs / tOurs[0]),
+      fmtX(tDmp / tOurs[0]),
     ]);
   }
 }
 table(
   "Character diff, ~5% of characters changed in short edits all over the text (median per call)",
-  ["text", "size", "changed runs", "@mnote/pageai diffChars", "diff (jsdiff) diffChars", "diff-match-patch diff_main", "jsdiff / ours", "dmp / ours"],
+  [
+    "text",
+    "size",
+    "changed runs",
+    "@mnote/pageai diffChars",
+    ...(baseline ? ["baseline diffChars", "baseline / ours"] : []),
+    "diff (jsdiff) diffChars",
+    "diff-match-patch diff_main",
+    "jsdiff / ours",
+    "dmp / ours",
+  ],
   diffRows,
 );
 console.log(
-  "\nRatios above 1× mean @mnote/pageai is faster. diffChars returns every span as a JS object, so its figure includes the JSON crossing; diff-match-patch runs with its default Diff_Timeout (1 s), after which it settles for a non-minimal diff.",
+  "\nRatios above 1× mean @mnote/pageai is faster. diffChars returns every span as a JS object, so its figure includes building them in JS; diff-match-patch runs with its default Diff_Timeout (1 s), after which it settles for a non-minimal diff.",
 );
+
+// --- 4. Targets ----------------------------------------------------------------------------------------
+
+const large = sessionFigures.get("10000 this build");
+const verdict = (ok) => (ok ? "met" : "MISSED");
+const targetRows = [
+  ["main .wasm, gzip -9", `${(mainGzip.get("this build") / 1000).toFixed(1)} KB`, `≤ ${SIZE_BUDGET_BYTES / 1000} KB`, verdict(mainGzip.get("this build") <= SIZE_BUDGET_BYTES)],
+  ["PageSession, 10,000 blocks: route + preview of a finished direct command", fmtMs(large.direct), `≤ ${DIRECT_TARGET_MS} ms`, verdict(large.direct <= DIRECT_TARGET_MS)],
+  ["new PageSession, 10,000 blocks (JSON text)", fmtMs(large.load), `≤ ${LOAD_TARGET_MS} ms`, verdict(large.load <= LOAD_TARGET_MS)],
+  ["PageSession, 10,000 blocks: typing, per keystroke", fmtMs(large.typing), `≤ ${TYPING_TARGET_MS} ms`, verdict(large.typing <= TYPING_TARGET_MS)],
+  ["diffChars, slowest size: diff-match-patch / ours", fmtX(ratios.dmp), "> 1×", verdict(ratios.dmp > 1)],
+  ["diffChars, slowest size: jsdiff / ours", fmtX(ratios.jsdiff), "> 1×", verdict(ratios.jsdiff > 1)],
+];
+if (baseline) {
+  const old = sessionFigures.get("10000 baseline");
+  targetRows.push(
+    ["baseline: main .wasm, gzip -9", `${(mainGzip.get("baseline") / 1000).toFixed(1)} KB`, "", ""],
+    ["baseline: direct command, 10,000 blocks", `${fmtMs(old.direct)} (${fmtX(old.direct / large.direct)} this build's)`, "", ""],
+    ["baseline: new PageSession, 10,000 blocks", `${fmtMs(old.load)} (${fmtX(old.load / large.load)} this build's)`, "", ""],
+    ["baseline: typing, 10,000 blocks", `${fmtMs(old.typing)} (${fmtX(old.typing / large.typing)} this build's)`, "", ""],
+  );
+}
+table("Issue 15's package targets (this build)", ["figure", "measured", "target", ""], targetRows);

@@ -1,9 +1,10 @@
 // The mnote Page AI demo: loads the WASM engine and the `welcome` document, draws the page, and wires the
 // command box (route + preview per keystroke, in WASM; Apply and Send to Hermes through the server), the
 // review panel, the context panel (contexts, in WASM), the tool toggles and the audit log. Each panel lives
-// in its own module under js/; this file only wires them together and owns the session.
+// in its own module under js/; this file only wires them together and owns the session. The layout
+// (js/layout.js) puts the panels beside the page on a wide screen and behind a tab bar on a phone.
 
-import { ApiError, fetchDocument, runCommand, streamRun } from "./js/api.js";
+import { ApiError, abortRun, fetchDocument, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createCommandPanel } from "./js/command-panel.js";
 import { createContextPanel } from "./js/context-panel.js";
@@ -11,15 +12,20 @@ import { createReviewPanel } from "./js/review-panel.js";
 import { createToolsPanel } from "./js/tools-panel.js";
 import { count, h, replace } from "./js/dom.js";
 import { loadEngine } from "./js/engine.js";
+import { errorWords } from "./js/labels.js";
+import { createLayout } from "./js/layout.js";
 import { createPageView } from "./js/page-view.js";
+import { createPromptMemory } from "./js/prompts.js";
 
 const documentId = new URLSearchParams(location.search).get("doc") || "welcome";
 const $ = (selector) => document.querySelector(selector);
+const layout = createLayout(document.body, $("#tabbar"));
 
 async function main() {
   const [engine, page] = await Promise.all([loadEngine(), fetchDocument(documentId)]);
   // Loaded into WASM once: every keystroke and every context passes only its request across the boundary.
   let session = new engine.PageSession(page);
+  const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
   $("#doc-title").textContent = page.title || page.documentId;
@@ -27,11 +33,11 @@ async function main() {
     replace(
       $("#doc-meta"),
       pill(`Revision ${p.revision}`, "", "doc-revision"),
-      pill(`${count(p.blocks.length)} blocks`),
+      pill(`${count(p.blocks.length)} blocks`, "pill-extra"),
       p.permission === "read" ? pill("Read-only", "pill-warn") : null,
       pill(
         engine.wasmBytes ? `WASM ${Math.round(engine.wasmBytes / 1024)} KB · ${Math.round(engine.loadMs)} ms` : "WASM ready",
-        "pill-ok",
+        "pill-ok pill-extra",
       ),
     );
   showMeta(page);
@@ -70,7 +76,6 @@ async function main() {
   async function reload() {
     const stored = await fetchDocument(documentId);
     if (stored.revision !== session.revision) follow(stored);
-    await auditPanel.refresh();
   }
 
   /**
@@ -81,45 +86,71 @@ async function main() {
   async function apply({ prompt, mode, selection }) {
     const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
     const answer = await runCommand({ documentId, prompt, scope, selection, mode });
+    prompts.remember(prompt, answer.runId, answer.reviewSession?.sessionId);
     if (answer.outcome === "applied") {
       follow(answer.page, answer.result);
       await Promise.all([auditPanel.refresh(), reviewPanel.refresh()]);
       return { outcome: "applied", page: answer.page, answer };
     }
-    if (answer.outcome === "review") await reviewPanel.refresh(answer.reviewSession.sessionId);
+    if (answer.outcome === "review") await Promise.all([reviewPanel.refresh(answer.reviewSession.sessionId), auditPanel.refresh()]);
     return { outcome: answer.outcome, page: null, answer };
   }
 
   /**
    * Sends a prompt to Hermes: the command route freezes the page and starts the run through the Hermes
-   * proxy, in a new session of this document; its events stream back to `onEvent`. When the run ends, the
-   * page is read again, since Hermes may have written through the mnote tools.
+   * proxy, in a new session of this document; `onStart` gets the run's ids (so it can be stopped) and its
+   * events stream back to `onEvent`. When the run ends, the page is read again, since Hermes may have
+   * written through the mnote tools.
    */
-  async function sendToHermes({ prompt, selection }, onEvent) {
+  async function sendToHermes({ prompt, selection }, { onStart, onEvent }) {
     const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
     const answer = await runCommand({ documentId, prompt, scope, selection });
     if (answer.outcome !== "hermes") return { outcome: answer.outcome, answer };
     const run = answer.hermesRun;
     if (!run?.started) {
       const error = run?.error ?? {};
-      throw Object.assign(new Error(error.message ?? "the run did not start"), { code: error.code, hint: error.hint });
+      throw Object.assign(new Error(error.message ?? "the run did not start"), { code: error.code, hint: error.hint, details: error.details });
     }
-    const last = await streamRun(run.runId, run.sessionId, onEvent);
-    await Promise.all([reload(), reviewPanel.refresh()]);
-    return { outcome: "hermes", run, last };
+    prompts.remember(prompt, run.runId, answer.runId);
+    onStart(run);
+    try {
+      const last = await streamRun(run.runId, run.sessionId, onEvent);
+      return { outcome: "hermes", run, last };
+    } finally {
+      await Promise.all([reload(), reviewPanel.refresh(), auditPanel.refresh()]);
+    }
   }
+
+  /** Brings the Tools panel into view with the switch of `toolName` focused. */
+  const showTool = (toolName) => layout.reveal("tools", { focus: `[data-tool="${CSS.escape(toolName)}"] input` });
 
   const deps = { session: () => session, isPageAiError: engine.isPageAiError, pageView };
   contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
-  const reviewPanel = createReviewPanel($("#review-panel"), { documentId, onWrite: reload, engine });
   const auditPanel = createAuditPanel($("#audit-panel"), { documentId });
+  const reviewPanel = createReviewPanel($("#review-panel"), {
+    documentId,
+    prompts,
+    engine,
+    showTool,
+    onWrite: reload,
+    onAction: () => auditPanel.refresh(),
+    onCount: (open) => layout.setBadge("review", open),
+  });
   const toolsPanel = createToolsPanel($("#tools-panel"), { onProfile: (profile) => commandPanel?.showProfile(profile) });
   commandPanel = createCommandPanel($("#command-panel"), {
     ...deps,
     vocabulary: engine.vocabulary,
+    mintIdempotencyKey: engine.mintIdempotencyKey,
     selection: () => contextPanel.picked(),
+    revealPreview: layout.isWide,
+    showTool,
+    showBlock: (blockId) => {
+      layout.reveal("page");
+      pageView.reveal(blockId);
+    },
     apply,
     sendToHermes,
+    stopRun: (run) => abortRun(run.runId, { documentId, sessionId: run.sessionId }),
     // The review mode is the stored profile's: what the preview shows is what the server and Hermes obey.
     onMode: (reviewMode) => toolsPanel.save({ reviewMode }),
   });
@@ -133,20 +164,29 @@ function pill(text, kind = "", id = undefined) {
   return h("span", { class: `pill ${kind}`, id }, text);
 }
 
-main().catch((error) => {
+/** The one message a page that cannot load shows (the panels would have nothing to work on). */
+function showFatal(error) {
   document.body.dataset.state = "error";
   const coded = error instanceof ApiError || typeof error?.code === "string";
-  $("#doc-title").textContent = "Unavailable";
+  const code = coded ? error.code : "load_failed";
+  const words = coded ? errorWords(error, { documentId }) : { text: "The demo could not start in this browser.", hint: String(error?.message ?? error) };
+  $("#doc-title").textContent = code === "mnote_document_not_found" ? "Not found" : "Unavailable";
+  replace($("#doc-meta"));
   replace(
     $("#page-blocks"),
     h(
       "div",
-      { class: "message message-error fatal" },
-      h("div", { class: "error-code" }, coded ? error.code : "load_failed"),
-      h("div", { class: "error-message" }, `The document “${documentId}” could not be loaded: ${error.message}`),
-      error.hint ? h("div", { class: "error-hint" }, error.hint) : null,
+      { class: "message message-error fatal", id: "fatal-error", role: "alert" },
+      h("h1", { class: "fatal-title" }, words.text),
+      words.hint ? h("p", { class: "error-hint" }, words.hint) : null,
+      documentId !== "welcome" ? h("p", {}, h("a", { class: "primary fatal-link", href: "/" }, "Open the welcome page")) : null,
+      h("p", { class: "error-code" }, `Error code: ${code}`),
     ),
   );
   $("#page-blocks").removeAttribute("aria-busy");
+}
+
+main().catch((error) => {
+  showFatal(error);
   console.error(error);
 });

@@ -34,6 +34,7 @@ fn bench(c: &mut Criterion) {
             revision: p.revision,
             scope: "full".into(),
             allowed_target_block_ids: p.blocks.iter().map(|b| b.block_id.clone()).collect(),
+            block_hashes: Default::default(),
         };
         let prompt = format!("请把「{target}」替换为「第一百段」");
         let input = RouteInput {

@@ -7,15 +7,21 @@
 //! A guided tour:
 //!
 //! - [`page`]: the block page model, its content hashes, `conflictDetectionKey` and `revisionRef`.
+//! - [`history`]: the revision at which each block last changed, so a write based on an older revision
+//!   lands when the blocks it touches did not change since.
 //! - [`markdown`] (feature `std`): import and export of local-first `.md` pages, with block ids kept in
 //!   optional `<!-- mnote:block id=… -->` markers.
 //! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads.
 //! - [`manifest`]: the one tool catalog (`mnote.ai_tool_manifest.v1`) and its MCP and OpenAI exports.
-//! - [`executor`]: the single entry point of every tool call; every write is checked and applied there.
+//! - [`executor`]: the single entry point of every tool call; every write is checked and applied there. A
+//!   write conflicts only when a block it touches changed since the caller's read.
+//! - [`edits`]: a person's block edits (`PATCH /api/documents/{id}/blocks`), and the edit a text change
+//!   becomes.
 //! - [`route`]: the deterministic bilingual command router (`mnote.page_ai_command_route.v1`): direct
 //!   shortcuts for low-ambiguity commands, everything else to Hermes with a reason and a hint.
 //! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
-//!   accepts them, with partial accept, stale detection, retry and undo, all on top of the executor.
+//!   accepts them, with partial accept, rebase over edits to other blocks, stale detection, retry and
+//!   undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`live`]: a document's live channel (`mnote.live_event.v1`): the messages a committed command sends,
 //!   what a reconnecting client is replayed, and how a client's copy of the page follows them.
@@ -47,9 +53,11 @@ extern crate alloc;
 
 pub mod audit;
 pub mod context;
+pub mod edits;
 pub mod error;
 pub mod events;
 pub mod executor;
+pub mod history;
 pub mod ids;
 pub mod json;
 pub mod live;

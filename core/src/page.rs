@@ -5,15 +5,16 @@
 //! [`Page::revision_ref`] for one block. Hashes are XXH3-64 over a length-prefixed canonical encoding, so
 //! they are identical on every platform, native and WASM.
 
-use alloc::borrow::ToOwned;
-use alloc::collections::BTreeSet;
+use alloc::borrow::{Cow, ToOwned};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use hashbrown::HashSet;
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::error::{Error, Result};
+pub use crate::history::BlockHistory;
 
 /// The longest block id allowed.
 pub const MAX_BLOCK_ID_LEN: usize = 64;
@@ -203,10 +204,16 @@ impl Block {
 
     /// Checks the id and that the attrs fit the type. `pointer` prefixes error pointers.
     pub fn validate(&self, pointer: &str) -> Result<()> {
+        self.validate_at(&|| pointer.to_owned())
+    }
+
+    /// [`Block::validate`], with the pointer made only for an error: a 10,000-block page checks every block
+    /// on load, and formatting each one's pointer cost more than the checks.
+    fn validate_at(&self, pointer: &dyn Fn() -> String) -> Result<()> {
         validate_block_id(&self.block_id)
-            .map_err(|reason| Error::invalid_page(format!("{pointer}/blockId"), reason))?;
+            .map_err(|reason| Error::invalid_page(format!("{}/blockId", pointer()), reason))?;
         let a = &self.attrs;
-        let bad = |field: &str, reason: &str| Error::invalid_page(format!("{pointer}/attrs/{field}"), reason);
+        let bad = |field: &str, reason: &str| Error::invalid_page(format!("{}/attrs/{field}", pointer()), reason);
         let kind = self.kind;
         match a.level {
             Some(_) if kind != BlockType::Heading => {
@@ -231,7 +238,7 @@ impl Block {
             return Err(bad("depth", "only list items and todos have a depth"));
         }
         if matches!(kind, BlockType::Divider | BlockType::Image) && !self.text.is_empty() {
-            return Err(Error::invalid_page(format!("{pointer}/text"), "dividers and images have no text"));
+            return Err(Error::invalid_page(format!("{}/text", pointer()), "dividers and images have no text"));
         }
         Ok(())
     }
@@ -277,10 +284,14 @@ fn is_plain_token(id: &str) -> bool {
     id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-/// A page: title, revision, permission and blocks.
+/// A page: title, revision, permission and blocks, and the history of its blocks.
+///
+/// The JSON form has no history: a page read from JSON starts with an empty one that knows nothing before
+/// its revision ([`BlockHistory::new`]), so writes based on an older revision conflict until the page has
+/// history of its own. [`crate::ops::Plan::commit`] keeps it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, from = "PageFields")]
 pub struct Page {
     /// The workspace the document belongs to.
     pub workspace_id: String,
@@ -297,6 +308,39 @@ pub struct Page {
     pub permission: Permission,
     /// The blocks, in order.
     pub blocks: Vec<Block>,
+    /// The revision at which each block last changed; never serialized.
+    #[serde(skip)]
+    pub history: BlockHistory,
+}
+
+/// The JSON fields of a [`Page`]: everything but its history.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PageFields {
+    workspace_id: String,
+    document_id: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    revision: u64,
+    #[serde(default)]
+    permission: Permission,
+    blocks: Vec<Block>,
+}
+
+impl From<PageFields> for Page {
+    fn from(f: PageFields) -> Self {
+        Page {
+            workspace_id: f.workspace_id,
+            document_id: f.document_id,
+            title: f.title,
+            revision: f.revision,
+            permission: f.permission,
+            blocks: f.blocks,
+            history: BlockHistory::new(f.revision),
+        }
+    }
 }
 
 impl Page {
@@ -314,9 +358,18 @@ impl Page {
             revision: 0,
             permission: Permission::Edit,
             blocks,
+            history: BlockHistory::new(0),
         };
         page.validate()?;
         Ok(page)
+    }
+
+    /// The same page at `revision`, knowing nothing of its blocks' past: what a page read from JSON at that
+    /// revision is.
+    pub fn at_revision(mut self, revision: u64) -> Self {
+        self.revision = revision;
+        self.history = BlockHistory::new(revision);
+        self
     }
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
@@ -331,13 +384,12 @@ impl Page {
         if self.document_id.is_empty() {
             return Err(Error::invalid_page("/documentId", "must not be empty"));
         }
-        let mut seen = BTreeSet::new();
+        let mut seen = HashSet::with_capacity(self.blocks.len());
         for (i, block) in self.blocks.iter().enumerate() {
-            let pointer = format!("/blocks/{i}");
-            block.validate(&pointer)?;
-            if !seen.insert(&block.block_id) {
+            block.validate_at(&|| format!("/blocks/{i}"))?;
+            if !seen.insert(Cow::Borrowed(block.block_id.as_str())) {
                 return Err(Error::invalid_page(
-                    format!("{pointer}/blockId"),
+                    format!("/blocks/{i}/blockId"),
                     format!("duplicate block id {:?}", block.block_id),
                 ));
             }

@@ -114,7 +114,7 @@ pub enum Decision {
 pub enum Unavailable {
     /// The tool writes and the document is read-only.
     ReadOnly,
-    /// The profile switches the tool off.
+    /// The profile switches the tool off for AI callers (Hermes, the shortcut).
     Disabled,
     /// The caller was not granted the tool's capability scope.
     ScopeNotGranted {
@@ -161,7 +161,9 @@ fn available(ask: &Ask<'_>) -> Result<(), Unavailable> {
     if ask.tool.writes() && ask.permission == Permission::Read {
         return Err(Unavailable::ReadOnly);
     }
-    if ask.profile.disables(spec.name) {
+    // The profile's switches are about what the page AI may use; a person's own edits and accepts are not
+    // the AI's tool calls, so they pass (read-only pages and scopes still bind everyone).
+    if ask.origin.is_ai() && ask.profile.disables(spec.name) {
         return Err(Unavailable::Disabled);
     }
     if !scope_granted(ask.grants, spec.capability_scope) {

@@ -3,13 +3,25 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
-use pageai_core::error::{Error, ErrorCode};
+use pageai_core::error::{BlockConflict, Error, ErrorCode};
 use pageai_core::wire::ErrorBody;
 
 fn samples() -> Vec<Error> {
     vec![
         Error::invalid("/operations/0/op", "unknown variant `rename`"),
-        Error::RevisionConflict { expected: 3, actual: 4 },
+        Error::RevisionConflict {
+            expected: 3,
+            actual: 5,
+            blocks: vec![
+                BlockConflict {
+                    block_id: "p_2".into(),
+                    revision_ref: Some("pageRev:5:block:p_2:1a2b3c4d".into()),
+                    text: Some("第二段，改过了".into()),
+                    changed_at_revision: Some(4),
+                },
+                BlockConflict { block_id: "p_7".into(), revision_ref: None, text: None, changed_at_revision: None },
+            ],
+        },
         Error::BlockNotFound { block_id: "p_9".into(), nearest: vec!["p_1".into(), "p_2".into()] },
         Error::BlockTargetOutOfScope { block_id: "p_1".into(), allowed: vec!["p_2".into()] },
         Error::BlockNotEditable { block_id: "p_3".into() },
@@ -57,6 +69,7 @@ fn samples() -> Vec<Error> {
         Error::LiveSocketLimit { limit: 64 },
         Error::LiveMessageTooLarge { bytes: 5000, limit: 4096 },
         Error::LiveResync { revision: 7, message_revision: 9, reason: "the change goes from revision 8".into() },
+        Error::TooManyAttempts { retry_after_seconds: 4 },
     ]
 }
 

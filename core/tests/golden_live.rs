@@ -338,7 +338,10 @@ fn following_each_fixture_gives_its_page() {
                 None => {
                     assert_eq!(refused, Some("mnote_live_resync"), "{name}: a change too large to send is refetched")
                 }
-                Some(expected) => assert_eq!((refused, page), (None, from_value(expected.clone()).unwrap()), "{name}"),
+                // As JSON: the block history a follower keeps is not part of the page's wire form.
+                Some(expected) => {
+                    assert_eq!((refused, serde_json::to_value(&page).unwrap()), (None, expected.clone()), "{name}")
+                }
             }
         }
     }

@@ -253,6 +253,10 @@ fn session_cases() -> Vec<(&'static str, Value)> {
         "operations": [{"op": "update", "blockId": "p_1", "text": "本周完成了第一版计划。"}]});
     let edit_p2 = json!({"action": "edit", "actor": "user_other", "at": AT1,
         "operations": [{"op": "update", "blockId": "p_2", "text": "No risks."}]});
+    // An edit of the block the replace touches that keeps its match text: the accept is stale, and the
+    // fresh preview still applies.
+    let touch_p1 = json!({"action": "edit", "actor": "user_other", "at": AT1,
+        "operations": [{"op": "update", "blockId": "p_1", "text": "本周完成了第一版计划，下周开始第三阶段。"}]});
     let review = |args: Value, steps: Value| script("review", "mnote.doc.apply_block_ops", args, "hermes", steps);
     vec![
         (
@@ -281,7 +285,8 @@ fn session_cases() -> Vec<(&'static str, Value)> {
                         "request": {"blockIds": ["p_2", "b_golden1"], "idempotencyKey": "idem_accept"}}]),
             ),
         ),
-        ("stale", review(replace(), json!([edit_p2.clone(), accept("idem_accept", AT2)]))),
+        ("stale", review(replace(), json!([touch_p1.clone(), accept("idem_accept", AT2)]))),
+        ("rebased_accept", review(replace(), json!([edit_p2, accept("idem_accept", AT2)]))),
         (
             "stale_no_longer_applies",
             review(
@@ -296,7 +301,7 @@ fn session_cases() -> Vec<(&'static str, Value)> {
             review(
                 replace(),
                 json!([
-                    edit_p2.clone(),
+                    touch_p1,
                     accept("idem_accept", AT2),
                     {"action": "retry", "actor": "hermes", "at": AT2, "request": {"toolCallId": "call_golden_2"}},
                     accept("idem_accept_2", AT3)
@@ -466,6 +471,13 @@ fn fixtures_show_the_contract() {
     assert_eq!(stale["output"]["session"]["state"], "stale");
     assert_eq!(stale["output"]["page"]["revision"], 5, "only the other writer wrote");
     assert_eq!(stale["output"]["answers"][0]["stale"]["preview"]["baseRevision"], 5);
+
+    let rebased = read("page_ai_review_session.rebased_accept.json");
+    assert_eq!(rebased["output"]["session"]["state"], "applied", "an edit elsewhere does not stale it");
+    let result = &rebased["output"]["answers"][0]["result"];
+    assert_eq!((result["baseRevision"].as_u64(), result["newRevision"].as_u64()), (Some(5), Some(6)));
+    assert_eq!(result["warnings"][0]["code"], "rebased");
+    assert_eq!(rebased["output"]["session"]["base"]["revision"], 4, "the session keeps its base");
 
     let yolo = read("page_ai_review_session.yolo_applied.json");
     let held = read("page_ai_review_session.awaiting_user.json");

@@ -80,52 +80,10 @@ fn apply(page: &mut Page, operations: &[Operation]) -> Option<ToolResultV1> {
     }
 }
 
-/// The rows a store writes for the change, as the Worker's page store picks them: changed or new blocks,
-/// and, among the blocks that stayed, all but a longest run still in the old order (those moved).
-fn rows(before: &Page, after: &Page) -> (Vec<String>, Vec<String>) {
-    let old: Vec<Option<usize>> = after.blocks.iter().map(|b| before.position(&b.block_id)).collect();
-    let kept = longest_increasing(&old);
-    let written = after
-        .blocks
-        .iter()
-        .enumerate()
-        .filter(|(i, b)| !kept[*i] || old[*i].is_none_or(|o| before.blocks[o] != **b))
-        .map(|(_, b)| b.block_id.clone())
-        .collect();
-    let deleted = before.blocks.iter().filter(|b| after.block(&b.block_id).is_none()).map(|b| b.block_id.clone());
-    (written, deleted.collect())
-}
-
-fn longest_increasing(found: &[Option<usize>]) -> Vec<bool> {
-    // Quadratic is plenty for pages of a dozen blocks.
-    let n = found.len();
-    let mut best = vec![0usize; n];
-    let mut prev = vec![None; n];
-    for i in 0..n {
-        let Some(v) = found[i] else { continue };
-        best[i] = 1;
-        for j in 0..i {
-            if let Some(w) = found[j]
-                && w < v
-                && best[j] + 1 > best[i]
-            {
-                best[i] = best[j] + 1;
-                prev[i] = Some(j);
-            }
-        }
-    }
-    let mut kept = vec![false; n];
-    let mut at = (0..n).max_by_key(|&i| best[i]).filter(|&i| best[i] > 0);
-    while let Some(i) = at {
-        kept[i] = true;
-        at = prev[i];
-    }
-    kept
-}
-
 fn sent(before: &Page, after: &Page, result: ToolResultV1) -> Vec<LiveEventV1> {
-    let (written, deleted) = rows(before, after);
     let writes = [AppliedWrite { origin: Origin::User, run_id: None, review_session_id: None, result }];
+    // The blocks the executor recorded in the page's history: what the Worker sends.
+    let (written, deleted) = live::touched(&writes);
     let change = Change {
         from_revision: before.revision,
         written: &written,

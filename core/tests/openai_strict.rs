@@ -118,7 +118,7 @@ fn page() -> Page {
         vec![Block::paragraph("p_1", "first 第一段"), Block::paragraph("p_2", "second")],
     )
     .unwrap();
-    page.revision = 3;
+    page = page.at_revision(3);
     page
 }
 

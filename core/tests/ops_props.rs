@@ -28,7 +28,7 @@ fn any_page() -> impl Strategy<Value = Page> {
             })
             .collect();
         let mut page = Page::new("ws", "doc", "t", blocks).unwrap();
-        page.revision = 7;
+        page = page.at_revision(7);
         page
     })
 }
@@ -174,6 +174,35 @@ proptest! {
                     prop_assert_eq!(after, Some(block));
                 }
             }
+        }
+    }
+
+    /// A list of page ids in page order (what a context freezes) plans exactly as the same ids hashed, also
+    /// narrowed by a second list: same blocks, same changes, same errors with the same allowed ids.
+    #[test]
+    fn a_listed_scope_plans_as_the_same_ids_do(
+        page in any_page(),
+        ops in prop::collection::vec(any_op_or_anchor(), 1..5),
+        keep in prop::collection::vec(any::<bool>(), 12),
+        asked in prop::option::of(prop::collection::vec(any_id(), 0..6)),
+    ) {
+        let listed: Vec<String> = page
+            .blocks
+            .iter()
+            .zip(&keep)
+            .filter(|(b, keep)| **keep || b.editable)
+            .map(|(b, _)| b.block_id.clone())
+            .collect();
+        let plan_with = |scope: TargetScope<'_>| {
+            let scope = scope.narrowed_by(asked.as_deref());
+            plan(&page, &ops, &scope, &mut minter()).map(|p| (p.blocks_after(&page), p.changed, p.diffs))
+        };
+        let hashed = plan_with(TargetScope::only(listed.iter().map(String::as_str)));
+        let fast = plan_with(TargetScope::listed(&page, &listed));
+        match (hashed, fast) {
+            (Ok(hashed), Ok(fast)) => prop_assert_eq!(hashed, fast),
+            (Err(hashed), Err(fast)) => prop_assert_eq!(hashed.details(), fast.details()),
+            (hashed, fast) => prop_assert!(false, "{hashed:?} vs {fast:?}"),
         }
     }
 

@@ -1,7 +1,8 @@
 //! Review sessions under random action sequences, with another writer editing the page between steps.
 //!
-//! What a user relies on: nothing is written after reject or abort; a stale session never applies; two
-//! accepts with the same key write once; a revert restores the page exactly when nothing else changed, and
+//! What a user relies on: nothing is written after reject or abort; a stale session never applies; an
+//! accept on a page that moved on applies only as a rebase, and says so; two accepts with the same key write
+//! once; a revert restores the page exactly when nothing else changed, and
 //! restores the blocks it touched when only other blocks changed.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
@@ -81,7 +82,7 @@ fn to_json(op: &Op, n: usize) -> Value {
 fn base_page(n: usize) -> Page {
     let blocks = (0..n).map(|i| Block::paragraph(format!("p_{i}"), format!("alpha{i} beta{i} gamma"))).collect();
     let mut page = Page::new("ws", "doc_p", "Props", blocks).unwrap();
-    page.revision = 3;
+    page = page.at_revision(3);
     page
 }
 
@@ -120,6 +121,7 @@ struct Coverage {
     applied: u32,
     partial: u32,
     stale: u32,
+    rebased: u32,
     replayed: u32,
     reverted: u32,
     revert_refused: u32,
@@ -260,7 +262,11 @@ fn run(n: usize, ops: &[Op], steps: &[Step]) -> Result<Coverage, TestCaseError> 
                         if answer.applied.is_some() {
                             prop_assert!(!closed, "nothing is written after reject or abort");
                             prop_assert_eq!(session_before.state, State::AwaitingUser);
-                            prop_assert!(fresh, "only a fresh session applies");
+                            // On a page that moved on, only a rebase applies, and it says so.
+                            let rebased =
+                                answer.applied.as_ref().is_some_and(|r| r.warnings.iter().any(|w| w.code == "rebased"));
+                            prop_assert_eq!(rebased, !fresh);
+                            seen.rebased += u32::from(!fresh);
                             prop_assert_eq!(page.revision, page_before.revision + 1);
                             prop_assert_eq!(session.state, State::Applied);
                             before_apply = Some(page_before.clone());
@@ -345,6 +351,7 @@ fn check_all<S: Strategy>(
             t.applied += c.applied;
             t.partial += c.partial;
             t.stale += c.stale;
+            t.rebased += c.rebased;
             t.replayed += c.replayed;
             t.reverted += c.reverted;
             t.revert_refused += c.revert_refused;
@@ -368,6 +375,7 @@ fn random_review_sequences_keep_their_promises() {
     assert!(seen.applied >= 50, "{seen:?}");
     assert!(seen.partial >= 15, "{seen:?}");
     assert!(seen.stale >= 20, "{seen:?}");
+    assert!(seen.rebased >= 10, "{seen:?}");
     assert!(seen.replayed >= 8, "{seen:?}");
     assert!(seen.reverted >= 10, "{seen:?}");
     assert!(seen.revert_refused >= 3, "{seen:?}");

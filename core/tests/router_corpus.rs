@@ -49,6 +49,7 @@ fn case(line: Value, pages: &BTreeMap<String, Page>) -> Case {
         revision: page.revision,
         scope: "full".into(),
         allowed_target_block_ids: page.blocks.iter().filter(|b| b.editable).map(|b| b.block_id.clone()).collect(),
+        block_hashes: Default::default(),
     };
     let selection = line["selection"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
     let review_mode: ReviewMode = serde_json::from_value(line["profile"]["reviewMode"].clone()).unwrap();

@@ -45,6 +45,7 @@ fn context(p: &Page) -> FrozenContext {
         revision: p.revision,
         scope: "full".into(),
         allowed_target_block_ids: p.blocks.iter().filter(|b| b.editable).map(|b| b.block_id.clone()).collect(),
+        block_hashes: Default::default(),
     }
 }
 

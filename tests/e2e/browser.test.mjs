@@ -130,12 +130,10 @@ describe("web demo", () => {
         session.free();
         return JSON.stringify({ route, preview });
       });
+    // The same function runs in the page: sent as an expression, which Playwright evaluates outside the
+    // page's script policy (the demo's CSP forbids the page itself to turn strings into code).
     const browserRoutes = await page.evaluate(
-      async ({ doc, prompts, source }) => {
-        const pageai = await import("/pkg/pageai.js");
-        return new Function("pageai", "doc", "prompts", `return (${source})(pageai, doc, prompts);`)(pageai, doc, prompts);
-      },
-      { doc: welcome, prompts, source: run.toString() },
+      `import("/pkg/pageai.js").then((pageai) => (${run.toString()})(pageai, ${JSON.stringify(welcome)}, ${JSON.stringify(prompts)}))`,
     );
     assert.deepEqual(browserRoutes, run(pageai, welcome, prompts));
     assert.ok(browserRoutes.filter((r) => r.includes('"recommendedToolCall":{')).length >= 3, "most prompts are direct");
@@ -281,7 +279,8 @@ describe("web demo", () => {
     assert.equal(await panel.getAttribute("data-intent"), route.intent);
     assert.equal(await panel.getAttribute("data-risk"), route.risk);
     assert.match(await page.locator("#decision-risk").innerText(), new RegExp(route.risk, "i"));
-    assert.match(await page.locator("#decision-reason").innerText(), /self dry-run succeeded/);
+    // What the change does, in words, from the recommended operation.
+    assert.equal(await page.locator("#decision-reason").innerText(), "Replaces 「第一版草稿」 with 「初稿」.");
     const [changed] = preview.changedBlocks;
     assert.deepEqual(
       await page.locator("#command-diff .diff-block").evaluateAll((els) => els.map((e) => e.dataset.blockId)),
@@ -309,7 +308,7 @@ describe("web demo", () => {
     page.on("request", record);
     await page.click("#command-examples >> text=Ambiguous");
     await page.waitForSelector("#command-panel[data-status=hermes]");
-    assert.match(await page.locator("#command-decision").innerText(), /match ambiguous/);
+    assert.match(await page.locator("#decision-reason").innerText(), /「第一版」 appears 4 times on this page/);
     assert.equal(await page.locator("#command-apply").count(), 0, "no Apply for a Hermes route");
     assert.equal(await page.locator("#page-blocks .is-previewed").count(), 0, "nothing is previewed");
     await shoot("demo-command-hermes.png");
@@ -368,7 +367,7 @@ describe("web demo", () => {
     // The browser's session follows: the old text is gone, so the same command no longer applies.
     await page.fill("#command-input", prompt);
     await page.waitForSelector("#command-panel[data-status=hermes]");
-    assert.match(await page.locator("#command-decision").innerText(), /match not found/);
+    assert.match(await page.locator("#decision-reason").innerText(), /「第一版草稿」 is not on this page/);
     await page.fill("#command-input", "");
   });
 
@@ -394,12 +393,13 @@ describe("web demo", () => {
     assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 1}`);
     assert.match(await page.locator(`#page-blocks [data-block-id="${block}"]`).innerText(), /finance review/);
     assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.accept");
-    // Applied: every verb keeps its button; only revert is enabled, and the others say why, in core's words.
+    // Applied: every verb keeps its button; only revert is enabled, and the others say why, naming only
+    // the verbs a person can use.
     assert.deepEqual(await reviewButtons(), [
-      ["accept", true, "a review session in state applied cannot accept; allowed now: revert"],
-      ["reject", true, "a review session in state applied cannot reject; allowed now: revert"],
-      ["retry", true, "a review session in state applied cannot retry; allowed now: revert"],
-      ["abort", true, "a review session in state applied cannot abort; allowed now: revert"],
+      ["accept", true, "Accept is not available: this change is applied. You can revert it."],
+      ["reject", true, "Reject is not available: this change is applied. You can revert it."],
+      ["retry", true, "Retry is not available: this change is applied. You can revert it."],
+      ["abort", true, "Abort is not available: this change is applied. You can revert it."],
       ["revert", false, ""],
     ]);
 
@@ -411,20 +411,21 @@ describe("web demo", () => {
     assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.revert");
   });
 
-  test("a held write turns stale when the page moves on; retry previews it again and it applies", async () => {
-    // Still in review mode: hold a change, then change the page underneath it.
+  test("a held write turns stale when its block changes; retry previews it again and it applies", async () => {
+    // Still in review mode: hold a change, then change the block it touches underneath it (an edit of
+    // another block would not stale it: the accept would apply on the newer page).
     await page.click("#command-examples >> text=English replace");
     await page.waitForSelector("#command-panel[data-status=direct]");
     await applyAndRecordWrites();
     await page.waitForSelector("#review-session[data-state=awaiting_user]");
     const held = await page.locator("#review-session").getAttribute("data-session-id");
     await page.click("#review-mode [data-mode=yolo]");
-    await page.fill("#command-input", 'replace "dry run first" with "preview first"');
+    await page.fill("#command-input", 'replace "still needs" with "now needs"');
     await page.waitForSelector("#command-panel[data-status=direct]");
     assert.equal(await page.locator("#command-apply").innerText(), "Apply");
     await applyAndRecordWrites();
     const moved = await storedPage();
-    assert.match(moved.blocks.find((b) => b.blockId === "li_dryrun").text, /preview first/);
+    assert.match(moved.blocks.find((b) => b.blockId === "p_draft").text, /now needs a numbers check/);
 
     await page.click(`#review-list [data-session-id="${held}"]`);
     await page.waitForSelector(`#review-session[data-session-id="${held}"]`);
@@ -495,9 +496,9 @@ describe("web demo", () => {
       assert.deepEqual(await reviewButtons(), [
         ["accept", false, ""],
         ["reject", false, ""],
-        ["retry", true, "a review session in state awaiting_user cannot retry; allowed now: accept, reject, abort"],
+        ["retry", true, "Retry is not available: this change is awaiting you. You can accept, reject and abort it."],
         ["abort", false, ""],
-        ["revert", true, "a review session in state awaiting_user cannot revert; allowed now: accept, mark_stale, reject, retry, abort"],
+        ["revert", true, "Revert is not available: this change is awaiting you. You can accept, reject and abort it."],
       ]);
     } finally {
       await page.unroute(sessionPath);
@@ -509,7 +510,9 @@ describe("web demo", () => {
     const finished = await reviewButtons();
     assert.deepEqual(finished.map(([verb, disabled]) => [verb, disabled]), ["accept", "reject", "retry", "abort", "revert"].map((v) => [v, true]));
     for (const [verb, , title] of finished) {
-      assert.equal(title, `a review session in state aborted cannot ${verb}; the session is finished; start a new one`);
+      const name = verb.charAt(0).toUpperCase() + verb.slice(1);
+      assert.equal(title, `${name} is not available: this change is aborted and finished. Start a new command.`);
+      assert.doesNotMatch(title, /mark_stale|allowed now/);
     }
     await page.click("#review-mode [data-mode=yolo]");
   });

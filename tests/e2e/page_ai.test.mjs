@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { assertCodedError, startWorker } from './lib/wrangler.mjs';
 import {
+  editBlocks,
   fetchJson,
   sendJson,
   TOOL_VARS,
@@ -149,7 +150,29 @@ describe('Phase F acceptance', () => {
     }
   });
 
-  test('accepting an old revision gives stale with a fresh preview', async () => {
+  test('accepting after an edit of another block applies on the newer page and says so', async () => {
+    await setProfile(url, { tools: { disabled: [] }, reviewMode: 'review' });
+    const doc = await freshDoc();
+    const res = await command(url, { documentId: doc, prompt: 'replace "plan" with "roadmap"', scope: { type: 'full' } });
+    assert.equal(res.body.outcome, 'review', res.text);
+    const id = res.body.reviewSession.sessionId;
+    // A person edits another block under the proposal.
+    const edit = await editBlocks(url, doc, {
+      baseRevision: 1, operations: [{ op: 'update', blockId: 'p_4', text: 'Closing words, edited by hand.' }], idempotencyKey: fresh('edit'),
+    });
+    assert.equal(edit.status, 200, edit.text);
+    const accepted = await review(url, id, 'accept', { idempotencyKey: fresh('k_accept') });
+    assert.equal(accepted.body.state, 'applied', accepted.text);
+    assert.equal(accepted.body.result.baseRevision, 2);
+    assert.equal(accepted.body.result.newRevision, 3);
+    assert.equal(accepted.body.result.warnings.find((w) => w.code === 'rebased')?.message,
+      'the change was made against revision 1; the blocks it touches are unchanged, so it applied on revision 2');
+    const page = await getPage(url, doc);
+    assert.equal(page.blocks[1].text, 'The second paragraph talks about the roadmap.');
+    assert.equal(page.blocks[3].text, 'Closing words, edited by hand.', 'the person\'s edit stays');
+  });
+
+  test('accepting after an edit of the block it touches gives stale with a fresh preview', async () => {
     await setProfile(url, { tools: { disabled: [] }, reviewMode: 'review' });
     const doc = await freshDoc();
     const res = await command(url, { documentId: doc, prompt: 'replace "plan" with "roadmap"', scope: { type: 'full' } });
@@ -158,8 +181,8 @@ describe('Phase F acceptance', () => {
     assert.ok(id.startsWith(`rs.${doc}.`), id);
     assert.equal(res.body.reviewSession.state, 'awaiting_user');
 
-    // The page moves on under the proposal (another block changes).
-    await putPage(url, doc, { ...PARAGRAPHS, p_4: 'Closing words, edited by hand.' });
+    // The page moves on under the proposal, in the block it touches (a whole-page PUT).
+    await putPage(url, doc, { ...PARAGRAPHS, p_2: `${PARAGRAPHS.p_2} (edited by hand)` });
     const key = fresh('k_accept');
     const stale = await review(url, id, 'accept', { idempotencyKey: key });
     assert.equal(stale.status, 200, stale.text);
@@ -168,8 +191,8 @@ describe('Phase F acceptance', () => {
     assert.equal(stale.body.result, null);
     assert.equal(stale.body.stale.currentRevision, 2);
     assert.equal(stale.body.stale.preview.baseRevision, 2, 'a fresh preview against the current page');
-    assert.equal(stale.body.stale.preview.changedBlocks[0].after, 'The second paragraph talks about the roadmap.');
-    assert.equal((await getPage(url, doc)).blocks[1].text, PARAGRAPHS.p_2, 'never applied');
+    assert.equal(stale.body.stale.preview.changedBlocks[0].after, 'The second paragraph talks about the roadmap. (edited by hand)');
+    assert.equal((await getPage(url, doc)).blocks[1].text, `${PARAGRAPHS.p_2} (edited by hand)`, 'never applied');
     const replay = await review(url, id, 'accept', { idempotencyKey: key });
     assert.equal(replay.text, stale.text, 'a repeated accept replays byte for byte');
 
@@ -178,7 +201,7 @@ describe('Phase F acceptance', () => {
     assert.equal(retried.body.state, 'awaiting_user', retried.text);
     const accepted = await review(url, id, 'accept', { idempotencyKey: fresh('k_accept') });
     assert.equal(accepted.body.state, 'applied', accepted.text);
-    assert.equal((await getPage(url, doc)).blocks[1].text, 'The second paragraph talks about the roadmap.');
+    assert.equal((await getPage(url, doc)).blocks[1].text, 'The second paragraph talks about the roadmap. (edited by hand)');
     const actions = (await audit(url, doc)).body.entries.map((e) => e.action);
     assert.deepEqual(actions, ['document.put', 'review.propose', 'document.put', 'review.stale', 'review.retry', 'review.accept']);
   });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { startWorker } from './lib/wrangler.mjs';
+import { assertCodedError, startWorker } from './lib/wrangler.mjs';
 import { TOOL_VARS, audit, getPage, putPage, replaceArgs, review, session, setProfile, toolCall, verifyAudit } from './lib/mnote.mjs';
 
 const DOC = 'restart_doc';
@@ -74,10 +74,18 @@ test('pages, review sessions and the audit log survive a restart', { timeout: 60
   assert.deepEqual((await (await fetch(`${url}/api/profile`, { headers: worker.auth })).json()).profile.tools.disabled, ['mnote.doc.search']);
   // The accept's answer replays byte for byte, and the frozen context still binds writes.
   assert.equal((await review(url, acceptedId, 'accept', { idempotencyKey: 'k_restart_accept' })).text, acceptAnswer.text);
-  const late = await review(url, pending, 'accept', { idempotencyKey: 'k_restart_late' });
-  assert.equal(late.body.state, 'stale', 'the page moved on while the session waited');
   const bound = await toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 2, { blockId: 'p_1', matchText: 'first', content: 'x', contextId: context.contextId, dryRun: true }));
   assert.equal(bound.status, 200, bound.text);
+  // The page's block history survived too: a write read at revision 1 lands on p_1 (unchanged since) and
+  // conflicts on p_2 (changed at revision 2).
+  const old = (blockId, matchText) => toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 1, { blockId, matchText, content: 'x', dryRun: true }));
+  assert.equal((await old('p_1', 'first')).status, 200);
+  assert.deepEqual(assertCodedError(await old('p_2', '2nd'), 409, 'mnote_revision_conflict').details.blocks.map((b) => b.blockId), ['p_2']);
+  // The held session only touches p_1: its late accept applies on the page as it is now.
+  const late = await review(url, pending, 'accept', { idempotencyKey: 'k_restart_late' });
+  assert.equal(late.body.state, 'applied', late.text);
+  assert.equal(late.body.result.warnings.find((w) => w.code === 'rebased')?.message,
+    'the change was made against revision 1; the blocks it touches are unchanged, so it applied on revision 2');
   await worker.stop();
 });
 

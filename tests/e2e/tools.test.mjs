@@ -190,7 +190,8 @@ describe('MCP over Streamable HTTP', () => {
     assert.equal(body.details.pointer, '/documentId');
 
     const page = await getPage(url, DOC);
-    const stale = replaceArgs(DOC, page.revision - 1, { blockId: 'p_a', matchText: 'alpha', content: 'x' });
+    // An older revision whose blocks are unchanged would land; requireExactRevision keeps the page-level check.
+    const stale = { ...replaceArgs(DOC, page.revision - 1, { blockId: 'p_a', matchText: 'alpha', content: 'x' }), requireExactRevision: true };
     const conflict = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: stale });
     assert.equal(conflict.body.result.isError, true);
     assert.equal(JSON.parse(conflict.body.result.content[0].text).code, 'mnote_revision_conflict');
@@ -339,7 +340,7 @@ describe('bad input gets a coded error and changes nothing', () => {
 
   test('failed calls are still recorded as tool.failed events', async () => {
     const runId = fresh('run_bad');
-    await toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 0, { matchText: 'a', content: 'b' }), { runId });
+    await toolCall(url, 'doc_apply_block_ops', replaceArgs(DOC, 0, { blockId: 'p_c', matchText: 'gamma', content: 'b' }), { runId });
     const list = (await events(url, DOC, runId)).body.events.map((e) => e.event);
     assert.deepEqual(list.map((e) => e.event), ['tool.started', 'tool.failed']);
     assert.equal(list[1].summary.errorCode, 'mnote_revision_conflict');

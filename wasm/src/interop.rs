@@ -95,6 +95,18 @@ pub(crate) struct PreviewOptions {
     pub block_ids: Vec<String>,
 }
 
+/// The options of `PageSession.editBlock`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct EditOptions {
+    /// The key of the edit; minted when omitted.
+    #[serde(default)]
+    pub idempotency_key: Option<String>,
+    /// Disabled tools, for the local check; core's default profile when omitted.
+    #[serde(default)]
+    pub profile: Profile,
+}
+
 /// The options of `validateOps`: the write's binding fields, and who runs it.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -7,11 +7,14 @@
 //! plays core's caller (it owns the clock and mints ids and keys):
 //!
 //! - [`session`] holds [`PageSession`], a page loaded once, so a keystroke crosses the boundary with its
-//!   prompt only: `route`, `preview`, `context`, and `applyLocal` to follow the server's writes;
+//!   prompt only: `route`, `preview`, `context`, `editBlock` (a person's text change, as the edit to
+//!   `PATCH`), and `applyLocal` to follow the server's writes;
+//! - `contexts` holds a session's frozen contexts, and keeps their allowed ids on the JS side once handed
+//!   out, so that a long page's recommendation and its preview do not carry them through JSON;
 //! - `catalog` and `operations` are the stateless helpers: `manifest`, `mcpToolsList`, `openaiFunctions`,
 //!   `validateOps` and `diffChars` (plus `buildContext` here);
 //! - `markdown` is the Markdown module's surface: `markdownToPage` and `pageToMarkdown`;
-//! - `preview` runs core's executor as a dry-run for both `PageSession.preview` and `validateOps`;
+//! - `preview` runs core's executor as a dry-run for `PageSession.preview`, `editBlock` and `validateOps`;
 //! - `interop` owns all JS↔Rust conversion (inputs as JSON text or plain objects; outputs as plain
 //!   objects whose `JSON.stringify` equals core's `serde_json` output) and the binding's option bags;
 //! - `error` turns core's [`pageai_core::Error`] into a thrown JS `Error` with `.code`, `.hint` and
@@ -34,6 +37,8 @@
 
 #[cfg(feature = "editor")]
 mod catalog;
+#[cfg(feature = "editor")]
+mod contexts;
 mod error;
 mod ids;
 mod interop;

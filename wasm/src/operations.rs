@@ -3,7 +3,7 @@
 use pageai_core::executor::{NoContexts, WriteArgs};
 use pageai_core::manifest::args::ApplyBlockOpsArgs;
 use pageai_core::ops::Operation;
-use pageai_core::ops::diff::inline_diff;
+use pageai_core::ops::diff::{SpanTag, inline_runs};
 use wasm_bindgen::prelude::*;
 
 use crate::interop::{self, ValidateOptions};
@@ -46,9 +46,43 @@ pub fn diff_chars(
     #[wasm_bindgen(unchecked_param_type = "string")] after: JsValue,
 ) -> Result<JsValue, JsValue> {
     let run = || {
-        let before = interop::string(&before, "/before")?;
-        let after = interop::string(&after, "/after")?;
-        interop::to_js(&inline_diff(&before, &after))
+        let old = interop::string(&before, "/before")?;
+        let new = interop::string(&after, "/after")?;
+        Ok(decode_spans(&before, &after, &utf16_runs(&old, &new)))
     };
     error::throw(run())
+}
+
+#[wasm_bindgen(module = "/js/spans.js")]
+extern "C" {
+    /// Builds the `{tag, text}` spans from [`utf16_runs`] by slicing `before` and `after` as Rust read them
+    /// (a lone surrogate as U+FFFD).
+    #[wasm_bindgen(js_name = decodeSpans)]
+    fn decode_spans(before: &JsValue, after: &JsValue, runs: &[u32]) -> JsValue;
+}
+
+/// Core's runs as `[tag, length, …]` with lengths in UTF-16 code units, the unit JS strings are sliced in.
+fn utf16_runs(old: &str, new: &str) -> Vec<u32> {
+    let runs = inline_runs(old, new);
+    let mut out = Vec::with_capacity(runs.len() * 2);
+    // Without 4-byte UTF-8 sequences every char is one UTF-16 unit, and a run's length in chars is the answer.
+    let bmp = |text: &str| !text.bytes().any(|b| b >= 0xF0);
+    let units = |chars: &mut core::str::Chars<'_>, n: usize| chars.take(n).map(char::len_utf16).sum::<usize>();
+    let (single, mut old_chars, mut new_chars) = (bmp(old) && bmp(new), old.chars(), new.chars());
+    for (tag, chars) in runs {
+        let (code, length) = match tag {
+            SpanTag::Equal if single => (0, chars),
+            SpanTag::Insert if single => (1, chars),
+            SpanTag::Delete if single => (2, chars),
+            SpanTag::Equal => {
+                new_chars.by_ref().take(chars).for_each(drop);
+                (0, units(old_chars.by_ref(), chars))
+            }
+            SpanTag::Insert => (1, units(new_chars.by_ref(), chars)),
+            SpanTag::Delete => (2, units(old_chars.by_ref(), chars)),
+        };
+        // A JS string is shorter than 2^32 code units.
+        out.extend([code, u32::try_from(length).unwrap_or(u32::MAX)]);
+    }
+    out
 }

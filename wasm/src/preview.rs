@@ -27,7 +27,7 @@ pub(crate) fn run(
             format!("{} only reads: preview dry-runs write tools; freeze contexts with context()", tool.spec().name);
         return Err(Error::invalid("/toolName", reason));
     }
-    stamped(options, contexts, |stamp, env| {
+    let json = stamped(options, contexts, |stamp, env| {
         let call = Call {
             tool_name: &call.tool_name,
             args: &call.args,
@@ -38,7 +38,8 @@ pub(crate) fn run(
             new_context_id: "",
         };
         executor::preview(page, &call, env)
-    })
+    })?;
+    interop::parse(&json)
 }
 
 /// Dry-runs a write whose arguments are already typed, with the same stamping as [`run`].
@@ -48,6 +49,16 @@ pub(crate) fn run_write(
     options: PreviewOptions,
     contexts: &dyn ContextLookup,
 ) -> Result<JsValue, Error> {
+    interop::parse(&run_write_json(page, args, options, contexts)?)
+}
+
+/// [`run_write`], answering the result's JSON text as the executor wrote it.
+pub(crate) fn run_write_json(
+    page: &Page,
+    args: WriteArgs,
+    options: PreviewOptions,
+    contexts: &dyn ContextLookup,
+) -> Result<String, Error> {
     stamped(options, contexts, |stamp, env| {
         let call = WriteCall {
             args,
@@ -68,12 +79,12 @@ struct Stamp {
     tool_call_id: String,
 }
 
-/// Runs `preview` with the stamp and the executor's environment the options describe.
+/// Runs `preview` with the stamp and the executor's environment the options describe; answers the JSON.
 fn stamped(
     options: PreviewOptions,
     contexts: &dyn ContextLookup,
     preview: impl FnOnce(&Stamp, &mut Env<'_>) -> Result<Outcome, Error>,
-) -> Result<JsValue, Error> {
+) -> Result<String, Error> {
     let PreviewOptions { origin, actor, at, tool_call_id, profile, grants, block_ids } = options;
     let stamp = Stamp {
         origin: origin.unwrap_or(Origin::Shortcut),
@@ -87,8 +98,7 @@ fn stamped(
     let mut store = MemoryIdempotencyStore::new();
     let mut env =
         Env { profile: &profile, grants: grants.as_deref(), contexts, idempotency: &mut store, mint: &mut mint };
-    let outcome = preview(&stamp, &mut env)?;
-    interop::parse(&outcome.json)
+    Ok(preview(&stamp, &mut env)?.json)
 }
 
 /// The caller's clock, RFC 3339 in UTC.

@@ -2,29 +2,28 @@
 //!
 //! A keystroke crosses the boundary with its prompt (and a few small options) only, never the page:
 //! `route` parses and self-checks the prompt against the page held here, and `preview` dry-runs the call
-//! it recommends. `applyLocal` follows a write the server applied, so the session stays at the server's
-//! revision without loading the page again, and `applyRemote` (in `remote`) follows the document's live
-//! channel, whoever wrote.
+//! it recommends. `editBlock` turns a person's new text of a block into the edit to send and previews it.
+//! `applyLocal` follows a write the server applied, so the session stays at the server's revision without
+//! loading the page again; `applyRemote` (in `remote`) follows the document's live channel, whoever
+//! wrote.
 
-use std::collections::VecDeque;
-
-use pageai_core::context::{ContextRequest, Scope, allowed_targets, build_context};
+use pageai_core::context::ContextRequest;
+use pageai_core::edits::BlockEdits;
 use pageai_core::error::Error;
-use pageai_core::executor::{ContextLookup, FrozenContext};
+use pageai_core::executor::{FrozenContext, Origin, WriteArgs};
+use pageai_core::json::to_json;
+use pageai_core::manifest::args::ApplyBlockOpsArgs;
 use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
 use pageai_core::route::{RouteInput, route};
 use pageai_core::wire::{self, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1};
 use wasm_bindgen::prelude::*;
 
-use crate::interop::{self, PreviewOptions, RouteOptions, ToolCall};
+use crate::contexts::{self, Contexts};
+use crate::interop::{self, EditOptions, PreviewOptions, RouteOptions, ToolCall};
 use crate::{error, ids, preview};
 
 mod remote;
-
-/// How many contexts built by `context()` or given to `rememberContext()` a session keeps; the oldest go
-/// first. Each costs about its allowed ids.
-const REMEMBERED_CONTEXTS: usize = 64;
 
 /// A page held in WASM memory. Call `free()` when done (or use `using` where supported).
 #[wasm_bindgen]
@@ -143,6 +142,24 @@ impl PageSession {
         error::throw(self.dry_run(&tool_call, options.as_ref()))
     }
 
+    /// A person's new text for one block, as the edit to send: `{body, preview}`. `body` is the JSON body of
+    /// `PATCH /api/documents/{id}/blocks` (an `update` with the whole new text, based on this session's
+    /// revision and pinned to the block's `revisionRef`, so the server refuses it only when someone changed
+    /// that block since); `preview` is its dry-run here, exactly as the server would answer it as a person's
+    /// write. Nothing changes: follow the server's answer with `applyLocal`.
+    ///
+    /// @throws {PageAiError} `mnote_block_not_found`, `mnote_block_not_editable`, `mnote_invalid_arguments`
+    /// (not strings, or the block already has this text), and the executor's errors of `preview`.
+    #[wasm_bindgen(js_name = editBlock, unchecked_return_type = "BlockEdit")]
+    pub fn edit_block(
+        &self,
+        #[wasm_bindgen(js_name = blockId, unchecked_param_type = "string")] block_id: JsValue,
+        #[wasm_bindgen(js_name = newText, unchecked_param_type = "string")] new_text: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "EditOptions")] options: Option<JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        error::throw(self.edit(&block_id, &new_text, options.as_ref()))
+    }
+
     /// Follows a write the server applied: replays the result's `operations` on the loaded page, which
     /// must be at the result's `baseRevision`, and answers the new revision (`newRevision`). On any error
     /// the page is left untouched.
@@ -176,8 +193,8 @@ impl PageSession {
         self.live()?;
         let request: ContextRequest = interop::from_js(request, "")?;
         let context_id = interop::optional_string(context_id, "/contextId")?.unwrap_or_else(ids::mint_context_id);
-        let context = build_context(&self.page, &request, &context_id)?;
-        self.contexts.remember(FrozenContext::of(&context));
+        let (context, frozen) = FrozenContext::freeze(&self.page, &request, &context_id)?;
+        self.contexts.remember(frozen);
         interop::to_js(&context)
     }
 
@@ -198,26 +215,49 @@ impl PageSession {
         let prompt = interop::string(prompt, "/prompt")?;
         let options: RouteOptions = interop::optional(options, "/options")?;
         let key = options.idempotency_key.unwrap_or_else(ids::mint_idempotency_key);
-        let context = match &options.context_id {
+        let held = match &options.context_id {
             Some(id) => self.contexts.remembered(id, &self.page)?,
             None => self.contexts.routing(&self.page)?,
         };
         let input = RouteInput {
             page: &self.page,
-            context,
+            context: &held.context,
             selection: &options.selection,
             profile: &options.profile,
             grants: options.grants.as_deref(),
             idempotency_key: &key,
         };
-        interop::to_js(&route(&prompt, &input))
+        let answer = route(&prompt, &input);
+        contexts::route_to_js(answer, held)
     }
 
     fn dry_run(&self, tool_call: &JsValue, options: Option<&JsValue>) -> Result<JsValue, Error> {
         self.live()?;
-        let call: ToolCall = interop::from_js(tool_call, "/toolCall")?;
+        let text = self.contexts.call_without_own_ids(tool_call);
+        let call: ToolCall = interop::from_js(text.as_ref().unwrap_or(tool_call), "/toolCall")?;
         let options: PreviewOptions = interop::optional(options, "/options")?;
         preview::run(&self.page, &call, options, &self.contexts)
+    }
+
+    fn edit(&self, block_id: &JsValue, new_text: &JsValue, options: Option<&JsValue>) -> Result<JsValue, Error> {
+        self.live()?;
+        let block_id = interop::string(block_id, "/blockId")?;
+        let text = interop::string(new_text, "/newText")?;
+        let options: EditOptions = interop::optional(options, "/options")?;
+        let key = options.idempotency_key.unwrap_or_else(ids::mint_idempotency_key);
+        let body = BlockEdits::text(&self.page, &block_id, &text, key).map_err(|e| match e {
+            Error::InvalidArguments { pointer, reason } if pointer == "/text" => Error::invalid("/newText", reason),
+            other => other,
+        })?;
+        let args = ApplyBlockOpsArgs { dry_run: true, ..body.args(&self.page.document_id) };
+        let person = PreviewOptions {
+            origin: Some(Origin::User),
+            actor: Some(Origin::User.actor().into()),
+            profile: options.profile,
+            ..PreviewOptions::default()
+        };
+        let preview = preview::run_write_json(&self.page, WriteArgs::ApplyBlockOps(args), person, &self.contexts)?;
+        interop::parse(&format!("{{\"body\":{},\"preview\":{preview}}}", to_json(&body)?))
     }
 
     fn follow(&mut self, result: &JsValue) -> Result<u64, Error> {
@@ -232,7 +272,8 @@ impl PageSession {
             return Err(Error::invalid("/documentId", format!("this session holds document {:?}", page.document_id)));
         }
         if result.base_revision != page.revision {
-            return Err(Error::RevisionConflict { expected: result.base_revision, actual: page.revision });
+            let (expected, actual) = (result.base_revision, page.revision);
+            return Err(Error::RevisionConflict { expected, actual, blocks: Vec::new() });
         }
         let next = page.revision + 1;
         if result.new_revision != Some(next) {
@@ -260,61 +301,7 @@ impl PageSession {
             return Err(Error::invalid(format!("/changedBlocks/{i}"), reason));
         }
         plan.commit(&mut self.page);
-        // The routing context names the allowed blocks of the old revision.
-        self.contexts.routing = None;
+        self.contexts.forget_routing();
         Ok(self.page.revision)
-    }
-}
-
-/// The contexts a session binds writes to: its own full-page routing context, frozen on first use at each
-/// revision, and the most recent contexts it built or was given.
-#[derive(Default)]
-struct Contexts {
-    routing: Option<FrozenContext>,
-    recent: VecDeque<FrozenContext>,
-}
-
-impl Contexts {
-    fn remember(&mut self, context: FrozenContext) {
-        self.recent.retain(|c| c.context_id != context.context_id);
-        if self.recent.len() == REMEMBERED_CONTEXTS {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(context);
-    }
-
-    fn find(&self, context_id: &str) -> Option<&FrozenContext> {
-        let routing = self.routing.as_ref().filter(|c| c.context_id == context_id);
-        routing.or_else(|| self.recent.iter().rev().find(|c| c.context_id == context_id))
-    }
-
-    /// A remembered context, which must be of the page's current revision.
-    fn remembered(&self, context_id: &str, page: &Page) -> Result<&FrozenContext, Error> {
-        let context = self.find(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.into() })?;
-        if context.revision != page.revision {
-            return Err(Error::ContextStale { token_revision: context.revision, current_revision: page.revision });
-        }
-        Ok(context)
-    }
-
-    /// The session's own full-page context at the page's revision.
-    fn routing(&mut self, page: &Page) -> Result<&FrozenContext, Error> {
-        let routing = match self.routing.take() {
-            Some(context) if context.revision == page.revision => context,
-            _ => FrozenContext {
-                context_id: ids::mint_context_id(),
-                document_id: page.document_id.clone(),
-                revision: page.revision,
-                scope: Scope::Full.name().into(),
-                allowed_target_block_ids: allowed_targets(page, &Scope::Full)?,
-            },
-        };
-        Ok(self.routing.insert(routing))
-    }
-}
-
-impl ContextLookup for Contexts {
-    fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {
-        self.find(context_id)
     }
 }

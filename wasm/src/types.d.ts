@@ -221,7 +221,9 @@ export type Operation =
 
 /** A warning that does not stop the request. */
 export interface WarningV1 {
-  code: "context_truncated" | "block_partial" | "proposal_only" | (string & {});
+  /** `rebased`: a write made against an older revision landed on a newer one (the blocks it touches were
+   * unchanged); `review_pending`: a held write. */
+  code: "context_truncated" | "block_partial" | "proposal_only" | "rebased" | "review_pending" | (string & {});
   message: string;
 }
 
@@ -244,7 +246,8 @@ export interface ToolResultV1 {
   /** The dotted name of the tool that ran. */
   toolName: ToolName;
   documentId: string;
-  /** The revision the batch was computed against. */
+  /** The revision the batch was applied on (or previewed against). A write made against an older revision
+   * whose blocks were unchanged says so with a `rebased` warning. */
   baseRevision: number;
   /** The revision after the write; absent for a dry-run. */
   newRevision?: number;
@@ -262,17 +265,68 @@ export interface ToolResultV1 {
   audit: AuditV1;
 }
 
-/** The arguments of `mnote.doc.apply_block_ops`. `dryRun` and `idempotencyKey` are required. */
+/**
+ * The arguments of `mnote.doc.apply_block_ops`. `dryRun` and `idempotencyKey` are required.
+ *
+ * A write conflicts (`mnote_revision_conflict`) only when a block it touches (a target, or the anchor of an
+ * insert or move) changed since the caller's read: known from the frozen context (`contextId`), then from
+ * `revisionRefs`, then from `baseRevision` and the page's history. Edits to other blocks do not stop it.
+ * The error's `details.blocks` lists each changed block as it is now (`BlockConflictV1`).
+ */
 export interface ApplyBlockOpsArgs {
-  /** Binds the write to a frozen context: its allowed blocks bound the write. */
+  /** Binds the write to a frozen context: its allowed blocks bound the write, and its block hashes are
+   * what the write read. */
   contextId?: string;
   documentId: string;
+  /** The revision the operations were computed against. */
   baseRevision: number;
   operations: Operation[];
   dryRun: boolean;
   idempotencyKey: string;
   /** Narrows (never widens) the context's allowed blocks. */
   allowedTargetBlockIds?: string[];
+  /** The `revisionRef`s of blocks as the caller read them (`pageRev:{rev}:block:{id}:{h8}`). */
+  revisionRefs?: string[];
+  /** `true` refuses the write unless the page is still at `baseRevision` (the page-level check). */
+  requireExactRevision?: boolean;
+}
+
+/** One block in a `mnote_revision_conflict`'s `details.blocks`: how it is now. */
+export interface BlockConflictV1 {
+  blockId: string;
+  /** Its current `revisionRef`; null when the block is gone. */
+  revisionRef: string | null;
+  /** Its current text; null when the block is gone. */
+  text: string | null;
+  /** The revision that last changed it, when the page's history knows. */
+  changedAtRevision?: number;
+}
+
+/** The body of `PATCH /api/documents/{id}/blocks`: a person's edits, all applied or none. */
+export interface BlockEdits {
+  /** The revision of the page the person edited. */
+  baseRevision: number;
+  operations: Operation[];
+  /** Required: the same key and body replay the first answer. */
+  idempotencyKey: string;
+  /** The edited blocks' `revisionRef`s as the person's page showed them. */
+  revisionRefs?: string[];
+}
+
+/** What `PageSession.editBlock` answers. */
+export interface BlockEdit {
+  /** The body to send with `PATCH /api/documents/{id}/blocks`. */
+  body: BlockEdits;
+  /** Its dry-run on the session's page, as the server answers a person's write (`dryRun: true`). */
+  preview: ToolResultV1;
+}
+
+/** The options of `PageSession.editBlock`. */
+export interface EditOptions {
+  /** The edit's key; a fresh one when omitted. Reuse it to retry the same save. */
+  idempotencyKey?: string;
+  /** Disabled tools, for the local check. */
+  profile?: Profile;
 }
 
 /** A tool call: what the router recommends and what `preview` dry-runs. */

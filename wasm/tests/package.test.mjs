@@ -91,6 +91,13 @@ describe("the packed tarball", () => {
       }
     }
     assert.ok(packedFiles.includes("web/live.js") && packedFiles.includes("web/live.d.ts"), "the live client");
+    // The JS halves of diffChars and of the session's allowed ids (wasm/js/), which both builds import.
+    for (const build of ["web", "node"]) {
+      for (const snippet of ["spans.js", "allowed.js"]) {
+        const shipped = packedFiles.some((f) => f.startsWith(`${build}/snippets/`) && f.endsWith(`/js/${snippet}`));
+        assert.ok(shipped, `${build} ships ${snippet}`);
+      }
+    }
     assert.ok(packedFiles.includes("package.json") && packedFiles.includes("README.md"));
     assert.ok(!packedFiles.some((f) => f.startsWith(".")), `no dotfiles: ${packedFiles}`);
     const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));

@@ -163,6 +163,28 @@ describe("PageSession.preview", () => {
     session.free();
   });
 
+  test("a recommendation's allowed ids are the caller's to change, and the preview follows the change", () => {
+    const session = new pageai.PageSession(page());
+    const options = { profile: { reviewMode: "yolo" } };
+    const first = session.route('replace "final" with "settled"', options).recommendedToolCall;
+    const second = session.route('replace "final" with "settled"', options).recommendedToolCall;
+    assert.notEqual(first.args.allowedTargetBlockIds, second.args.allowedTargetBlockIds, "a fresh array each time");
+    first.args.allowedTargetBlockIds.push("p_9");
+    assert.deepEqual(second.args.allowedTargetBlockIds, ["h_1", "p_1", "p_2"]);
+    assert.deepEqual(session.route('replace "final" with "settled"', options).recommendedToolCall.args.allowedTargetBlockIds, ["h_1", "p_1", "p_2"]);
+
+    // As returned, as a copy and as JSON text: the same answer, byte for byte.
+    const expected = JSON.stringify(session.preview(JSON.stringify(second), AT));
+    assert.equal(JSON.stringify(session.preview(second, AT)), expected);
+    assert.equal(JSON.stringify(session.preview(structuredClone(second), AT)), expected);
+    // A narrowed list narrows the preview; an unknown field is still refused.
+    const narrowed = { ...second, args: { ...second.args, allowedTargetBlockIds: ["h_1", "p_1"] } };
+    coded(() => session.preview(narrowed, AT), "mnote_match_not_found");
+    const extra = { ...second, args: { ...second.args, colour: "red" } };
+    assert.match(coded(() => session.preview(extra, AT), "mnote_invalid_arguments").details.reason, /colour/);
+    session.free();
+  });
+
   test("inserted blocks take the given ids, then minted ones", () => {
     const session = new pageai.PageSession(page());
     const args = {
@@ -232,7 +254,7 @@ describe("PageSession.applyLocal", () => {
     assert.equal(coded(() => session.applyLocal({ ...applied(result), newRevision: 7 }), "mnote_invalid_arguments").details.pointer, "/newRevision");
     assert.equal(coded(() => session.applyLocal({ ...applied(result), documentId: "doc_2" }), "mnote_invalid_arguments").details.pointer, "/documentId");
     const stale = coded(() => session.applyLocal({ ...applied(result), baseRevision: 3, newRevision: 4 }), "mnote_revision_conflict");
-    assert.deepEqual(stale.details, { baseRevision: 3, currentRevision: 4 });
+    assert.deepEqual(stale.details, { baseRevision: 3, currentRevision: 4, blocks: [] });
     // Same revision, different content: the local page is not the page the server changed.
     const forked = structuredClone(applied(result));
     forked.changedBlocks[0].before = "something else";
@@ -251,6 +273,48 @@ describe("PageSession.applyLocal", () => {
     const old = coded(() => session.route("x", { contextId: ctx.contextId }), "mnote_context_stale");
     assert.deepEqual(old.details, { contextRevision: 5, currentRevision: 6 });
     session.free();
+  });
+});
+
+describe("PageSession.editBlock", () => {
+  test("a person's text change is an update pinned to the block's revisionRef, previewed as the server answers it", () => {
+    const session = new pageai.PageSession(page());
+    const revisionRef = session.context({ scope: { type: "block", blockId: "p_2" }, formats: ["json"] }).blocks[0].revisionRef;
+    const { body, preview } = session.editBlock("p_2", "Risks: none.", { idempotencyKey: "k_edit" });
+    assert.deepEqual(body, {
+      baseRevision: 4,
+      operations: [{ op: "update", blockId: "p_2", text: "Risks: none." }],
+      idempotencyKey: "k_edit",
+      revisionRefs: [revisionRef],
+    });
+    assert.equal(preview.schema, "mnote.tool_result.v1");
+    assert.equal(preview.dryRun, true);
+    assert.equal(preview.blocked, false, "a person's edit is never held for review");
+    assert.equal(preview.audit.actor, "user");
+    assert.equal(preview.changedBlocks[0].after, "Risks: none.");
+    assert.deepEqual(preview.operations, body.operations);
+    assert.match(session.editBlock("p_2", "other").body.idempotencyKey, /^idem_[a-z2-7]{20}$/, "a fresh key is minted");
+    // The same edit, dry-run through preview as a person's apply_block_ops call, answers the same changes.
+    const again = session.preview(
+      { toolName: "mnote.doc.apply_block_ops", args: { documentId: "doc_1", ...body, dryRun: true } },
+      { origin: "user", actor: "user" },
+    );
+    assert.deepEqual(again.changedBlocks, preview.changedBlocks);
+    // Following the server's answer moves the session on.
+    assert.equal(session.applyLocal({ ...preview, dryRun: false, newRevision: 5 }), 5);
+    assert.equal(session.page().blocks[2].text, "Risks: none.");
+    session.free();
+  });
+
+  test("refuses, with coded errors, what cannot be saved", () => {
+    const session = new pageai.PageSession(page());
+    coded(() => session.editBlock("p_3", "x"), "mnote_block_not_editable");
+    assert.deepEqual(coded(() => session.editBlock("p_9", "x"), "mnote_block_not_found").details.blockId, "p_9");
+    assert.equal(coded(() => session.editBlock("p_1", page().blocks[1].text), "mnote_invalid_arguments").details.pointer, "/newText");
+    assert.equal(coded(() => session.editBlock("p_1", 7), "mnote_invalid_arguments").details.pointer, "/newText");
+    assert.equal(coded(() => session.editBlock("p_1", "x", { nope: 1 }), "mnote_invalid_arguments").details.pointer, "/options/nope");
+    session.free();
+    coded(() => session.editBlock("p_1", "x"), "mnote_invalid_arguments");
   });
 });
 
@@ -316,6 +380,36 @@ describe("stateless helpers", () => {
     assert.equal(spans.filter((s) => s.tag !== "insert").map((s) => s.text).join(""), "The API may change.");
     assert.equal(spans.filter((s) => s.tag !== "delete").map((s) => s.text).join(""), "The interface may change soon.");
     assert.equal(coded(() => pageai.diffChars("a", 1), "mnote_invalid_arguments").details.pointer, "/after");
+  });
+
+  test("diffChars equals the preview's spans for text beyond the BMP, and for lone surrogates", () => {
+    // Emoji and rare CJK are two UTF-16 units each; a lone surrogate becomes U+FFFD on its way into core.
+    const pairs = [
+      ["周报 😀 draft 𠀋 v1", "周报 😃 final 𠀋𠀋 v2"],
+      ["😀😀😀", "😀😁😀"],
+      ["ascii only", "😀 then ascii only"],
+      ["lone \uD800 surrogate", "lone \uDC00 surrogate!"],
+      ["\uFFFD kept", "\uFFFD kept too"],
+    ];
+    for (const [before, after] of pairs) {
+      // A page cannot hold a lone surrogate (JSON has no way to carry one), so the preview diffs the
+      // well-formed text, with U+FFFD where the surrogate was: what diffChars must give for the raw strings.
+      const text = before.toWellFormed();
+      const doc = { ...page(), blocks: [{ blockId: "p_1", type: "paragraph", text }] };
+      const session = new pageai.PageSession(doc);
+      const operations = [{ op: "update", blockId: "p_1", text: after.toWellFormed() }];
+      const call = {
+        toolName: "mnote.doc.apply_block_ops",
+        args: { documentId: "doc_1", baseRevision: 4, dryRun: true, idempotencyKey: "idem_1", operations },
+      };
+      const [diff] = session.preview(call, AT).diff;
+      session.free();
+      assert.deepEqual(pageai.diffChars(before, after), diff.inline, JSON.stringify([before, after]));
+    }
+    assert.deepEqual(pageai.diffChars("a\uD800", "b"), [
+      { tag: "delete", text: "a\uFFFD" },
+      { tag: "insert", text: "b" },
+    ]);
   });
 
   test("the manifest follows the profile, the grants and the permission", () => {

@@ -32,6 +32,10 @@ import {
   type ToolNames,
   type ApplyBlockOpsArgs,
   type Block,
+  type BlockConflictV1,
+  type BlockEdit,
+  type BlockEdits,
+  type EditOptions,
   type BlockDiffV1,
   type ChangedBlockV1,
   type InlineSpanV1,
@@ -144,6 +148,18 @@ if (recommended) {
   const next: number = session.applyLocal({ ...result, dryRun: false, newRevision: result.baseRevision + 1 });
   void [key, contextId, ops, dry, after, tag, toolName, newRevision, next];
 }
+const editOptions: EditOptions = { idempotencyKey: "k_edit", profile };
+const edit: BlockEdit = session.editBlock("p_1", "new text", editOptions);
+const editBody: BlockEdits = edit.body;
+const editRefs: string[] | undefined = editBody.revisionRefs;
+const editPreview: ToolResultV1 = edit.preview;
+session.editBlock("p_1", "newer text");
+const conflict: BlockConflictV1 = { blockId: "p_1", revisionRef: null, text: null };
+const exact: ApplyBlockOpsArgs = {
+  documentId: "doc_1", baseRevision: 1, operations: [], dryRun: true, idempotencyKey: "k",
+  revisionRefs: ["pageRev:1:block:p_1:00000000"], requireExactRevision: true,
+};
+void [editRefs, editPreview, conflict, exact];
 const generic: ToolCall = { toolName: "block_delete", args: { documentId: "doc_1", blockId: "p_1" } };
 session.preview(generic, { origin: "user" });
 session.free();

@@ -7,7 +7,8 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = status;
     this.code = body?.code ?? (status === 0 ? "network_error" : `http_${status}`);
-    this.hint = body?.hint ?? (status === 0 ? "is the Worker running? start it with `make dev`" : "");
+    this.hint = body?.hint ?? (status === 0 ? "is the Worker running? start it with make dev" : "");
+    this.details = body?.details ?? {};
   }
 }
 
@@ -99,6 +100,13 @@ export async function streamRun(runId, sessionId, onEvent) {
   }
   throw new ApiError(502, { code: "hermes_client_upstream_unavailable", message: "the run's event stream ended before the run did" });
 }
+
+/**
+ * Asks the server to stop a Hermes run (`POST /api/hermes/client/runs/{runId}/abort`); the run's event
+ * stream then ends with `run.cancelled`.
+ */
+export const abortRun = (runId, { documentId, sessionId }) =>
+  postJson(`/api/hermes/client/runs/${encodeURIComponent(runId)}/abort`, { documentId, sessionId });
 
 /** Accepts a held review session: the server applies it, or answers `stale` with a fresh preview. */
 export const acceptReview = (sessionId, idempotencyKey, blockIds) =>

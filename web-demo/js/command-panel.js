@@ -1,17 +1,23 @@
 // The command box. While the user types, every keystroke is routed by the WASM router and, when the route
-// is direct, dry-run by the WASM executor: the decision, the diff (inline, per character, so CJK reads as
-// precisely as English) and the risk update with no request. Apply sends the command to the server, which
-// routes it again with the same core and writes it; Send to Hermes starts a Hermes run on the server and
-// streams its answer and tool events here as they arrive.
+// is direct, dry-run by the WASM executor: the decision, what the change does, the diff (word by word for
+// Latin text, character by character for CJK) and the risk update with no request. When the command goes to
+// Hermes instead, the box says why in words ("「火星」 is not on this page", the repeated matches marked in
+// the page and how to ask for all of them). Enter applies (or sends), Shift+Enter adds a line. Apply sends
+// the command to the server, which routes it again with the same core and writes it; Send to Hermes starts
+// a Hermes run on the server and streams it into the run view (js/hermes-run.js), where Stop or Esc ends it.
 
+import { describeOperation, describeOperations } from "./describe.js";
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
-import { intentLabel, reasonLabel, reviewModeWords } from "./labels.js";
+import { explainRoute } from "./explain.js";
+import { createRunView } from "./hermes-run.js";
+import { errorWords, intentLabel, quoted, reviewModeWords, toolLabel } from "./labels.js";
 
 const EXAMPLES = [
   { label: "CJK replace", prompt: "把「第一版草稿」改成「初稿」" },
   { label: "English replace", prompt: 'replace "numbers check" with "finance review"' },
   { label: "Type change", prompt: "把第二段改成引用" },
+  { label: "Check a to-do", prompt: "把最后一个待办勾上" },
   { label: "Delete", prompt: "删除最后一段" },
   { label: "Ambiguous", prompt: "把「第一版」改成「第二版」" },
   { label: "Open request", prompt: "帮我把这一页润色得更专业" },
@@ -20,14 +26,18 @@ const EXAMPLES = [
 /**
  * @param {HTMLElement} root the panel's container
  * @param {{ session: () => object, isPageAiError: (e: unknown) => boolean, pageView: object,
- *   vocabulary: { reviewModes: string[] }, selection: () => string[],
+ *   vocabulary: object, selection: () => string[], mintIdempotencyKey: () => string,
+ *   revealPreview: () => boolean, showTool: (toolName: string) => void, showBlock: (blockId: string) => void,
  *   apply: (command: {prompt: string, mode: string, selection: string[]}) => Promise<{outcome: string, page: object | null}>,
- *   sendToHermes: (command: {prompt: string, selection: string[]}, onEvent: (event: object) => void) => Promise<object>,
- *   onMode: (reviewMode: string) => void }} deps `onMode` stores a review mode the user picked
+ *   sendToHermes: (command: {prompt: string, selection: string[]}, on: {onStart: Function, onEvent: Function}) => Promise<object>,
+ *   stopRun: (run: {runId: string, sessionId: string}) => Promise<void>,
+ *   onMode: (reviewMode: string) => void }} deps `onMode` stores a review mode the user picked;
+ *   `revealPreview` says whether scrolling the page to a previewed block is fine (it moves no input)
  */
-export function createCommandPanel(root, { session, isPageAiError, pageView, vocabulary, selection, apply, sendToHermes, onMode }) {
+export function createCommandPanel(root, deps) {
+  const { session, isPageAiError, pageView, vocabulary, selection, apply, sendToHermes, onMode } = deps;
   // `tools` is the stored profile's tool settings: the router's hints leave disabled tools out, as the server's do.
-  const state = { prompt: "", reviewMode: "yolo", tools: { disabled: [] }, route: null, preview: null, status: null, busy: false, run: null };
+  const state = { prompt: "", reviewMode: "yolo", tools: { disabled: [] }, route: null, preview: null, explained: null, status: null, busy: false };
 
   const input = h("textarea", {
     id: "command-input",
@@ -37,18 +47,20 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
     autocomplete: "off",
     spellcheck: "false",
     "aria-label": "Command",
+    "aria-describedby": "command-keys",
     oninput: (e) => {
       state.prompt = e.target.value;
       state.status = null;
       compute();
     },
     onkeydown: (e) => {
-      if (e.key === "Enter" && (e.metaKey || e.ctrlKey)) {
-        e.preventDefault();
-        onApply();
-      }
+      // Enter applies; Shift+Enter is a new line. Never while an input method composes (CJK typing).
+      if (e.key !== "Enter" || e.shiftKey || e.isComposing || e.keyCode === 229) return;
+      e.preventDefault();
+      onApply();
     },
   });
+  const keys = h("p", { class: "command-keys", id: "command-keys" });
   const examples = h(
     "div",
     { class: "suggestions", id: "command-examples" },
@@ -68,8 +80,8 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
   const decision = h("div", { class: "decision", id: "command-decision", "aria-live": "polite" });
   const diff = h("div", { class: "command-diff", id: "command-diff" });
   const footer = h("div", { class: "command-footer" });
-  // The last Hermes run: its prompt, streamed answer, tool events and end. Kept across keystrokes.
-  const runView = h("section", { class: "hermes-run", id: "hermes-run", hidden: true, "aria-live": "polite" });
+  const runRoot = h("section", { class: "hermes-run", id: "hermes-run", hidden: true, "aria-live": "polite" });
+  const runView = createRunView(runRoot, { vocabulary, onStop: deps.stopRun, onChange: () => paint(0) });
 
   replace(
     root,
@@ -80,19 +92,28 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
       h("span", { class: "badge badge-wasm", title: "Routing and the dry-run run in your browser; no request" }, "WASM · no request"),
     ),
     input,
+    keys,
     examples,
     h(
       "div",
       { class: "command-mode" },
-      h("span", { class: "field-label" }, "Review mode"),
-      h("div", { class: "segmented segmented-modes", id: "review-mode", role: "group", "aria-label": "Review mode" }, modeButtons),
+      h("span", { class: "field-label", id: "review-mode-label" }, "Review mode"),
+      h("div", { class: "segmented segmented-modes", id: "review-mode", role: "group", "aria-labelledby": "review-mode-label" }, modeButtons),
     ),
     selectionRow,
     decision,
     diff,
     footer,
-    runView,
+    runRoot,
   );
+
+  // Esc stops a running Hermes run, wherever the focus is.
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && runView.active()) {
+      e.preventDefault();
+      runView.stop();
+    }
+  });
 
   function setPrompt(prompt) {
     input.value = prompt;
@@ -126,9 +147,10 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
       h("span", { class: "subtle" }, "Selection"),
       picked.map((id) => h("span", { class: "chip chip-picked" }, id)),
     );
-    state.route = state.preview = state.error = null;
+    state.route = state.preview = state.error = state.explained = null;
     if (!state.prompt.trim()) {
       pageView.showPreview(null);
+      pageView.highlight(null);
       return paint(0);
     }
     const profile = { reviewMode: state.reviewMode, tools: state.tools };
@@ -137,56 +159,136 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
       state.route = session().route(state.prompt, { profile, selection: picked });
       const call = state.route.recommendedToolCall;
       if (call) state.preview = session().preview(call, { profile });
+      else state.explained = explainRoute(state.route, { prompt: state.prompt, selection: picked, facts: (text) => matchFacts(text, picked, profile) });
     } catch (error) {
       if (!isPageAiError(error)) throw error;
       state.error = error;
     }
     paint(performance.now() - started);
-    pageView.showPreview(state.preview);
+    // On a phone the page is not beside the command box: scrolling it would move the input away.
+    pageView.showPreview(state.preview, { reveal: deps.revealPreview() });
+    pageView.highlight(state.explained?.highlight ?? null);
+  }
+
+  /**
+   * The executor's facts about `text` on this page: a dry-run of a replace of it answers where it is
+   * ambiguous (count and matches) or what is nearest when it is missing. Null when the dry-run passes.
+   */
+  function matchFacts(text, picked, profile) {
+    if (!text) return null;
+    const args = {
+      documentId: session().documentId,
+      baseRevision: session().revision,
+      operations: [{ op: "replace", matchText: text, content: text }],
+      dryRun: true,
+      idempotencyKey: deps.mintIdempotencyKey(),
+      ...(picked.length ? { allowedTargetBlockIds: picked } : {}),
+    };
+    try {
+      session().preview({ toolName: "mnote.doc.apply_block_ops", args }, { profile });
+      return null;
+    } catch (error) {
+      if (!isPageAiError(error)) throw error;
+      return error.details ?? null;
+    }
   }
 
   function paint(ms) {
-    const { route, preview, error } = state;
+    const { route, error } = state;
     root.dataset.status = error ? "error" : !route ? "empty" : route.requiresHermesRun ? "hermes" : "direct";
     root.dataset.intent = route?.intent ?? "";
     root.dataset.risk = route?.risk ?? "";
+    paintKeys();
     if (!route && !error) {
       replace(decision, h("p", { class: "decision-empty" }, "Try an example above, or type your own command. Nothing is sent until you apply."));
       replace(diff);
-      replace(footer, status());
+      replace(footer, status(), runView.active() ? actions(ms) : null);
       return;
     }
     if (error) {
-      replace(decision, h("div", { class: "message message-error" }, h("div", { class: "error-code" }, error.code), h("div", { class: "error-message" }, error.message), h("div", { class: "error-hint" }, error.hint)));
+      const words = errorWords(error);
+      replace(decision, h("div", { class: "message message-error" }, h("div", { class: "error-message" }, words.text), h("div", { class: "error-hint" }, words.hint), h("div", { class: "error-code" }, error.code)));
       replace(diff);
-      replace(footer, status());
+      replace(footer, status(), actions(ms));
       return;
     }
-    const direct = !route.requiresHermesRun;
+    replace(decision, route.requiresHermesRun ? hermesDecision(route) : directDecision(route));
+    replace(diff, state.preview ? previewView(state.preview) : null);
+    replace(footer, status(), actions(ms));
+  }
+
+  function paintKeys() {
+    const direct = state.route && !state.route.requiresHermesRun && state.preview;
+    const verb = runView.active()
+      ? null
+      : direct
+        ? state.route.requiresReview ? "holds it for review" : "applies"
+        : state.route?.requiresHermesRun ? "sends to Hermes" : "applies";
     replace(
-      decision,
+      keys,
+      verb ? [h("kbd", {}, "Enter"), ` ${verb} · `, h("kbd", {}, "Shift"), "+", h("kbd", {}, "Enter"), " new line"] : [h("kbd", {}, "Esc"), " stops Hermes"],
+    );
+  }
+
+  function directDecision(route) {
+    const what = describeOperations(route.recommendedToolCall?.args?.operations ?? [], intentLabel(route.intent));
+    return [
       h(
         "div",
         { class: "decision-head" },
-        h("span", { class: `route-badge ${direct ? "route-direct" : "route-hermes"}`, id: "decision-route" }, direct ? "Direct shortcut" : "Send to Hermes"),
-        h("span", { class: "intent", id: "decision-intent" }, intentLabel(route.intent)),
+        h("span", { class: "route-label route-direct", id: "decision-route" }, "Instant shortcut"),
+        h("span", { class: "intent", id: "decision-intent", "data-kind": what.kind }, what.label),
         h("span", { class: `risk risk-${route.risk}`, id: "decision-risk", title: "Risk of the write" }, `${route.risk} risk`),
-        h("span", { class: "confidence", title: "How sure the router is of its reading" }, `${Math.round(route.confidence * 100)}%`),
+        h("span", { class: "confidence", title: "How sure the router is of its reading" }, `${Math.round(route.confidence * 100)}% sure`),
       ),
-      h("p", { class: "decision-reason", id: "decision-reason" }, route.reason),
+      h("p", { class: "decision-reason", id: "decision-reason" }, what.sentence),
       h(
         "div",
         { class: "decision-facts" },
-        direct
-          ? fact("Review", route.requiresReview ? "needs your review" : "applies directly", route.requiresReview ? "warn" : "ok")
-          : fact("Hermes' writes", route.requiresReview ? "wait for your review" : "apply directly", route.requiresReview ? "warn" : "ok"),
-        route.reasonCode ? fact("Why Hermes", reasonLabel(route.reasonCode), "") : null,
-        route.toolHint?.candidateBlockIds.length ? fact("Candidates", route.toolHint.candidateBlockIds.join(", "), "mono") : null,
-        route.toolHint?.startWith ? fact("Hermes starts with", route.toolHint.startWith.toolName, "mono") : null,
+        fact("Dry run", "passed in your browser", "ok"),
+        fact("Review", route.requiresReview ? "needs your review" : "applies directly", route.requiresReview ? "warn" : "ok"),
       ),
-    );
-    replace(diff, preview ? previewView(preview) : null);
-    replace(footer, status(), actions(ms));
+    ];
+  }
+
+  function hermesDecision(route) {
+    const why = state.explained;
+    const start = route.toolHint?.startWith?.toolName;
+    return [
+      h("div", { class: "decision-head" }, h("span", { class: "route-label route-hermes", id: "decision-route", "data-reason": why.code }, "Goes to Hermes")),
+      h("p", { class: "decision-reason", id: "decision-reason" }, why.headline),
+      why.detail ? h("p", { class: "decision-detail", id: "decision-detail" }, why.detail) : null,
+      why.hint || why.say
+        ? h(
+            "p",
+            { class: "decision-hint", id: "decision-hint" },
+            why.hint,
+            why.say ? [" ", h("code", { class: "say" }, why.say), "."] : null,
+            why.after ? ` ${why.after}` : null,
+          )
+        : null,
+      suggestions(why),
+      h(
+        "div",
+        { class: "decision-facts" },
+        fact("Hermes' writes", route.requiresReview ? "wait for your review" : "apply directly", route.requiresReview ? "warn" : "ok"),
+        start ? fact("Hermes starts with", toolLabel(start), "") : null,
+      ),
+    ];
+  }
+
+  /** Buttons that rewrite the command: the nearest text for a missing one, the "all" form for a repeated one. */
+  function suggestions(why) {
+    const buttons = [];
+    if (why.replaceWith) {
+      const { from, to } = why.replaceWith;
+      buttons.push(h("button", { type: "button", class: "ghost small", id: "decision-use", onclick: () => setPrompt(state.prompt.replace(from, to)) }, `Use ${quoted(to)}`));
+    }
+    if (why.tryPrompt) buttons.push(h("button", { type: "button", class: "ghost small", id: "decision-try", onclick: () => setPrompt(why.tryPrompt) }, `Try ${why.tryPrompt}`));
+    if (why.tool) buttons.push(h("button", { type: "button", class: "ghost small", id: "decision-tool", onclick: () => deps.showTool(why.tool) }, "Open Tools"));
+    const first = why.highlight?.blockIds?.[0];
+    if (first) buttons.push(h("button", { type: "button", class: "ghost small", id: "decision-show", onclick: () => deps.showBlock(first) }, "Show in the page"));
+    return buttons.length ? h("div", { class: "decision-actions" }, buttons) : null;
   }
 
   function previewView(result) {
@@ -196,22 +298,19 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
         "div",
         { class: "field-label diff-head" },
         `Preview · ${changes} block${changes === 1 ? "" : "s"} changed`,
-        result.blocked ? h("span", { class: "blocked", title: result.blockedReason }, "held for review") : null,
+        result.blocked ? h("span", { class: "blocked", title: "The server will hold this write until you accept it in Review" }, "held for review") : null,
       ),
       result.diff.map((d) => {
         const change = result.changedBlocks.find((c) => c.blockId === d.blockId);
-        // A type change shows in the operations, not in the text.
-        const retyped = result.operations.findLast((o) => o.op === "update" && o.blockId === d.blockId && o.type);
+        // The operations on this block; a replace without a blockId acts wherever its text is.
+        const ops = result.operations.filter((o) => o.blockId === d.blockId || o.block?.blockId === d.blockId);
+        const shown = ops.length ? ops : result.operations.filter((o) => o.op === "replace" && !o.blockId);
+        const what = [...new Set(shown.map((o) => describeOperation(o).label))].join(" + ");
         const textChanged = d.inline.some((s) => s.tag !== "equal");
         return h(
           "div",
           { class: `diff-block diff-${change?.op ?? "update"}`, "data-block-id": d.blockId },
-          h(
-            "div",
-            { class: "diff-block-head" },
-            h("code", {}, d.blockId),
-            h("span", {}, [change?.op ?? "", retyped ? ` · becomes ${retyped.type.replaceAll("_", " ")}` : ""]),
-          ),
+          h("div", { class: "diff-block-head" }, h("code", {}, d.blockId), h("span", {}, what || change?.op || "")),
           h(
             "p",
             { class: "inline-diff" },
@@ -224,25 +323,23 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
 
   function actions(ms) {
     const direct = state.route && !state.route.requiresHermesRun && state.preview;
+    const timing = h("span", { class: "timing", id: "command-timing", title: "route + dry-run, in WASM" }, ms ? `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms · local` : "");
+    if (runView.active()) {
+      return h(
+        "div",
+        { class: "command-actions" },
+        timing,
+        h("button", { type: "button", class: "danger", id: "command-stop", onclick: () => runView.stop(), title: "Stops the Hermes run (Esc)" }, "Stop"),
+      );
+    }
     const label = state.route?.requiresReview ? "Hold for review" : "Apply";
     return h(
       "div",
       { class: "command-actions" },
-      h("span", { class: "timing", id: "command-timing", title: "route + dry-run, in WASM" }, ms ? `${ms < 1 ? ms.toFixed(2) : ms.toFixed(1)} ms · local` : ""),
+      timing,
       direct
-        ? h("button", { type: "button", class: "primary", id: "command-apply", disabled: state.busy, onclick: onApply, title: state.route?.requiresReview ? "Sends the change to the server, which holds it in the Review panel (⌘/Ctrl+Enter)" : "Writes the previewed change to the document (⌘/Ctrl+Enter)" }, state.busy ? "Sending…" : label)
-        : h(
-            "button",
-            {
-              type: "button",
-              class: "primary",
-              id: "command-hermes",
-              disabled: state.busy || !state.route,
-              onclick: onHermes,
-              title: "Starts a Hermes run on this page; the answer streams in below (⌘/Ctrl+Enter)",
-            },
-            state.busy ? "Sending…" : "Send to Hermes",
-          ),
+        ? h("button", { type: "button", class: "primary", id: "command-apply", disabled: state.busy, onclick: onApply }, state.busy ? "Sending…" : label)
+        : h("button", { type: "button", class: "primary", id: "command-hermes", disabled: state.busy || !state.route, onclick: onHermes }, state.busy ? "Sending…" : "Send to Hermes"),
     );
   }
 
@@ -267,10 +364,11 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
         state.status = { kind: "ok", text: "Held for review: accept or reject it in the Review panel" };
         input.value = state.prompt = "";
       } else {
-        state.status = { kind: "error", text: `The server routed this differently (${done.outcome}); nothing was written` };
+        state.status = { kind: "error", text: "The server read this command differently, so nothing was written. Try again." };
       }
     } catch (error) {
-      state.status = { kind: "error", text: `${error.code ?? "apply_failed"}: ${error.message}` };
+      const words = errorWords(error);
+      state.status = { kind: "error", text: `${words.text} ${words.hint}`.trim() };
     } finally {
       state.busy = false;
     }
@@ -278,77 +376,27 @@ export function createCommandPanel(root, { session, isPageAiError, pageView, voc
   }
 
   async function onHermes() {
-    if (state.busy || !state.route?.requiresHermesRun) return;
+    if (state.busy || runView.active() || !state.route?.requiresHermesRun) return;
+    const prompt = state.prompt;
     state.busy = true;
     state.status = null;
-    state.run = { prompt: state.prompt, status: "starting", text: "", events: [], error: null };
-    paint(0);
-    paintRun();
-    const onEvent = (event) => {
-      const run = state.run;
-      if (event.event === "message.delta") run.text += event.delta ?? "";
-      else if (event.event === "tool.started") run.events.push({ kind: "started", tool: event.tool, detail: event.preview ?? "" });
-      else if (event.event === "tool.completed") {
-        const ms = typeof event.duration === "number" ? `${Math.round(event.duration * 1000)} ms` : "";
-        run.events.push({ kind: event.error ? "failed" : "completed", tool: event.tool, detail: ms });
-      }
-      run.status = "streaming";
-      paintRun();
-    };
+    runView.begin(prompt);
     try {
-      const done = await sendToHermes({ prompt: state.prompt, selection: selection() }, onEvent);
+      const done = await sendToHermes({ prompt, selection: selection() }, { onStart: (run) => runView.started(run), onEvent: (e) => runView.event(e) });
       if (done.outcome !== "hermes") {
-        state.run.status = "failed";
-        state.run.error = { code: done.outcome, message: "the server routed this without Hermes; nothing was sent" };
+        runView.end({ status: "failed", error: { code: "routed_elsewhere", message: "The server ran this command as a shortcut instead; nothing was sent to Hermes." } });
       } else {
         const end = done.last;
-        state.run.status = end.event === "run.completed" ? "completed" : end.event === "run.cancelled" ? "cancelled" : "failed";
-        if (end.event === "run.completed" && typeof end.output === "string") state.run.text = end.output;
-        if (end.event === "run.failed") state.run.error = { code: end.error?.code ?? "run_failed", message: end.error?.message ?? String(end.error ?? "") };
+        const status = end.event === "run.completed" ? "completed" : end.event === "run.cancelled" ? "cancelled" : "failed";
+        const error = end.event === "run.failed" ? { code: end.error?.code ?? "run_failed", message: end.error?.message ?? String(end.error ?? "") } : null;
+        runView.end({ status, text: end.event === "run.completed" && typeof end.output === "string" ? end.output : undefined, error });
       }
     } catch (error) {
-      state.run.status = "failed";
-      state.run.error = { code: error.code ?? "hermes_failed", message: error.message, hint: error.hint };
+      runView.end({ status: "failed", error: { code: error.code ?? "hermes_failed", message: error.message, hint: error.hint } });
     } finally {
       state.busy = false;
     }
-    paintRun();
     compute();
-  }
-
-  function paintRun() {
-    const run = state.run;
-    runView.hidden = !run;
-    if (!run) return;
-    runView.dataset.status = run.status;
-    const label = { starting: "Starting…", streaming: "Streaming", completed: "Done", cancelled: "Cancelled", failed: "Failed" }[run.status];
-    replace(
-      runView,
-      h(
-        "div",
-        { class: "hermes-run-head" },
-        h("span", { class: "route-badge route-hermes" }, "Hermes"),
-        h("span", { class: "hermes-run-prompt", title: run.prompt }, clip(run.prompt)),
-        h("span", { class: `hermes-run-status status-${run.status}`, id: "hermes-status" }, label),
-      ),
-      run.events.length
-        ? h(
-            "ul",
-            { class: "hermes-events", id: "hermes-events" },
-            run.events.map((e) => h("li", { class: `tool-event tool-${e.kind}` }, h("code", {}, e.tool), ` ${e.kind}${e.detail ? ` · ${e.detail}` : ""}`)),
-          )
-        : null,
-      h("p", { class: "hermes-answer", id: "hermes-answer" }, run.text),
-      run.error
-        ? h(
-            "div",
-            { class: "message message-error" },
-            h("div", { class: "error-code" }, run.error.code),
-            h("div", { class: "error-message" }, run.error.message),
-            run.error.hint ? h("div", { class: "error-hint" }, run.error.hint) : null,
-          )
-        : null,
-    );
   }
 
   return { refresh: compute, showProfile };

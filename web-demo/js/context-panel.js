@@ -4,6 +4,8 @@
 
 import { xmlView, jsonView } from "./code-view.js";
 import { count, h, replace } from "./dom.js";
+import { warningText } from "./labels.js";
+import { rovingGroup } from "./roving.js";
 
 const SCOPES = [
   { id: "full", label: "Full", hint: "Every block. Every editable block is a write target." },
@@ -52,6 +54,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     type: "search",
     class: "text-input",
     placeholder: "Search the page…",
+    "aria-label": "Keyword",
     autocomplete: "off",
     spellcheck: "false",
     oninput: (e) => {
@@ -90,6 +93,8 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
   const budgetCheck = h("input", {
     id: "budget-enabled",
     type: "checkbox",
+    role: "switch",
+    "aria-label": "Limit the context to a character budget",
     onchange: (e) => {
       state.budgetOn = e.target.checked;
       budgetInput.disabled = !state.budgetOn;
@@ -104,6 +109,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     step: 50,
     value: state.maxChars,
     disabled: true,
+    "aria-label": "Budget in characters",
     oninput: (e) => {
       const n = Number.parseInt(e.target.value, 10);
       if (Number.isFinite(n) && n > 0) {
@@ -115,7 +121,12 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
 
   // --- Result -----------------------------------------------------------------------------------------
   const stats = h("dl", { class: "stats", id: "context-stats" });
+  // The targets are one Tab stop: arrow keys move between them (a page has dozens).
   const targets = h("div", { class: "chips", id: "context-targets" });
+  const targetKeys = rovingGroup(targets, { label: "Allowed write targets" });
+  const targetsLabel = h("div", { class: "field-label", id: "context-targets-label" }, "Allowed write targets");
+  const copyButton = h("button", { type: "button", class: "ghost small", id: "context-copy", onclick: copy }, "Copy");
+  const copyStatus = h("span", { class: "copy-status", id: "context-copy-status", role: "status" });
   const chunkBar = h("div", { class: "chunk-bar", id: "context-chunk", hidden: true });
   const viewTabs = h("div", { class: "view-tabs", id: "view-tabs", role: "tablist" });
   const output = h("pre", { class: "code-output", id: "context-output", tabindex: "0" });
@@ -131,10 +142,10 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
       h("span", {}, h("i", { class: "in-context" }, ""), "Read only"),
       h("span", {}, h("i", { class: "context-only" }, ""), "Neighbour, context only"),
     ),
-    h("div", { class: "field-label" }, "Allowed write targets"),
+    targetsLabel,
     targets,
     chunkBar,
-    h("div", { class: "view-head" }, viewTabs, h("button", { type: "button", class: "ghost small", onclick: copy }, "Copy")),
+    h("div", { class: "view-head" }, viewTabs, h("div", { class: "copy" }, copyStatus, copyButton)),
     output,
     meta,
   );
@@ -323,27 +334,37 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     root.dataset.truncated = String(ctx.truncated);
     root.dataset.chunk = String(state.chunk);
 
-    const blockCount = ctx.blocks?.length ?? (ctx.pageXml?.match(/<block /g) ?? []).length;
+    // What this chunk holds: its blocks, and the write targets among them (a budget cuts the page into
+    // chunks, while the allowed targets are the whole snapshot's).
+    const held = blocksIn(ctx);
+    const chunked = ctx.truncated || state.chunk > 1;
+    const inChunk = ctx.allowedTargetBlockIds.filter((id) => held.includes(id));
     const chars = ctx.pageText?.length ?? (ctx.blocks ?? []).reduce((n, b) => n + b.text.length + 1, 0);
     replace(
       stats,
-      stat("Blocks", count(blockCount)),
-      stat("Targets", count(ctx.allowedTargetBlockIds.length)),
+      stat("Blocks", count(held.length), chunked ? "in this chunk" : null),
+      stat("Targets", count(chunked ? inChunk.length : ctx.allowedTargetBlockIds.length), chunked ? `of ${count(ctx.allowedTargetBlockIds.length)} in all` : null),
       stat("Characters", chars ? count(chars) : "—"),
       stat("Built in", ms < 1 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(1)} ms`),
     );
 
+    targetsLabel.textContent = chunked ? "Allowed write targets · every chunk" : "Allowed write targets";
     replace(
       targets,
       ctx.allowedTargetBlockIds.length
         ? ctx.allowedTargetBlockIds.map((id) =>
-            h("button", { type: "button", class: "chip", "data-block-id": id, onclick: () => pageView.reveal(id) }, id),
+            h(
+              "button",
+              { type: "button", class: `chip${chunked && !held.includes(id) ? " chip-elsewhere" : ""}`, "data-block-id": id, "data-key": id, onclick: () => pageView.reveal(id) },
+              id,
+            ),
           )
         : h("span", { class: "subtle" }, ctx.scope === "outline" ? "None: the outline is read-only." : "None in this chunk."),
     );
+    targetKeys.sync();
 
     chunkBar.hidden = !ctx.truncated && state.chunk === 1;
-    const warnings = ctx.warnings.map((w) => h("li", { "data-code": w.code }, w.message));
+    const warnings = ctx.warnings.map((w) => h("li", { "data-code": w.code }, warningText(w)));
     replace(
       chunkBar,
       h(
@@ -362,7 +383,7 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
         ),
       ),
       warnings.length ? h("ul", { class: "warnings" }, warnings) : null,
-      ctx.continuation ? h("code", { class: "token", title: "continuation token" }, ctx.continuation) : null,
+      ctx.continuation ? h("code", { class: "token", title: "The token that fetches the next chunk" }, ctx.continuation) : null,
     );
 
     const available = VIEWS.filter((v) => viewText(ctx, v.id) !== undefined);
@@ -401,10 +422,27 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     );
   }
 
+  /** Copies the view as the package produced it, and says so; when the browser refuses, selects it. */
+  let copyTimer = null;
   async function copy() {
     const text = viewText(state.context, state.view);
     if (text === undefined) return;
-    await navigator.clipboard?.writeText(text).catch(() => {});
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      copied = true;
+    } catch {
+      getSelection()?.selectAllChildren(output);
+    }
+    copyButton.textContent = copied ? "Copied" : "Copy";
+    copyStatus.textContent = copied ? "Copied to the clipboard" : "Selected: press Ctrl+C (⌘C) to copy";
+    copyButton.dataset.copied = String(copied);
+    clearTimeout(copyTimer);
+    copyTimer = setTimeout(() => {
+      copyButton.textContent = "Copy";
+      copyStatus.textContent = "";
+      delete copyButton.dataset.copied;
+    }, 2_000);
   }
 
   /** The blocks picked for the `block` and `selection` scopes: the command box's selection. */
@@ -420,6 +458,12 @@ function viewText(ctx, view) {
   return ctx.blocks ? JSON.stringify(ctx.blocks, null, 2) : undefined;
 }
 
-function stat(label, value) {
-  return h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, value));
+function stat(label, value, note = null) {
+  return h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, value, note ? h("small", {}, note) : null));
+}
+
+/** The ids of the blocks a context (chunk) holds, context-only neighbours left out. */
+function blocksIn(ctx) {
+  if (ctx.blocks) return ctx.blocks.filter((b) => !b.contextOnly).map((b) => b.blockId);
+  return [...(ctx.pageXml ?? "").matchAll(/<block id="([^"]+)"([^>]*)>/g)].filter((m) => !/context-only="true"/.test(m[2])).map((m) => m[1]);
 }

@@ -40,7 +40,18 @@ export function lines(text) {
 }
 
 function link(label, href) {
-  // Only web links become anchors; `javascript:` and friends stay text.
-  if (!/^(https?:\/\/|\/|#)/i.test(href)) return `[${label}](${href})`;
+  if (!isWebLink(href)) return `[${label}](${href})`;
   return h("a", { href, target: "_blank", rel: "noopener noreferrer" }, inline(label));
+}
+
+/**
+ * Whether `href` may become an anchor: an absolute `http(s)://host…` link, a path on this site (`/…`) or a
+ * fragment (`#…`). Everything else stays text: `javascript:`, `data:` and other schemes in any case, and
+ * what a browser would read as another host: `//evil.example` and `/\evil.example` (browsers treat `\` as
+ * `/`). White space and control characters anywhere are refused too, because URL parsing drops or strips
+ * them (` javascript:` is a `javascript:` link).
+ */
+export function isWebLink(href) {
+  if (typeof href !== "string" || /[\u0000-\u0020\u007f-\u009f\\]/.test(href)) return false;
+  return /^https?:\/\/[^/?#]/i.test(href) || /^\/(?!\/)/.test(href) || href.startsWith("#");
 }

@@ -1,7 +1,8 @@
 // The page as blocks. Each block is an element with `data-block-id` and `data-block-type`; hovering shows
-// its id and type. The view also paints what a context holds (targets, context-only neighbours, blocks
-// left out), lets the user pick blocks for the `block` and `selection` scopes, and shows a command's
-// preview in place: changed blocks display their character diff until the preview is cleared.
+// its id and type in a label above the block (never over its text). The view also paints what a context
+// holds (targets, context-only neighbours, blocks left out), lets the user pick blocks for the `block` and
+// `selection` scopes, shows a command's preview in place (changed blocks display their diff until the
+// preview is cleared), and marks where a command's text is on the page (the matches of a repeated text).
 
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
@@ -28,6 +29,7 @@ export function createPageView(root, { onPick }) {
   let elements = new Map(); // blockId → element
   let blocks = new Map(); // blockId → [block, list number], to restore a block after a preview
   let previewed = []; // ids of blocks that show a diff now
+  let marked = []; // ids of blocks whose matches are marked now
 
   root.addEventListener("click", (event) => {
     if (!root.dataset.pick) return;
@@ -44,6 +46,15 @@ export function createPageView(root, { onPick }) {
     onPick(block.dataset.blockId);
   });
 
+  /** Draws a block as it is again, after a preview or marks. */
+  function restore(id) {
+    const el = elements.get(id);
+    const [block, number] = blocks.get(id) ?? [];
+    if (!el || !block) return;
+    el.classList.remove("is-previewed", "is-deleting");
+    replace(el.querySelector(".block-body"), body(block, number));
+  }
+
   return {
     /** Draws every block of `page`. */
     render(page) {
@@ -53,21 +64,17 @@ export function createPageView(root, { onPick }) {
       elements = new Map(nodes.map((el) => [el.dataset.blockId, el]));
       blocks = new Map(page.blocks.map((b, i) => [b.blockId, [b, numbers[i]]]));
       previewed = [];
+      marked = [];
       replace(root, nodes);
     },
 
     /**
-     * Shows a tool result's diff in place: each changed block displays its inline character diff, deleted
-     * blocks are struck through. `null` restores the page.
+     * Shows a tool result's diff in place: each changed block displays its inline diff, deleted blocks are
+     * struck through. `null` restores the page. With `reveal`, the first changed block is scrolled into
+     * view (the caller says whether that may move anything it cares about, such as the command input).
      */
-    showPreview(result) {
-      for (const id of previewed) {
-        const el = elements.get(id);
-        const [block, number] = blocks.get(id) ?? [];
-        if (!el || !block) continue;
-        el.classList.remove("is-previewed", "is-deleting");
-        replace(el.querySelector(".block-body"), body(block, number));
-      }
+    showPreview(result, { reveal = false } = {}) {
+      for (const id of previewed) restore(id);
       previewed = [];
       if (!result) return;
       for (const d of result.diff) {
@@ -78,7 +85,27 @@ export function createPageView(root, { onPick }) {
         replace(el.querySelector(".block-body"), h("p", { class: "inline-diff" }, diffSpans(d.inline)));
         previewed.push(d.blockId);
       }
-      if (previewed[0]) elements.get(previewed[0]).scrollIntoView({ block: "center", behavior: "smooth" });
+      if (reveal && previewed[0]) elements.get(previewed[0]).scrollIntoView({ block: "center", behavior: "smooth" });
+    },
+
+    /**
+     * Marks `text` in the blocks `blockIds` (each occurrence in the rendered text gets a <mark>; a block
+     * whose occurrence spans formatting is marked as a whole). `null` clears the marks.
+     */
+    highlight(marks) {
+      for (const id of marked) {
+        if (!previewed.includes(id)) restore(id);
+        elements.get(id)?.classList.remove("is-match");
+      }
+      marked = [];
+      if (!marks) return;
+      for (const id of marks.blockIds ?? []) {
+        const el = elements.get(id);
+        if (!el || previewed.includes(id)) continue;
+        el.classList.add("is-match");
+        if (marks.text) markText(el.querySelector(".block-body"), marks.text);
+        marked.push(id);
+      }
     },
 
     /** `"one"`, `"many"` or `null`: whether clicking a block picks it. */
@@ -148,17 +175,30 @@ function numberer() {
   };
 }
 
+/** Wraps each occurrence of `text` in the text nodes under `root` in a <mark>. */
+function markText(root, text) {
+  if (!root || !text) return;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+  for (const node of nodes) {
+    const parts = node.data.split(text);
+    if (parts.length < 2) continue;
+    const pieces = parts.flatMap((part, i) => (i === 0 ? [part] : [h("mark", { class: "match" }, text), part]));
+    node.replaceWith(...pieces.filter((p) => p !== ""));
+  }
+}
+
 function renderBlock(block, number) {
   const label = TYPE_LABELS[block.type] ?? block.type;
   const locked = block.editable === false;
-  return h(
+  const el = h(
     "div",
     {
       class: `block block--${block.type}${locked ? " is-locked" : ""}`,
       "data-block-id": block.blockId,
       "data-block-type": block.type,
       title: `${label} · ${block.blockId}${locked ? " · locked" : ""}`,
-      style: block.attrs?.depth ? `--depth: ${block.attrs.depth}` : undefined,
     },
     h("div", { class: "block-body" }, body(block, number)),
     h(
@@ -169,6 +209,9 @@ function renderBlock(block, number) {
       locked ? h("span", { class: "block-badge-lock" }, "locked") : null,
     ),
   );
+  // Through the CSSOM, not a style attribute: a strict Content-Security-Policy allows only this.
+  if (block.attrs?.depth) el.style.setProperty("--depth", String(block.attrs.depth));
+  return el;
 }
 
 function body(block, number) {

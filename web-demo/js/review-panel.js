@@ -1,10 +1,11 @@
 // The review panel: the document's review sessions (writes held for a person: a command in review mode, or a
-// Hermes proposal), newest first. The one shown has its preview, per block, with a checkbox each while it can
-// be accepted, and a button per verb a person may send (accept all or the checked blocks, reject, retry,
-// abort, revert): the session's `actions` decide which are enabled, and a disabled one says why (core's
-// words, from the package's `reviewVerbs`). When the page moved on, accepting writes nothing: the session
-// turns stale and a banner shows the fresh preview of the same proposal against the current page, to retry
-// from.
+// Hermes proposal). The one shown is named by its command and has its preview, per block, with a checkbox
+// each while it can be accepted, and a button per verb a person may send (accept all or the checked blocks,
+// reject, retry, abort, revert): the session's `actions` decide which are enabled, and a disabled one says
+// why and which verbs work now (from the package's `reviewVerbs`). Once applied, it shows what the server
+// wrote (a partial accept: only the blocks accepted). When the page moved on, accepting writes nothing:
+// the session turns stale and a banner shows the fresh preview of the same proposal against the current
+// page, to retry from. A message about an action stays with the session it concerns.
 //
 // Every action is a request to the server, which runs core's review state machine in the document's Durable
 // Object; this panel only shows what it answers, and never reads a state to decide what is allowed.
@@ -12,26 +13,34 @@
 import { acceptReview, fetchReviewSession, listReviewSessions, reviewAction } from "./api.js";
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
-import { reviewStateLabel, reviewVerbWords } from "./labels.js";
+import { errorWords, listWords, refusedVerbText, reviewStateLabel, reviewVerbWords } from "./labels.js";
+import { historyView, originLabel, sessionName, shownSessions, when } from "./review-history.js";
 
 /**
  * @param {HTMLElement} root the panel's container
- * @param {{ documentId: string, onWrite: () => Promise<void>, engine: { vocabulary: object,
+ * @param {{ documentId: string, prompts: object, onWrite: () => Promise<void>, onAction: () => Promise<void>,
+ *   onCount: (open: number) => void, showTool: (toolName: string) => void, engine: { vocabulary: object,
  *   reviewVerbs: (session: object) => { verb: string, allowed: boolean, reason: string | null }[],
  *   mintIdempotencyKey: () => string, mintToolCallId: () => string } }} deps `onWrite` reloads the page
- *   after a session wrote (accept, revert); `engine` is the WASM package
+ *   after a session wrote (accept, revert); `onAction` follows every action (the audit log); `engine` is
+ *   the WASM package
  */
-export function createReviewPanel(root, { documentId, onWrite, engine }) {
-  const state = { sessions: [], current: null, checked: new Set(), busy: false, notice: null };
+export function createReviewPanel(root, { documentId, prompts, onWrite, onAction, onCount, showTool, engine }) {
+  const state = { sessions: [], bodies: new Map(), current: null, checked: new Set(), busy: false, notices: new Map() };
   // The states in which a session waits for a person (core's list), for the count and the default pick.
   const open = (s) => engine.vocabulary.openReviewStates.includes(s.state);
 
   /** Reloads the list and the session shown (the newest open one, or the one picked). */
   async function refresh(pick = state.current?.sessionId) {
     state.sessions = await listReviewSessions(documentId);
-    const newest = state.sessions.find(open);
+    const listed = shownSessions(state.sessions);
+    const newest = listed.find(open);
     const id = pick && state.sessions.some((s) => s.sessionId === pick) ? pick : newest?.sessionId;
-    state.current = id ? await fetchReviewSession(id) : null;
+    // Sessions read once keep their body (for the name); the one shown is read again.
+    const unread = listed.filter((s) => s.sessionId !== id && !state.bodies.has(s.sessionId));
+    const [current, ...others] = await Promise.all([id ? fetchReviewSession(id) : null, ...unread.map((s) => fetchReviewSession(s.sessionId))]);
+    for (const body of [current, ...others]) if (body) state.bodies.set(body.sessionId, body);
+    state.current = current;
     state.checked = new Set((preview()?.changedBlocks ?? []).map((c) => c.blockId));
     paint();
   }
@@ -43,41 +52,50 @@ export function createReviewPanel(root, { documentId, onWrite, engine }) {
     const session = state.current;
     if (!session || state.busy) return;
     state.busy = true;
-    state.notice = null;
+    state.notices.delete(session.sessionId);
     paint();
+    let notice = null;
     try {
-      if (action === "accept") {
-        const all = (session.preview?.changedBlocks ?? []).map((c) => c.blockId);
-        const partial = state.checked.size < all.length ? [...state.checked] : undefined;
-        const answer = await acceptReview(session.sessionId, engine.mintIdempotencyKey(), partial);
-        if (!answer.result) {
-          // No write: the page had moved on, and the answer carries the fresh preview.
-          state.notice = { kind: "warn", text: `The page changed (revision ${answer.stale?.currentRevision}): nothing was written. Retry to review the fresh preview.` };
-        } else {
-          state.notice = { kind: "ok", text: `Applied · revision ${answer.result?.newRevision ?? "?"}` };
-          await onWrite();
-        }
-      } else if (action === "revert") {
-        const answer = await reviewAction(session.sessionId, "revert", { idempotencyKey: engine.mintIdempotencyKey() });
-        state.notice = { kind: "ok", text: `Reverted · revision ${answer.result?.newRevision ?? "?"}` };
-        await onWrite();
-      } else if (action === "retry") {
-        await reviewAction(session.sessionId, "retry", { toolCallId: engine.mintToolCallId() });
-        state.notice = { kind: "ok", text: "Previewed again against the current page" };
-      } else {
-        const answer = await reviewAction(session.sessionId, action);
-        state.notice = { kind: "ok", text: `${reviewStateLabel(answer.state)}: nothing was written` };
-      }
+      notice = await send(session, action);
     } catch (error) {
-      state.notice = { kind: "error", text: `${error.code ?? "review_failed"}: ${error.message}` };
+      const words = errorWords(error);
+      notice = { kind: "error", text: `${reviewVerbWords(action).name} failed: ${words.text} ${words.hint}`.trim() };
     } finally {
       state.busy = false;
     }
-    await refresh(session.sessionId);
+    if (notice) state.notices.set(session.sessionId, notice);
+    await Promise.all([refresh(session.sessionId), onAction()]);
+  }
+
+  /** Sends one action; answers the message to keep with the session, or null when the session says it all. */
+  async function send(session, action) {
+    if (action === "accept") {
+      const all = (session.preview?.changedBlocks ?? []).map((c) => c.blockId);
+      const partial = state.checked.size < all.length ? [...state.checked] : undefined;
+      const answer = await acceptReview(session.sessionId, engine.mintIdempotencyKey(), partial);
+      // No write: the page had moved on; the stale banner shows the fresh preview.
+      if (!answer.result) return null;
+      await onWrite();
+      return { kind: "ok", text: `Applied · revision ${answer.result.newRevision ?? "?"}` };
+    }
+    if (action === "revert") {
+      const answer = await reviewAction(session.sessionId, "revert", { idempotencyKey: engine.mintIdempotencyKey() });
+      await onWrite();
+      return { kind: "ok", text: `Reverted · revision ${answer.result?.newRevision ?? "?"}` };
+    }
+    if (action === "retry") {
+      const answer = await reviewAction(session.sessionId, "retry", { toolCallId: engine.mintToolCallId() });
+      // A retry that could not preview fails the session: its error (with what to do) is the message.
+      if (answer.error) return null;
+      return { kind: "ok", text: "Previewed again against the current page" };
+    }
+    const answer = await reviewAction(session.sessionId, action);
+    return { kind: "ok", text: `${reviewStateLabel(answer.state)}: nothing was written` };
   }
 
   function paint() {
     const waiting = state.sessions.filter(open).length;
+    onCount(waiting);
     replace(
       root,
       h(
@@ -86,37 +104,20 @@ export function createReviewPanel(root, { documentId, onWrite, engine }) {
         h("div", {}, h("h2", {}, "Review"), h("p", { class: "subtle" }, "AI writes held for you, newest first")),
         h("span", { class: `badge ${waiting ? "badge-warn" : "badge-quiet"}`, id: "review-open-count" }, `${waiting} open`),
       ),
-      state.notice ? h("div", { class: `command-status status-${state.notice.kind}`, id: "review-notice", role: "status" }, state.notice.text) : null,
       state.current ? sessionView(state.current) : h("p", { class: "subtle review-empty" }, "Nothing waits for review. Set the review mode to Review and hold a command, or let Hermes propose."),
-      state.sessions.length ? listView() : null,
+      state.sessions.length
+        ? historyView({ sessions: state.sessions, bodies: state.bodies, current: state.current?.sessionId ?? null, prompts, onPick: (id) => refresh(id) })
+        : null,
     );
     root.dataset.state = state.current?.state ?? "none";
   }
 
   function sessionView(session) {
     const shown = preview();
-    // One gate per verb, from the session's `actions`: whether it is allowed now and, if not, why.
+    // One gate per verb, from the session's `actions`: whether it is allowed now.
     const gates = engine.reviewVerbs(session);
     const allows = (verb) => gates.some((g) => g.verb === verb && g.allowed);
-    const all = (session.preview?.changedBlocks ?? []).length;
-    const button = ({ verb, allowed, reason }) => {
-      const words = reviewVerbWords(verb);
-      const accept = verb === "accept";
-      const label = accept && state.checked.size && state.checked.size < all ? `Accept ${state.checked.size} of ${all}` : words.label;
-      const nothingPicked = accept && allowed && state.checked.size === 0;
-      return h(
-        "button",
-        {
-          type: "button",
-          class: words.primary ? "primary small" : "ghost small",
-          "data-action": verb,
-          disabled: state.busy || !allowed || nothingPicked,
-          title: reason ?? (nothingPicked ? "Check at least one block to accept" : undefined),
-          onclick: () => act(verb),
-        },
-        label,
-      );
-    };
+    const notice = state.notices.get(session.sessionId);
     return h(
       "div",
       { class: "review-session", id: "review-session", "data-session-id": session.sessionId, "data-state": session.state },
@@ -124,24 +125,76 @@ export function createReviewPanel(root, { documentId, onWrite, engine }) {
         "div",
         { class: "review-session-head" },
         h("span", { class: `state-badge state-${session.state}` }, reviewStateLabel(session.state)),
-        h("code", { title: session.sessionId }, session.source?.toolName ?? ""),
-        h("span", { class: "subtle" }, `from ${session.source?.origin ?? "?"} · base revision ${session.base?.revision ?? "?"}`),
+        h("span", { class: "subtle" }, `${originLabel(session.source?.origin)} · base revision ${session.base?.revision ?? "?"} · ${when(session.audit?.updatedAt)}`),
       ),
-      // The stale report of the last accept (a retry clears it).
-      session.stale
-        ? h(
-            "div",
-            { class: "message message-warn", id: "review-stale" },
-            `The page changed since this was proposed (now revision ${session.stale.currentRevision ?? "?"}). `,
-            shown === session.preview ? "" : "Below: the same proposal against the current page. ",
-            allows("retry") ? "Retry to make it acceptable again, or reject it." : "",
-          )
-        : null,
-      session.error ? h("div", { class: "message message-error" }, h("div", { class: "error-code" }, session.error.code), h("div", { class: "error-message" }, session.error.message)) : null,
-      // Blocks can be picked while the session can be accepted.
-      shown ? blocksView(shown, allows("accept")) : null,
-      h("div", { class: "review-actions" }, gates.map(button)),
+      h("p", { class: "review-session-name", id: "review-session-name", title: session.sessionId }, sessionName(session, prompts)),
+      notice ? h("div", { class: `command-status status-${notice.kind}`, id: "review-notice", role: "status" }, notice.text) : null,
+      session.stale ? staleView(session, shown, allows("retry")) : null,
+      session.error ? errorView(session.error) : null,
+      session.applied ? appliedView(session) : shown ? blocksView(shown, allows("accept")) : null,
+      h("div", { class: "review-actions" }, gates.map((gate) => button(gate, session, gates))),
     );
+  }
+
+  function button({ verb, allowed }, session, gates) {
+    const all = (session.preview?.changedBlocks ?? []).length;
+    const words = reviewVerbWords(verb);
+    const accept = verb === "accept";
+    const label = accept && state.checked.size && state.checked.size < all ? `Accept ${state.checked.size} of ${all}` : words.label;
+    const nothingPicked = accept && allowed && state.checked.size === 0;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: words.primary ? "primary small" : "ghost small",
+        "data-action": verb,
+        disabled: state.busy || !allowed || nothingPicked,
+        title: allowed ? (nothingPicked ? "Check at least one block to accept" : undefined) : refusedVerbText(verb, session.state, gates),
+        onclick: () => act(verb),
+      },
+      label,
+    );
+  }
+
+  // The stale report of the last accept (a retry clears it).
+  function staleView(session, shown, canRetry) {
+    return h(
+      "div",
+      { class: "message message-warn", id: "review-stale" },
+      `The page changed since this was proposed (now revision ${session.stale.currentRevision ?? "?"}), so nothing was written. `,
+      shown === session.preview ? "" : "Below: the same proposal against the current page. ",
+      canRetry ? "Retry to make it acceptable again, or reject it." : "",
+    );
+  }
+
+  function errorView(error) {
+    const words = errorWords(error);
+    return h(
+      "div",
+      { class: "message message-error", id: "review-error" },
+      h("div", { class: "error-message" }, words.text),
+      words.hint ? h("div", { class: "error-hint" }, words.hint) : null,
+      words.tool ? h("button", { type: "button", class: "ghost small", id: "review-open-tools", onclick: () => showTool(words.tool) }, "Open Tools") : null,
+      h("div", { class: "error-code" }, error.code),
+    );
+  }
+
+  /** What the server wrote: the applied result's blocks (a partial accept: only the ones accepted). */
+  function appliedView(session) {
+    const written = session.applied.result;
+    const proposed = (session.preview?.changedBlocks ?? []).map((c) => c.blockId);
+    const kept = proposed.filter((id) => !written.changedBlocks.some((c) => c.blockId === id));
+    const verb = session.reverted ? "Undone" : "Written";
+    return [
+      h(
+        "p",
+        { class: "review-applied", id: "review-applied" },
+        kept.length
+          ? `${verb}: ${written.changedBlocks.length} of ${proposed.length} changes. ${listWords(kept)} ${kept.length === 1 ? "was" : "were"} left as ${kept.length === 1 ? "it was" : "they were"}.`
+          : `${verb}: ${written.changedBlocks.length === 1 ? "the change" : `all ${written.changedBlocks.length} changes`}.`,
+      ),
+      blocksView(written, false),
+    ];
   }
 
   function blocksView(result, pickable) {
@@ -169,31 +222,6 @@ export function createReviewPanel(root, { documentId, onWrite, engine }) {
           h("div", {}, h("code", {}, d.blockId), h("p", { class: "inline-diff" }, diffSpans(d.inline, { elide: true }))),
         );
       }),
-    );
-  }
-
-  function listView() {
-    return h(
-      "ul",
-      { class: "review-list", id: "review-list" },
-      state.sessions.slice(0, 8).map((s) =>
-        h(
-          "li",
-          {},
-          h(
-            "button",
-            {
-              type: "button",
-              class: `review-item ${s.sessionId === state.current?.sessionId ? "is-current" : ""}`,
-              "data-session-id": s.sessionId,
-              onclick: () => refresh(s.sessionId),
-            },
-            h("span", { class: `state-badge state-${s.state}` }, reviewStateLabel(s.state)),
-            h("code", {}, s.sessionId.replace(/^rs\.[^.]+\./, "")),
-            h("span", { class: "subtle" }, (s.updatedAt ?? "").replace("T", " ").replace(/\.\d+Z$|Z$/, "")),
-          ),
-        ),
-      ),
     );
   }
 

@@ -1,17 +1,26 @@
 // The tool toggles: every tool of the catalog (core's manifest, as the server filters it for the stored
-// profile), with its risk, and a switch that disables or enables it for Hermes. A change is a
+// profile), by what it does in a few words and its name, with its risk, and a switch that disables or
+// enables it for Hermes. (The manifest's descriptions are written for models, so they are not shown.) A change is a
 // `PUT /api/profile`; the server answers the manifest it now yields, which is what Hermes' MCP `tools/list`,
 // the run instructions and the executor's guard all read.
 
 import { fetchProfile, putProfile } from "./api.js";
 import { h, replace } from "./dom.js";
+import { errorWords, toolLabel } from "./labels.js";
+
+/** A tool's risk class (core's annotation) as a risk level and words. */
+const RISK = {
+  read: { level: "low", words: "reads" },
+  write: { level: "medium", words: "writes" },
+  "high-risk-write": { level: "high", words: "high risk" },
+};
 
 /**
  * @param {HTMLElement} root the panel's container
  * @param {{ onProfile: (profile: object) => void }} deps called with every profile the server answers
  */
 export function createToolsPanel(root, { onProfile }) {
-  const state = { profile: null, manifest: null, busy: false, error: null };
+  const state = { profile: null, manifest: null, busy: false, error: null, pending: null };
 
   async function load() {
     show(await fetchProfile());
@@ -24,16 +33,30 @@ export function createToolsPanel(root, { onProfile }) {
     paint();
   }
 
-  /** Stores `change` applied to the current profile. */
+  /**
+   * Stores `change` applied to the current profile. Changes made while a save is under way are sent after
+   * it, together, and only the answer to the last one is shown: quick clicks (Yolo, then Review) end on
+   * the last choice, never on an older answer.
+   */
   async function save(change) {
-    if (state.busy || !state.profile) return;
+    if (!state.profile) return;
+    state.pending = { ...state.pending, ...change };
+    if (state.busy) return;
     state.busy = true;
     state.error = null;
     paint();
     try {
-      show(await putProfile({ ...state.profile, ...change }));
+      while (state.pending) {
+        const next = { ...state.profile, ...state.pending };
+        state.pending = null;
+        const answer = await putProfile(next);
+        state.profile = answer.profile;
+        if (!state.pending) show(answer);
+      }
     } catch (error) {
       state.error = error;
+      state.pending = null;
+      onProfile(state.profile); // back to what is stored
     } finally {
       state.busy = false;
       paint();
@@ -41,10 +64,11 @@ export function createToolsPanel(root, { onProfile }) {
   }
 
   function toggle(name, enabled) {
-    const disabled = new Set(state.profile?.tools?.disabled ?? []);
+    const tools = { ...state.profile?.tools, ...state.pending?.tools };
+    const disabled = new Set(tools.disabled ?? []);
     if (enabled) disabled.delete(name);
     else disabled.add(name);
-    return save({ tools: { ...state.profile.tools, disabled: [...disabled].sort() } });
+    return save({ tools: { ...tools, disabled: [...disabled].sort() } });
   }
 
   function paint() {
@@ -58,7 +82,7 @@ export function createToolsPanel(root, { onProfile }) {
         h("div", {}, h("h2", {}, "Tools"), h("p", { class: "subtle" }, "What Hermes may call on this page")),
         h("span", { class: "badge badge-quiet", id: "tools-enabled-count" }, `${tools.length - disabled.size} of ${tools.length} on`),
       ),
-      state.error ? h("div", { class: "command-status status-error", role: "status" }, `${state.error.code}: ${state.error.message}`) : null,
+      state.error ? h("div", { class: "command-status status-error", role: "status" }, errorWords(state.error).text) : null,
       h(
         "ul",
         { class: "tool-list", id: "tool-list" },
@@ -69,19 +93,19 @@ export function createToolsPanel(root, { onProfile }) {
             { class: `tool-row ${on ? "" : "is-off"}`, "data-tool": tool.name },
             h(
               "label",
-              { class: "switch", title: tool.description },
+              { class: "switch" },
               h("input", {
                 type: "checkbox",
                 role: "switch",
                 checked: on,
                 disabled: state.busy,
-                "aria-label": `${on ? "Disable" : "Enable"} ${tool.name}`,
+                "aria-label": `${toolLabel(tool.name)} (${tool.name})`,
                 onchange: (e) => toggle(tool.name, e.target.checked),
               }),
               h("span", { class: "switch-track" }),
             ),
-            h("code", { class: "tool-name", title: tool.description }, tool.name),
-            h("span", { class: `risk risk-${tool.annotations.risk === "read" ? "low" : tool.annotations.risk === "write" ? "medium" : "high"}` }, tool.annotations.risk),
+            h("span", { class: "tool-name" }, h("span", { class: "tool-label" }, toolLabel(tool.name)), h("code", {}, tool.name)),
+            h("span", { class: `risk risk-${RISK[tool.annotations.risk]?.level ?? "high"}` }, RISK[tool.annotations.risk]?.words ?? tool.annotations.risk),
           );
         }),
       ),

@@ -6,9 +6,15 @@
 //!   Path=/, valid for `MNOTE_SESSION_TTL_SECONDS`, signed with HMAC-SHA256 under `MNOTE_SESSION_SECRET`.
 //!
 //! Tokens and signatures are compared in constant time. State-changing requests (anything but GET and
-//! HEAD) must also come from an allowed `Origin`: the request's own origin or one listed in
-//! `MNOTE_ALLOWED_ORIGINS`. A request without an `Origin` header is not a browser's, so it passes only
-//! with a Bearer token (a cookie alone is exactly what a forged cross-site request would carry).
+//! HEAD) must also come from an allowed `Origin`: one of the Worker's own (`MNOTE_PUBLIC_ORIGIN`) or one
+//! listed in `MNOTE_ALLOWED_ORIGINS`. The Worker's own origin is configured, never read off the request's
+//! `Host`: a page on `evil.example` whose name was rebound to 127.0.0.1 sends `Host: evil.example` and the
+//! matching `Origin`. A request without an `Origin` header is not a browser's, so it passes only with a
+//! Bearer token (a cookie alone is exactly what a forged cross-site request would carry).
+//!
+//! Failed credential checks are counted per client and slow it down (`durable::guard`): a wrong client
+//! token, at sign-in or as a Bearer token, past the free ones locks the client out for a doubling wait.
+//! Logout revokes the session's cookie there too, so a copy of it stops working at once.
 //!
 //! The signing and parsing here are pure functions of their inputs (secret, clock, header text), so they
 //! are unit-tested natively; [`credential`] and [`check_origin`] only read them off a request. Which of
@@ -21,6 +27,7 @@ use subtle::ConstantTimeEq;
 use worker::Request;
 
 use crate::config::{Config, Secret, secret, secrets};
+use crate::durable::guard::{Guards, client_key};
 use crate::http::RequestContext;
 
 /// Name of the session cookie.
@@ -30,7 +37,7 @@ pub const COOKIE_NAME: &str = "mnote_session";
 const COOKIE_VERSION: &str = "v1";
 
 /// A secret shorter than this cannot sign sessions: it would be guessable.
-pub const MIN_SESSION_SECRET_LEN: usize = 16;
+pub const MIN_SESSION_SECRET_LEN: usize = crate::config::MIN_SECRET_LEN;
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -59,22 +66,37 @@ pub fn sign_session(secret: &Secret, expires_at: u64, nonce: &str) -> Option<Str
     Some(format!("{payload}.{}", hex(&mac.finalize().into_bytes())))
 }
 
-/// Whether `value` is a session signed with `secret` that is still valid at `now` (Unix seconds).
-pub fn verify_session(secret: &Secret, value: &str, now: u64) -> bool {
+/// A session cookie whose signature checked out and which had not expired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// Names the session: what logout revokes.
+    pub nonce: String,
+    /// When the cookie stops working anyway, Unix seconds.
+    pub expires_at: u64,
+}
+
+/// The session of `value`, if it is signed with `secret` and still valid at `now` (Unix seconds). It may
+/// still have been revoked by logout: [`credential`] asks.
+pub fn session_of(secret: &Secret, value: &str, now: u64) -> Option<Session> {
     let mut parts = value.split('.');
     let (Some(version), Some(expires), Some(nonce), Some(signature), None) =
         (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
     else {
-        return false;
+        return None;
     };
     if version != COOKIE_VERSION {
-        return false;
+        return None;
     }
-    let Ok(expires_at) = expires.parse::<u64>() else { return false };
-    let Some(signature) = unhex(signature) else { return false };
-    let Some(mac) = mac_of(secret, &format!("{version}.{expires}.{nonce}")) else { return false };
+    let expires_at = expires.parse::<u64>().ok()?;
+    let signature = unhex(signature)?;
+    let mac = mac_of(secret, &format!("{version}.{expires}.{nonce}"))?;
     // The signature is checked before the expiry is trusted; verify_slice compares in constant time.
-    mac.verify_slice(&signature).is_ok() && now < expires_at
+    (mac.verify_slice(&signature).is_ok() && now < expires_at).then(|| Session { nonce: nonce.to_string(), expires_at })
+}
+
+/// Whether `value` is a session signed with `secret` that is still valid at `now` (Unix seconds).
+pub fn verify_session(secret: &Secret, value: &str, now: u64) -> bool {
+    session_of(secret, value, now).is_some()
 }
 
 fn mac_of(secret: &Secret, payload: &str) -> Option<HmacSha256> {
@@ -108,31 +130,69 @@ pub fn bearer(header: &str) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
 }
 
-/// Whether `origin` may send state-changing requests: it is the request's own origin, or listed.
-pub fn origin_allowed(origin: &str, own_origin: &str, allowed: &[String]) -> bool {
+/// Whether `origin` may send state-changing requests: it is one of the Worker's own, or listed.
+pub fn origin_allowed(origin: &str, config: &Config) -> bool {
     let origin = origin.trim().trim_end_matches('/');
-    origin == own_origin || allowed.iter().any(|a| a == origin)
+    config.public_origins.iter().chain(&config.allowed_origins).any(|a| a == origin)
 }
 
-/// The credential the request carries, if any is valid now.
-pub fn credential(req: &Request, ctx: &RequestContext) -> Option<Credential> {
+/// The credential the request carries, if any is valid now. A Bearer client token is checked through the
+/// client's guard: a wrong one counts as a failed sign-in, and while the client is locked out none is
+/// checked (`mnote_too_many_attempts`). A cookie must be signed, unexpired, and not signed out.
+pub async fn credential(req: &Request, ctx: &RequestContext) -> Result<Option<Credential>, Error> {
     let header = |name: &str| req.headers().get(name).ok().flatten();
     if let Some(token) = header("authorization").as_deref().and_then(bearer)
         && let Some(expected) = secret(&ctx.env, secrets::MNOTE_CLIENT_TOKEN)
-        && tokens_equal(token, expected.expose())
     {
-        return Some(Credential::Bearer);
+        let right = tokens_equal(token, expected.expose());
+        record_attempt(req, ctx, right).await?;
+        if right {
+            return Ok(Some(Credential::Bearer));
+        }
     }
-    let cookies = header("cookie")?;
-    let value = cookie_value(&cookies, COOKIE_NAME)?;
-    let key = secret(&ctx.env, secrets::MNOTE_SESSION_SECRET)?;
-    verify_session(&key, value, now_seconds()).then_some(Credential::Cookie)
+    let Some(session) = session(req, ctx) else { return Ok(None) };
+    let revoked =
+        Guards::new(&ctx.env, &ctx.trace_id)?.is_revoked(&session.nonce, now_seconds(), &ctx.trace_id).await?;
+    Ok((!revoked).then_some(Credential::Cookie))
 }
 
-/// The request's own origin (`scheme://host[:port]`), as a browser would send it.
-pub fn own_origin(req: &Request) -> Option<String> {
-    let url = req.url().ok()?;
-    Some(url.origin().ascii_serialization())
+/// The valid session of the request's cookie, revoked or not.
+pub fn session(req: &Request, ctx: &RequestContext) -> Option<Session> {
+    let cookies = req.headers().get("cookie").ok().flatten()?;
+    let value = cookie_value(&cookies, COOKIE_NAME)?;
+    let key = secret(&ctx.env, secrets::MNOTE_SESSION_SECRET)?;
+    session_of(&key, value, now_seconds())
+}
+
+/// Counts one check of the client token of this request's client; refuses it while the client is locked.
+/// In local development no Cloudflare edge sets `CF-Connecting-IP`, so a client could pick its own: there
+/// every request is the one local client.
+pub async fn record_attempt(req: &Request, ctx: &RequestContext, succeeded: bool) -> Result<(), Error> {
+    let ip = match ctx.config.dev_auto_login {
+        true => None,
+        false => req.headers().get("cf-connecting-ip").ok().flatten(),
+    };
+    let client = client_key(ip.as_deref());
+    let guards = Guards::new(&ctx.env, &ctx.trace_id)?;
+    guards.attempt(&client, succeeded, ctx.config.sign_in, now_seconds(), &ctx.trace_id).await
+}
+
+/// Whether `host` (a `Host` header: a name or address, with an optional port) names this machine:
+/// `localhost`, `127.0.0.1` or `[::1]`.
+pub fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').map(|(address, _)| address),
+        None => host.split(':').next(),
+    };
+    matches!(name.map(str::to_ascii_lowercase).as_deref(), Some("localhost" | "127.0.0.1" | "::1"))
+}
+
+/// For dev-login: the request names this machine in its `Host`, and that host is one of the Worker's
+/// configured origins (so a rebound name, which sends its own `Host`, never passes).
+pub fn is_own_loopback_host(host: &str, https: bool, config: &Config) -> bool {
+    let scheme = if https { "https" } else { "http" };
+    let origin = format!("{scheme}://{}", host.trim().to_ascii_lowercase());
+    is_loopback_host(host.trim()) && config.public_origins.iter().any(|o| o.eq_ignore_ascii_case(&origin))
 }
 
 /// Whether the request arrived over HTTPS (then cookies get `Secure`).
@@ -143,13 +203,10 @@ pub fn is_https(req: &Request) -> bool {
 /// Refuses a state-changing request from a foreign origin, or (holding only a cookie) from no origin: 403.
 pub fn check_origin(req: &Request, config: &Config, credential: Option<Credential>) -> Result<(), Error> {
     match req.headers().get("origin").ok().flatten() {
-        Some(origin) => {
-            let own = own_origin(req).unwrap_or_default();
-            match origin_allowed(&origin, &own, &config.allowed_origins) {
-                true => Ok(()),
-                false => Err(Error::ForbiddenOrigin { origin: truncate(&origin, 200) }),
-            }
-        }
+        Some(origin) => match origin_allowed(&origin, config) {
+            true => Ok(()),
+            false => Err(Error::ForbiddenOrigin { origin: truncate(&origin, 200) }),
+        },
         // Not a browser: fine for a token holder, or for signing in (which needs the token anyway).
         None if credential != Some(Credential::Cookie) => Ok(()),
         None => Err(Error::ForbiddenOrigin { origin: String::new() }),
@@ -166,25 +223,22 @@ pub fn require_tool_token(req: &Request, env: &worker::Env) -> Result<(), Error>
     if headers.get("cookie").ok().flatten().is_some() {
         return Err(Error::Unauthorized);
     }
-    let expected = env.secret(crate::config::TOOL_TOKEN_SECRET).map(|s| s.to_string()).unwrap_or_default();
+    let expected = secret(env, secrets::MNOTE_TOOL_TOKEN);
     let given = headers.get("authorization").ok().flatten();
-    match (expected.is_empty(), given.as_deref().and_then(bearer)) {
-        (false, Some(token)) if tokens_equal(token, &expected) => Ok(()),
+    match (expected, given.as_deref().and_then(bearer)) {
+        (Some(expected), Some(token)) if tokens_equal(token, expected.expose()) => Ok(()),
         _ => Err(Error::Unauthorized),
     }
 }
 
-/// For `/mcp` (SPEC: validate `Origin` when present): refuses an `Origin` that is not the request's own or
-/// an allowed one.
+/// For `/mcp` (SPEC: validate `Origin` when present): refuses an `Origin` that is not one of the Worker's
+/// own or an allowed one.
 pub fn check_tool_origin(req: &Request, ctx: &RequestContext) -> Result<(), Error> {
     match req.headers().get("origin").ok().flatten() {
-        Some(origin) => {
-            let own = own_origin(req).unwrap_or_default();
-            match origin != "null" && origin_allowed(&origin, &own, &ctx.config.allowed_origins) {
-                true => Ok(()),
-                false => Err(Error::ForbiddenOrigin { origin: truncate(&origin, 200) }),
-            }
-        }
+        Some(origin) => match origin != "null" && origin_allowed(&origin, &ctx.config) {
+            true => Ok(()),
+            false => Err(Error::ForbiddenOrigin { origin: truncate(&origin, 200) }),
+        },
         None => Ok(()),
     }
 }
@@ -287,12 +341,59 @@ mod tests {
         assert!(cleared_cookie(false).contains("Max-Age=0"));
     }
 
+    fn config(public: &[&str], allowed: &[&str]) -> Config {
+        let strings = |list: &[&str]| list.iter().map(|o| o.to_string()).collect();
+        Config {
+            max_body_bytes: 1,
+            hermes_upstream_url: None,
+            hermes_timeout_ms: 1,
+            hermes_stream_idle_ms: 1,
+            public_origins: strings(public),
+            allowed_origins: strings(allowed),
+            default_profile: pageai_core::profile::Profile::default(),
+            context_ttl_seconds: 1,
+            context_max_chars: 1,
+            session_ttl_seconds: 1,
+            dev_auto_login: true,
+            sign_in: crate::config::SignInLimits { free_failures: 1, lock_seconds: 1, max_lock_seconds: 1 },
+        }
+    }
+
     #[test]
-    fn origins_are_own_or_listed() {
-        let allowed = vec!["https://app.example".to_string()];
-        assert!(origin_allowed("http://127.0.0.1:8787", "http://127.0.0.1:8787", &allowed));
-        assert!(origin_allowed("https://app.example/", "http://127.0.0.1:8787", &allowed));
-        assert!(!origin_allowed("https://evil.example", "http://127.0.0.1:8787", &allowed));
-        assert!(!origin_allowed("null", "http://127.0.0.1:8787", &allowed));
+    fn origins_are_configured_own_or_listed() {
+        let config = config(&["http://127.0.0.1:8787"], &["https://app.example"]);
+        assert!(origin_allowed("http://127.0.0.1:8787", &config));
+        assert!(origin_allowed("https://app.example/", &config));
+        assert!(!origin_allowed("https://evil.example", &config));
+        assert!(!origin_allowed("http://evil.example:8787", &config), "a rebound name is not the Worker's own");
+        assert!(!origin_allowed("null", &config));
+        assert!(!origin_allowed("http://127.0.0.1:8787", &self::config(&[], &[])), "nothing configured, nothing own");
+    }
+
+    #[test]
+    fn dev_login_hosts_are_loopback_and_configured() {
+        for host in ["127.0.0.1:8787", "localhost:8787", "LOCALHOST", "[::1]:8787", "[::1]"] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in
+            ["evil.example:8787", "127.0.0.1.evil.example", "localhost.evil.example:8787", "[::2]:1", "", "0.0.0.0"]
+        {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+        let config = config(&["http://127.0.0.1:8787", "http://localhost:8787"], &["https://app.example"]);
+        assert!(is_own_loopback_host("127.0.0.1:8787", false, &config));
+        assert!(is_own_loopback_host("localhost:8787", false, &config));
+        assert!(!is_own_loopback_host("127.0.0.1:8788", false, &config), "another port is not this Worker");
+        assert!(!is_own_loopback_host("127.0.0.1:8787", true, &config), "nor another scheme");
+        assert!(!is_own_loopback_host("evil.example:8787", false, &config));
+        let rebound = self::config(&["http://evil.example:8787"], &[]);
+        assert!(!is_own_loopback_host("evil.example:8787", false, &rebound), "configured, but not loopback");
+    }
+
+    #[test]
+    fn a_session_names_its_nonce_and_expiry() {
+        let value = sign_session(&key(), 5_000, "n1").unwrap_or_default();
+        assert_eq!(session_of(&key(), &value, 10), Some(Session { nonce: "n1".into(), expires_at: 5_000 }));
+        assert_eq!(session_of(&key(), &value, 5_000), None);
     }
 }

@@ -4,10 +4,19 @@
 //! (`HERMES_API_KEY`, `MNOTE_CLIENT_TOKEN`, `MNOTE_SESSION_SECRET`, `MNOTE_TOOL_TOKEN`) are deliberately
 //! not held in [`Config`]: the code that needs one reads it with [`secret`] at the point of use, as a
 //! [`Secret`] whose `Debug` prints nothing, so it cannot leak through a log line.
+//!
+//! A secret that still has a placeholder value (`replace-with-…`, as in `.dev.vars.example`) is public
+//! knowledge: it is never used, as if unset, so every route it guards refuses. One shorter than
+//! [`MIN_SECRET_LEN`] is guessable: it is used in local development ([`Config::dev_auto_login`]) only.
+//! Either way the Worker says so loudly in its log, once per isolate and secret, naming the secret, never
+//! its value.
 
+use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::fmt;
 
 use pageai_core::profile::Profile;
+use serde::{Deserialize, Serialize};
 use worker::Env;
 
 /// The Durable Object namespace that holds one object per document.
@@ -32,6 +41,16 @@ pub const MAX_BODY_BYTES: usize = 5 * 1024 * 1024;
 /// Workspace of documents created without one (local-first single-user default).
 pub const DEFAULT_WORKSPACE_ID: &str = "ws_local";
 
+/// The Durable Object namespace of the sign-in guards: one object per client (failed sign-ins) and per
+/// signed-out session (its revocation), see `durable::guard`.
+pub const GUARDS_BINDING: &str = "GUARDS";
+
+/// A secret shorter than this is guessable; Hermes asks the same of its `API_SERVER_KEY`.
+pub const MIN_SECRET_LEN: usize = 16;
+
+/// How the placeholders of `.dev.vars.example` start.
+pub const PLACEHOLDER_PREFIX: &str = "replace-with-";
+
 /// Secret names.
 pub mod secrets {
     /// The Bearer token the Worker presents to Hermes.
@@ -40,6 +59,10 @@ pub mod secrets {
     pub const MNOTE_CLIENT_TOKEN: &str = "MNOTE_CLIENT_TOKEN";
     /// The HMAC key that signs session cookies.
     pub const MNOTE_SESSION_SECRET: &str = "MNOTE_SESSION_SECRET";
+    /// The token Hermes presents to `/mcp` and the tool route.
+    pub const MNOTE_TOOL_TOKEN: &str = super::TOOL_TOKEN_SECRET;
+    /// Every secret, for the start-up check of [`super::warn_weak_secrets`].
+    pub const ALL: [&str; 4] = [HERMES_API_KEY, MNOTE_CLIENT_TOKEN, MNOTE_SESSION_SECRET, MNOTE_TOOL_TOKEN];
 }
 
 const DEFAULT_HERMES_TIMEOUT_MS: u64 = 15_000;
@@ -47,6 +70,32 @@ const DEFAULT_HERMES_TIMEOUT_MS: u64 = 15_000;
 const DEFAULT_STREAM_IDLE_MS: u64 = 90_000;
 const DEFAULT_CONTEXT_MAX_CHARS: usize = 24_000;
 const DEFAULT_SESSION_TTL_SECONDS: u64 = 12 * 60 * 60;
+const DEFAULT_SIGN_IN_FREE_FAILURES: u64 = 10;
+const DEFAULT_SIGN_IN_LOCK_SECONDS: u64 = 1;
+const DEFAULT_SIGN_IN_MAX_LOCK_SECONDS: u64 = 15 * 60;
+/// A client with no failed sign-in for this long starts again from zero (unless the longest lock is longer).
+const SIGN_IN_FORGET_SECONDS: u64 = 60 * 60;
+
+/// How failed sign-ins slow a client down (`durable::guard` applies it): the first `free_failures` cost
+/// nothing; each one after them locks the client for `lock_seconds`, doubling per failure up to
+/// `max_lock_seconds`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInLimits {
+    /// Failures before the first lock (`MNOTE_SIGN_IN_FREE_FAILURES`, default 10).
+    pub free_failures: u32,
+    /// The first lock (`MNOTE_SIGN_IN_LOCK_SECONDS`, default 1).
+    pub lock_seconds: u64,
+    /// The longest lock (`MNOTE_SIGN_IN_MAX_LOCK_SECONDS`, default 900).
+    pub max_lock_seconds: u64,
+}
+
+impl SignInLimits {
+    /// How long a client's failures are remembered after the last one.
+    pub fn forget_seconds(&self) -> u64 {
+        SIGN_IN_FORGET_SECONDS.max(self.max_lock_seconds.saturating_mul(2))
+    }
+}
 
 /// Settings taken from `wrangler.toml` vars and `.dev.vars`.
 #[derive(Debug, Clone)]
@@ -59,7 +108,10 @@ pub struct Config {
     pub hermes_timeout_ms: u64,
     /// How long an event stream may stay silent (not even a keepalive) before it counts as dropped.
     pub hermes_stream_idle_ms: u64,
-    /// Origins allowed to send state-changing requests, besides the request's own origin.
+    /// The origins the Worker itself is served at (`MNOTE_PUBLIC_ORIGIN`, comma-separated; `make dev` sets
+    /// the URL it serves). Never taken from the request's `Host`: a DNS-rebound page sends its own.
+    pub public_origins: Vec<String>,
+    /// Other origins allowed to send state-changing requests (`MNOTE_ALLOWED_ORIGINS`).
     pub allowed_origins: Vec<String>,
     /// The profile used until the profile route exists: `MNOTE_DEFAULT_PROFILE` (JSON), else review mode.
     pub default_profile: Profile,
@@ -71,6 +123,8 @@ pub struct Config {
     pub session_ttl_seconds: u64,
     /// Local development only: `POST /api/auth/dev-login` signs in a same-origin page without a token.
     pub dev_auto_login: bool,
+    /// The backoff of failed sign-ins.
+    pub sign_in: SignInLimits,
 }
 
 impl Config {
@@ -82,6 +136,7 @@ impl Config {
             hermes_upstream_url: non_empty_var(env, "HERMES_UPSTREAM_URL"),
             hermes_timeout_ms: number_var(env, "HERMES_TIMEOUT_MS", DEFAULT_HERMES_TIMEOUT_MS),
             hermes_stream_idle_ms: number_var(env, "HERMES_STREAM_IDLE_MS", DEFAULT_STREAM_IDLE_MS),
+            public_origins: non_empty_var(env, "MNOTE_PUBLIC_ORIGIN").map(|v| parse_origins(&v)).unwrap_or_default(),
             allowed_origins: non_empty_var(env, "MNOTE_ALLOWED_ORIGINS").map(|v| parse_origins(&v)).unwrap_or_default(),
             default_profile: non_empty_var(env, "MNOTE_DEFAULT_PROFILE")
                 .map(|json| {
@@ -96,9 +151,20 @@ impl Config {
                 .try_into()
                 .unwrap_or(DEFAULT_CONTEXT_MAX_CHARS),
             session_ttl_seconds: number_var(env, "MNOTE_SESSION_TTL_SECONDS", DEFAULT_SESSION_TTL_SECONDS),
-            dev_auto_login: non_empty_var(env, "MNOTE_DEV_AUTO_LOGIN").is_some_and(|v| v == "true"),
+            dev_auto_login: dev_auto_login(env),
+            sign_in: SignInLimits {
+                free_failures: number_var(env, "MNOTE_SIGN_IN_FREE_FAILURES", DEFAULT_SIGN_IN_FREE_FAILURES)
+                    .try_into()
+                    .unwrap_or(u32::MAX),
+                lock_seconds: number_var(env, "MNOTE_SIGN_IN_LOCK_SECONDS", DEFAULT_SIGN_IN_LOCK_SECONDS),
+                max_lock_seconds: number_var(env, "MNOTE_SIGN_IN_MAX_LOCK_SECONDS", DEFAULT_SIGN_IN_MAX_LOCK_SECONDS),
+            },
         }
     }
+}
+
+fn dev_auto_login(env: &Env) -> bool {
+    non_empty_var(env, "MNOTE_DEV_AUTO_LOGIN").is_some_and(|v| v == "true")
 }
 
 /// A secret value. `Debug` and `Display` are deliberately absent or redacted: read it with
@@ -124,9 +190,71 @@ impl fmt::Debug for Secret {
     }
 }
 
-/// The secret `name`, or `None` when it is unset or empty.
+/// The secret `name`, or `None` when it is unset or empty, or weak outside local development (see the
+/// module docs).
 pub fn secret(env: &Env, name: &str) -> Option<Secret> {
-    non_empty_var(env, name).map(Secret)
+    let value = non_empty_var(env, name)?;
+    let Some(weakness) = weakness(&value) else { return Some(Secret(value)) };
+    let used = weakness == Weakness::TooShort && dev_auto_login(env);
+    warn_once(name, weakness, used);
+    used.then_some(Secret(value))
+}
+
+/// Why a secret's value must not be trusted, if it must not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weakness {
+    /// It is still the placeholder of `.dev.vars.example`.
+    Placeholder,
+    /// It is shorter than [`MIN_SECRET_LEN`].
+    TooShort,
+}
+
+/// Whether `value` is a placeholder or too short to be a secret.
+pub fn weakness(value: &str) -> Option<Weakness> {
+    if value.starts_with(PLACEHOLDER_PREFIX) {
+        Some(Weakness::Placeholder)
+    } else if value.chars().count() < MIN_SECRET_LEN {
+        Some(Weakness::TooShort)
+    } else {
+        None
+    }
+}
+
+/// Logs every weak secret now (once per isolate each), so the first request of a Worker says so even
+/// before a route reads the secret.
+pub fn warn_weak_secrets(env: &Env) {
+    for name in secrets::ALL {
+        let _ = secret(env, name);
+    }
+}
+
+/// The log line for a weak secret: loud, with what to do, without the value. `used`: it is used anyway
+/// (a short secret in local development).
+pub fn weak_secret_message(name: &str, weakness: Weakness, used: bool) -> String {
+    let why = match weakness {
+        Weakness::Placeholder => "still has its placeholder value from .dev.vars.example".to_string(),
+        Weakness::TooShort => format!("is shorter than {MIN_SECRET_LEN} characters"),
+    };
+    let consequence = match used {
+        true => "it is used only because this is local development (MNOTE_DEV_AUTO_LOGIN=true); never deploy it",
+        false => "it is IGNORED, as if unset, so what it guards refuses every caller, until you set a real one",
+    };
+    format!(
+        "WARNING: secret {name} {why}; {consequence}. Set a long random value in worker/.dev.vars, or with \
+         `wrangler secret put {name}` (e.g. from `openssl rand -hex 32`)."
+    )
+}
+
+thread_local! {
+    /// The secrets this isolate has warned about already.
+    static WARNED: RefCell<BTreeSet<String>> = const { RefCell::new(BTreeSet::new()) };
+}
+
+fn warn_once(name: &str, weakness: Weakness, used: bool) {
+    let first = WARNED.with(|warned| warned.borrow_mut().insert(name.to_string()));
+    if first {
+        worker::console_error!("{}", weak_secret_message(name, weakness, used));
+    }
 }
 
 /// `MNOTE_ALLOWED_ORIGINS`: comma-separated origins, without trailing slashes.
@@ -186,6 +314,26 @@ mod tests {
         assert!(profile.disables("mnote.page.save"));
         assert!(parse_profile(r#"{"reviewMode":"maybe"}"#).is_err());
         assert_eq!(Profile::default().review_mode, ReviewMode::Review);
+    }
+
+    #[test]
+    fn placeholders_and_short_values_are_weak() {
+        assert_eq!(weakness("replace-with-a-long-random-token"), Some(Weakness::Placeholder));
+        assert_eq!(weakness("replace-with-"), Some(Weakness::Placeholder));
+        assert_eq!(weakness("short"), Some(Weakness::TooShort));
+        assert_eq!(weakness("fifteen-chars-x"), Some(Weakness::TooShort));
+        assert_eq!(weakness("sixteen-chars-xx"), None);
+        assert_eq!(weakness("e2e-client-token-0123456789abcdef"), None);
+        let message = weak_secret_message("MNOTE_CLIENT_TOKEN", Weakness::Placeholder, false);
+        assert!(message.contains("MNOTE_CLIENT_TOKEN") && message.contains("IGNORED"), "{message}");
+        assert!(weak_secret_message("HERMES_API_KEY", Weakness::TooShort, true).contains("local development"));
+    }
+
+    #[test]
+    fn failures_are_forgotten_after_an_hour_or_twice_the_longest_lock() {
+        let limits = SignInLimits { free_failures: 10, lock_seconds: 1, max_lock_seconds: 900 };
+        assert_eq!(limits.forget_seconds(), 3600);
+        assert_eq!(SignInLimits { max_lock_seconds: 7200, ..limits }.forget_seconds(), 14_400);
     }
 
     #[test]

@@ -73,10 +73,12 @@ pub fn close_code_for(error: &Error) -> u16 {
     4000 + status_for(error)
 }
 
-/// Headers an error adds besides the body: Hermes' `Retry-After`, passed through.
+/// Headers an error adds besides the body: Hermes' `Retry-After`, passed through, and the wait of a
+/// client with too many failed sign-ins.
 pub fn extra_headers(error: &Error) -> Vec<(&'static str, String)> {
     match error {
         Error::HermesUpstreamRateLimited { retry_after: Some(after) } => vec![("retry-after", after.clone())],
+        Error::TooManyAttempts { retry_after_seconds } => vec![("retry-after", retry_after_seconds.to_string())],
         _ => Vec::new(),
     }
 }
@@ -164,6 +166,7 @@ mod tests {
             (C::LiveSocketLimit, 429),
             (C::LiveMessageTooLarge, 413),
             (C::LiveResync, 409),
+            (C::TooManyAttempts, 429),
         ];
         let codes: Vec<ErrorCode> = table.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes, ErrorCode::ALL, "one line per code, in the table's order");
@@ -197,5 +200,8 @@ mod tests {
         assert_eq!(extra_headers(&limited), [("retry-after", "7".to_string())]);
         assert!(extra_headers(&Error::HermesUpstreamRateLimited { retry_after: None }).is_empty());
         assert!(extra_headers(&Error::HermesUnconfigured).is_empty());
+        let locked = Error::TooManyAttempts { retry_after_seconds: 4 };
+        assert_eq!(extra_headers(&locked), [("retry-after", "4".to_string())]);
+        assert_eq!(status_for(&locked), 429);
     }
 }

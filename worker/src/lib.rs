@@ -12,11 +12,13 @@
 //!   group (`health`, `documents`, `auth`, `hermes_proxy`, `profile`, `page_ai`, `tools`, `mcp`).
 //! - [`http`]: what handlers, services and objects share: the request context, capped body reading and
 //!   success responses.
-//! - [`durable`]: one file per Durable Object class (`DocumentObject`, `ProfileObject`).
+//! - [`durable`]: one file per Durable Object class (`DocumentObject`, `ProfileObject`, `GuardObject`: the
+//!   failed sign-ins of each client and the signed-out sessions).
 //! - [`services`]: what runs inside a document's object (tool calls, page-AI commands, review actions), its
 //!   SQLite books, the MCP protocol, and the Hermes upstream client.
 //! - [`auth`]: who may call a route (session cookie or Bearer client token, allowed origins), and the tool
 //!   token of `/mcp` and the tool route.
+//! - [`hardening`]: the security headers every answer carries.
 //! - [`error`]: the one place a core error becomes an HTTP response.
 //! - [`config`]: binding names, limits and vars.
 //! - [`clock`]: the one clock reading a request passes down.
@@ -31,6 +33,7 @@ pub mod clock;
 pub mod config;
 pub mod durable;
 pub mod error;
+pub mod hardening;
 pub mod http;
 pub mod ids;
 pub mod routes;
@@ -56,21 +59,23 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
 
 /// Answers one request: resolves its route, checks who is asking ([`routes::authorize`]), runs the
 /// handler, and turns any failure into the coded error response. Every answer carries the request's
-/// trace id.
+/// trace id and the security headers ([`hardening::harden`]).
 pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
     let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
+    config::warn_weak_secrets(&env);
     let ctx = RequestContext { config: Config::from_env(&env), env, trace_id };
     let outcome = match Route::resolve(&req.method(), &req.path()) {
-        Ok(route) => match routes::authorize(&req, &route, &ctx) {
+        Ok(route) => match routes::authorize(&req, &route, &ctx).await {
             Ok(()) => dispatch(route, req, &ctx).await,
             Err(error) => Err(Failure::Core(error)),
         },
         Err(error) => Err(Failure::Core(error)),
     };
-    match outcome {
-        Ok(response) => Ok(response),
-        Err(failure) => failure_response(failure, &ctx.trace_id),
-    }
+    let response = match outcome {
+        Ok(response) => response,
+        Err(failure) => failure_response(failure, &ctx.trace_id)?,
+    };
+    hardening::harden(response)
 }
 
 async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
@@ -80,7 +85,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::PutDocument { document_id } => documents::put(req, document_id, ctx).await,
         Route::Login => auth_routes::login(req, ctx).await,
         Route::DevLogin => auth_routes::dev_login(&req, ctx),
-        Route::Logout => auth_routes::logout(&req, ctx),
+        Route::Logout => auth_routes::logout(&req, ctx).await,
         Route::HermesListSessions => hermes_proxy::list_sessions(req, ctx).await,
         Route::HermesCreateSession => hermes_proxy::create_session(req, ctx).await,
         Route::HermesGetSession { session_id } => hermes_proxy::get_session(req, session_id, ctx).await,
@@ -89,6 +94,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesAbortRun { run_id } => hermes_proxy::abort_run(req, run_id, ctx).await,
         Route::HermesModels => hermes_proxy::models(ctx).await,
         Route::HermesTools => hermes_proxy::tools(ctx).await,
+        Route::PatchBlocks { document_id } => documents::patch_blocks(req, document_id, ctx).await,
         Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,
         Route::VerifyAudit { document_id } => documents::verify_audit(req, document_id, ctx).await,
         Route::DocumentEvents { document_id } => documents::events(req, document_id, ctx).await,

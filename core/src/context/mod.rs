@@ -155,13 +155,29 @@ struct Resolved<'p> {
 
 /// Freezes `page` into a context. `context_id` names the snapshot and is minted by the caller.
 pub fn build_context(page: &Page, request: &ContextRequest, context_id: &str) -> Result<PageAiContextV1> {
+    build_snapshot(page, request, context_id).map(|snapshot| snapshot.context)
+}
+
+/// A context and the blocks it shows, whatever views it renders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot<'p> {
+    /// The context, as [`build_context`] answers it.
+    pub context: PageAiContextV1,
+    /// The blocks of this chunk (a cut block once), in page order: what a reader of the context has seen.
+    pub blocks: Vec<&'p Block>,
+}
+
+/// [`build_context`], together with the blocks the context shows: what a frozen context remembers of them
+/// ([`crate::executor::FrozenContext::freeze`]).
+pub fn build_snapshot<'p>(page: &'p Page, request: &ContextRequest, context_id: &str) -> Result<Snapshot<'p>> {
     check_request(request)?;
     let resolved = resolve(page, &request.scope)?;
     let scope_tag = continuation::scope_tag(&request.scope);
     let start = start_of(page, request, scope_tag, resolved.entries.len())?;
     let (pieces, next) = cut(&resolved.entries, start, request.budget);
     let has = |f: Format| request.formats.contains(&f);
-    Ok(PageAiContextV1 {
+    let blocks = pieces.iter().filter_map(|p| resolved.entries.get(p.entry)).map(|e| e.block).collect();
+    let context = PageAiContextV1 {
         schema: PAGE_AI_CONTEXT_V1.to_string(),
         workspace_id: page.workspace_id.clone(),
         document_id: page.document_id.clone(),
@@ -178,7 +194,8 @@ pub fn build_context(page: &Page, request: &ContextRequest, context_id: &str) ->
         continuation: next.map(|cursor| cursor.encode(page, scope_tag)),
         allowed_target_block_ids: resolved.allowed,
         selected_block_ids: resolved.selected,
-    })
+    };
+    Ok(Snapshot { context, blocks })
 }
 
 fn check_request(request: &ContextRequest) -> Result<()> {

@@ -20,7 +20,7 @@ fn page() -> Page {
         ],
     )
     .unwrap();
-    p.revision = 7;
+    p = p.at_revision(7);
     p
 }
 

@@ -27,7 +27,7 @@ pub enum Status {
     Conflict,
     /// The body is too large (413).
     PayloadTooLarge,
-    /// An upstream is busy (429).
+    /// Too many requests: an upstream is busy, or the caller is over a limit (429).
     TooManyRequests,
     /// Something failed on our side; never the caller's fault (500).
     Internal,
@@ -132,6 +132,8 @@ error_codes! {
     LiveMessageTooLarge => "mnote_live_message_too_large", PayloadTooLarge;
     // The client's copy of the page cannot follow the channel: it must catch up or reload.
     LiveResync => "mnote_live_resync", Conflict;
+    // Too many failed sign-ins from one client: it waits, then tries again.
+    TooManyAttempts => "mnote_too_many_attempts", TooManyRequests;
 }
 
 impl fmt::Display for ErrorCode {

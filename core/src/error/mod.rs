@@ -28,12 +28,15 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// The caller's base revision is not the page's current revision.
+    /// A block the write touches changed since the caller read it, or the caller asked for the exact
+    /// revision (or wrote the whole page) and the page moved on.
     RevisionConflict {
         /// The revision the caller based its change on.
         expected: u64,
         /// The page's revision now.
         actual: u64,
+        /// Each touched block that changed, as it is now, so the caller can re-plan without a fetch.
+        blocks: Vec<BlockConflict>,
     },
     /// A block id does not exist on the page.
     BlockNotFound {
@@ -247,6 +250,25 @@ pub enum Error {
         /// What does not fit.
         reason: String,
     },
+    /// Too many failed sign-ins (a wrong login token or Bearer client token) came from this client; no
+    /// credential of it is checked until the wait is over.
+    TooManyAttempts {
+        /// Whole seconds until the next attempt is checked.
+        retry_after_seconds: u64,
+    },
+}
+
+/// One block that changed since the caller read it: how it is now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockConflict {
+    /// The block.
+    pub block_id: String,
+    /// Its current `revisionRef`; `None` when the block is gone.
+    pub revision_ref: Option<String>,
+    /// Its current text; `None` when the block is gone.
+    pub text: Option<String>,
+    /// The revision that last changed it, when the page's history knows.
+    pub changed_at_revision: Option<u64>,
 }
 
 impl Error {
@@ -303,6 +325,7 @@ impl Error {
             Error::LiveSocketLimit { .. } => C::LiveSocketLimit,
             Error::LiveMessageTooLarge { .. } => C::LiveMessageTooLarge,
             Error::LiveResync { .. } => C::LiveResync,
+            Error::TooManyAttempts { .. } => C::TooManyAttempts,
         }
     }
 }

@@ -15,9 +15,17 @@ impl Error {
                 true => format!("invalid arguments: {reason}"),
                 false => format!("invalid argument at {pointer}: {reason}"),
             },
-            Error::RevisionConflict { expected, actual } => {
-                format!("baseRevision {expected} is not the current revision {actual}")
-            }
+            Error::RevisionConflict { expected, actual, blocks } => match blocks.as_slice() {
+                [] => format!("baseRevision {expected} is not the current revision {actual}"),
+                blocks => {
+                    let ids: Vec<&str> = blocks.iter().map(|b| b.block_id.as_str()).collect();
+                    let noun = if ids.len() == 1 { "block" } else { "blocks" };
+                    format!(
+                        "{noun} {} changed since revision {expected} (the page is at revision {actual})",
+                        ids.join(", ")
+                    )
+                }
+            },
             Error::BlockNotFound { block_id, .. } => format!("block {block_id:?} does not exist"),
             Error::BlockTargetOutOfScope { block_id, .. } => {
                 format!("block {block_id:?} is outside the allowed target blocks")
@@ -103,6 +111,7 @@ impl Error {
             Error::LiveResync { revision, message_revision, reason } => {
                 format!("resync: {reason} (the page is at revision {revision}, the message at {message_revision})")
             }
+            Error::TooManyAttempts { .. } => "too many failed sign-in attempts from this client".to_string(),
         }
     }
 
@@ -112,9 +121,13 @@ impl Error {
             Error::InvalidArguments { .. } => {
                 "fix the field named in details.pointer; the tool's inputSchema describes every field".into()
             }
-            Error::RevisionConflict { actual, .. } => {
-                format!("fetch the page again (revision {actual}) and rebuild the change against it")
-            }
+            Error::RevisionConflict { actual, blocks, .. } => match blocks.is_empty() {
+                true => format!("fetch the page again (revision {actual}) and rebuild the change against it"),
+                false => format!(
+                    "re-plan from the blocks' current text in details.blocks (no fetch needed) and send \
+                     baseRevision {actual} with their revisionRefs"
+                ),
+            },
             Error::BlockNotFound { nearest, .. } => match nearest.first() {
                 Some(id) => format!("did you mean {id:?}? use blockIds from the frozen context"),
                 None => "use blockIds from the frozen context (mnote.doc.fetch)".into(),
@@ -182,6 +195,9 @@ impl Error {
                 "catch up: reconnect with ?revision={revision} (connectLive does), or read the page again \
                  (GET /api/documents/{{id}}) and apply it as a snapshot"
             ),
+            Error::TooManyAttempts { retry_after_seconds } => {
+                format!("wait {retry_after_seconds} s (the Retry-After header), then sign in with the right token")
+            }
         }
     }
 
@@ -191,9 +207,11 @@ impl Error {
             Error::InvalidArguments { pointer, reason } | Error::InvalidPage { pointer, reason } => {
                 json!({ "pointer": pointer, "reason": reason })
             }
-            Error::RevisionConflict { expected, actual } => {
-                json!({ "baseRevision": expected, "currentRevision": actual })
-            }
+            Error::RevisionConflict { expected, actual, blocks } => json!({
+                "baseRevision": expected,
+                "currentRevision": actual,
+                "blocks": blocks.iter().map(block_conflict).collect::<Vec<_>>(),
+            }),
             Error::BlockNotFound { block_id, nearest } => {
                 json!({ "blockId": block_id, "nearestBlockIds": nearest })
             }
@@ -255,6 +273,15 @@ impl Error {
             Error::LiveResync { revision, message_revision, reason } => {
                 json!({ "revision": revision, "messageRevision": message_revision, "reason": reason })
             }
+            Error::TooManyAttempts { retry_after_seconds } => json!({ "retryAfterSeconds": retry_after_seconds }),
         }
     }
+}
+
+fn block_conflict(b: &super::BlockConflict) -> Value {
+    let mut out = json!({ "blockId": b.block_id, "revisionRef": b.revision_ref, "text": b.text });
+    if let (Some(revision), Some(map)) = (b.changed_at_revision, out.as_object_mut()) {
+        map.insert("changedAtRevision".into(), revision.into());
+    }
+    out
 }

@@ -6,14 +6,22 @@
 //! disabled or read-only document → capability scope → review mode). The first failure is returned and
 //! nothing is written. Reads check the schema, then the policy.
 //!
+//! The revision check is per block (`precondition.rs`): a write conflicts only when a block it touches
+//! changed since the caller's read, known from its frozen context's block hashes, the `revisionRefs` it
+//! passes, or its `baseRevision` and the page's [`history`](crate::history). A write that lands on a newer
+//! revision than its `baseRevision` answers `baseRevision` = the revision it was applied on and a
+//! [`REBASED`] warning. `mnote.page.save` and `requireExactRevision: true` keep the page-level check.
+//!
 //! The executor holds no state of its own: the caller passes the page, the profile, the frozen contexts, an
 //! idempotency store, the clock reading and an id minter, and persists what the [`Effect`] says changed.
 
 pub mod idempotency;
 mod origin;
 mod page_save;
+mod precondition;
 mod write;
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -30,6 +38,7 @@ use crate::profile::Profile;
 use crate::wire::{PageAiContextV1, ToolResultV1};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use origin::Origin;
+pub use precondition::REBASED;
 pub use write::{WriteArgs, WriteCall};
 
 /// A frozen context as the executor needs it: what a contextId binds a write to.
@@ -47,17 +56,40 @@ pub struct FrozenContext {
     pub scope: String,
     /// The only blocks a write bound to it may target.
     pub allowed_target_block_ids: Vec<String>,
+    /// The 8-hex content hash (the `h8` of the `revisionRef`) of each block the context showed: a write
+    /// bound to it conflicts when a block it touches no longer has this hash. Empty when unknown, and then
+    /// the write's `baseRevision` decides.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub block_hashes: BTreeMap<String, String>,
 }
 
 impl FrozenContext {
-    /// The frozen part of a built context.
+    /// Freezes `page` into a context and keeps what the executor needs of it, with the hash of every block
+    /// the context shows.
+    pub fn freeze(page: &Page, request: &ContextRequest, context_id: &str) -> Result<(PageAiContextV1, Self)> {
+        let snapshot = context::build_snapshot(page, request, context_id)?;
+        let hashes = snapshot.blocks.iter().map(|b| (b.block_id.clone(), b.content_hash8())).collect();
+        let frozen = FrozenContext { block_hashes: hashes, ..FrozenContext::of(&snapshot.context) };
+        Ok((snapshot.context, frozen))
+    }
+
+    /// The frozen part of a context built elsewhere: block hashes come from its `json` view (the
+    /// `revisionRef`s), and are unknown without one.
     pub fn of(context: &PageAiContextV1) -> Self {
+        let hash_of = |revision_ref: &str| revision_ref.rsplit(':').next().map(String::from);
+        let block_hashes = context
+            .blocks
+            .iter()
+            .flatten()
+            .filter_map(|b| Some((b.block_id.clone(), hash_of(&b.revision_ref)?)))
+            .collect();
         FrozenContext {
             context_id: context.context_id.clone(),
             document_id: context.document_id.clone(),
             revision: context.revision,
             scope: context.scope.clone(),
             allowed_target_block_ids: context.allowed_target_block_ids.clone(),
+            block_hashes,
         }
     }
 }
@@ -84,7 +116,7 @@ impl ContextLookup for NoContexts {
     }
 }
 
-impl ContextLookup for alloc::collections::BTreeMap<String, FrozenContext> {
+impl ContextLookup for BTreeMap<String, FrozenContext> {
     fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {
         self.get(context_id)
     }
@@ -209,7 +241,8 @@ enum ReadArgs {
 /// A call's arguments, parsed into the type of its tool.
 enum Parsed {
     Read(ReadArgs),
-    Write(WriteArgs),
+    // Boxed: write arguments are several times the size of a read's.
+    Write(alloc::boxed::Box<WriteArgs>),
 }
 
 /// Every tool, one arm each: a new tool does not compile until it is parsed here.
@@ -218,13 +251,13 @@ fn parse(tool: Tool, json: &Value) -> Result<Parsed> {
         Tool::DocFetch => Parsed::Read(ReadArgs::DocFetch(from_value_ref(json)?)),
         Tool::BlockFetch => Parsed::Read(ReadArgs::BlockFetch(from_value_ref(json)?)),
         Tool::DocSearch => Parsed::Read(ReadArgs::DocSearch(from_value_ref(json)?)),
-        Tool::DocApplyBlockOps => Parsed::Write(WriteArgs::ApplyBlockOps(from_value_ref(json)?)),
-        Tool::DocPlanUpdate => Parsed::Write(WriteArgs::PlanUpdate(from_value_ref(json)?)),
-        Tool::BlockInsert => Parsed::Write(WriteArgs::BlockInsert(from_value_ref(json)?)),
-        Tool::BlockUpdate => Parsed::Write(WriteArgs::BlockUpdate(from_value_ref(json)?)),
-        Tool::BlockDelete => Parsed::Write(WriteArgs::BlockDelete(from_value_ref(json)?)),
-        Tool::BlockMove => Parsed::Write(WriteArgs::BlockMove(from_value_ref(json)?)),
-        Tool::PageSave => Parsed::Write(WriteArgs::PageSave(from_value_ref(json)?)),
+        Tool::DocApplyBlockOps => Parsed::Write(WriteArgs::ApplyBlockOps(from_value_ref(json)?).into()),
+        Tool::DocPlanUpdate => Parsed::Write(WriteArgs::PlanUpdate(from_value_ref(json)?).into()),
+        Tool::BlockInsert => Parsed::Write(WriteArgs::BlockInsert(from_value_ref(json)?).into()),
+        Tool::BlockUpdate => Parsed::Write(WriteArgs::BlockUpdate(from_value_ref(json)?).into()),
+        Tool::BlockDelete => Parsed::Write(WriteArgs::BlockDelete(from_value_ref(json)?).into()),
+        Tool::BlockMove => Parsed::Write(WriteArgs::BlockMove(from_value_ref(json)?).into()),
+        Tool::PageSave => Parsed::Write(WriteArgs::PageSave(from_value_ref(json)?).into()),
     })
 }
 
@@ -237,7 +270,7 @@ fn stage(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
         Parsed::Read(args) => read(page, args, call, env).map(Staged::Done),
         Parsed::Write(args) => {
             let typed = WriteCall {
-                args,
+                args: *args,
                 origin: call.origin,
                 actor: call.actor,
                 at: call.at,
@@ -265,8 +298,8 @@ fn check_document(page: &Page, document_id: Option<&str>) -> Result<()> {
 
 fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<Outcome> {
     let context = |request: ContextRequest| -> Result<Outcome> {
-        let ctx = context::build_context(page, &request, call.new_context_id)?;
-        Ok(Outcome { json: to_json(&ctx)?, effect: Effect::Read { frozen: Some(FrozenContext::of(&ctx)) } })
+        let (ctx, frozen) = FrozenContext::freeze(page, &request, call.new_context_id)?;
+        Ok(Outcome { json: to_json(&ctx)?, effect: Effect::Read { frozen: Some(frozen) } })
     };
     match args {
         ReadArgs::DocFetch(a) => {

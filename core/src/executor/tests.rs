@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::idempotency::MemoryIdempotencyStore;
 use super::*;
+use crate::error::Error;
 use crate::ops::Risk;
 use crate::page::{Block, Permission};
 use crate::profile::ReviewMode;
@@ -21,7 +22,7 @@ fn page() -> Page {
         ],
     )
     .unwrap();
-    p.revision = 5;
+    p = p.at_revision(5);
     p
 }
 
@@ -143,14 +144,155 @@ fn dry_run_then_apply_then_replay() {
     assert_eq!(err.code().as_str(), "mnote_idempotency_conflict");
 }
 
+/// The test page after another writer changed p_2 (revision 6) and deleted nothing: a page whose history
+/// the executor kept.
+fn moved_on(h: &mut Harness) -> Page {
+    let mut p = page();
+    let edit = apply_args(json!([{"op": "update", "blockId": "p_2", "text": "changed by someone"}]), false, "k_other");
+    h.call(&mut p, "doc_apply_block_ops", edit, Origin::User).unwrap();
+    assert_eq!(p.revision, 6);
+    p
+}
+
+fn conflict_of(err: &Error) -> (&'static str, Value) {
+    (err.code().as_str(), err.details())
+}
+
 #[test]
-fn stale_revision_is_a_conflict() {
+fn a_write_whose_blocks_did_not_change_lands_on_the_newer_revision_and_says_so() {
+    let mut h = Harness::new();
+    let mut p = moved_on(&mut h);
+    let write = apply_args(
+        json!([{"op": "replace", "blockId": "p_1", "matchText": "第一版", "content": "第二版"}]),
+        false,
+        "k",
+    );
+    let out = h.call(&mut p, "doc_apply_block_ops", write, Origin::Hermes).unwrap();
+    let Effect::Applied(result) = out.effect else { panic!() };
+    assert_eq!((result.base_revision, result.new_revision), (6, Some(7)), "baseRevision: what it applied on");
+    assert_eq!(result.warnings[0].code, "rebased");
+    assert_eq!(
+        result.warnings[0].message,
+        "the change was made against revision 5; the blocks it touches are unchanged, so it applied on revision 6"
+    );
+    assert_eq!(p.blocks[0].text, "第二版计划");
+    assert_eq!(p.blocks[1].text, "changed by someone", "the other writer's change stays");
+}
+
+#[test]
+fn a_write_touching_a_changed_block_conflicts_with_the_blocks_current_text() {
+    let mut h = Harness::new();
+    let mut p = moved_on(&mut h);
+    // The match text is gone too: the stale read is reported, not the missing match.
+    let write =
+        apply_args(json!([{"op": "replace", "blockId": "p_2", "matchText": "second", "content": "2nd"}]), true, "k");
+    let err = h.call(&mut p, "doc_apply_block_ops", write, Origin::Hermes).unwrap_err();
+    let block = &p.blocks[1];
+    assert_eq!(
+        conflict_of(&err),
+        (
+            "mnote_revision_conflict",
+            json!({"baseRevision": 5, "currentRevision": 6, "blocks": [{
+                "blockId": "p_2", "revisionRef": p.revision_ref(block), "text": "changed by someone",
+                "changedAtRevision": 6
+            }]})
+        )
+    );
+    assert_eq!(err.message(), "block p_2 changed since revision 5 (the page is at revision 6)");
+}
+
+#[test]
+fn anchors_and_blocks_a_blockless_replace_changes_are_touched_too() {
+    let mut h = Harness::new();
+    let mut p = moved_on(&mut h);
+    let insert = json!([{"op": "insert_after", "afterBlockId": "p_2", "block": {"type": "paragraph", "text": "n"}}]);
+    let err = h.call(&mut p, "doc_apply_block_ops", apply_args(insert, true, "k1"), Origin::Hermes).unwrap_err();
+    assert_eq!(err.details()["blocks"][0]["blockId"], "p_2");
+    let moving = json!([{"op": "move", "blockId": "p_1", "afterBlockId": "p_2"}]);
+    let err = h.call(&mut p, "doc_apply_block_ops", apply_args(moving, true, "k2"), Origin::Hermes).unwrap_err();
+    assert_eq!(err.details()["blocks"][0]["blockId"], "p_2");
+    // "someone" now only occurs in p_2: the replace finds it there, then the check after planning refuses.
+    let blockless = json!([{"op": "replace", "matchText": "someone", "content": "x"}]);
+    let err = h.call(&mut p, "doc_apply_block_ops", apply_args(blockless, true, "k3"), Origin::Hermes).unwrap_err();
+    assert_eq!(err.details()["blocks"][0]["blockId"], "p_2");
+}
+
+#[test]
+fn a_block_deleted_since_the_read_conflicts_as_gone() {
     let mut h = Harness::new();
     let mut p = page();
-    let mut args = apply_args(json!([{"op": "delete", "blockId": "p_2"}]), true, "k");
-    args["baseRevision"] = json!(4);
-    let err = h.call(&mut p, "doc_apply_block_ops", args, Origin::Hermes).unwrap_err();
-    assert_eq!(err.details(), json!({"baseRevision": 4, "currentRevision": 5}));
+    let delete = apply_args(json!([{"op": "delete", "blockId": "p_2"}]), false, "k_other");
+    h.call(&mut p, "doc_apply_block_ops", delete, Origin::User).unwrap();
+    let update = apply_args(json!([{"op": "update", "blockId": "p_2", "text": "x"}]), true, "k");
+    let err = h.call(&mut p, "doc_apply_block_ops", update, Origin::Hermes).unwrap_err();
+    assert_eq!(err.details()["blocks"], json!([{"blockId": "p_2", "revisionRef": null, "text": null}]));
+    // At the current revision the same call is simply a missing block.
+    let mut fresh = apply_args(json!([{"op": "update", "blockId": "p_2", "text": "x"}]), true, "k");
+    fresh["baseRevision"] = json!(6);
+    let err = h.call(&mut p, "doc_apply_block_ops", fresh, Origin::Hermes).unwrap_err();
+    assert_eq!(err.code().as_str(), "mnote_block_not_found");
+}
+
+#[test]
+fn the_strict_page_level_check_stays_for_exact_revision_callers_page_save_and_future_revisions() {
+    let mut h = Harness::new();
+    let mut p = moved_on(&mut h);
+    let mut exact = apply_args(json!([{"op": "update", "blockId": "p_1", "text": "x"}]), true, "k");
+    exact["requireExactRevision"] = json!(true);
+    let err = h.call(&mut p, "doc_apply_block_ops", exact, Origin::Hermes).unwrap_err();
+    assert_eq!(err.details(), json!({"baseRevision": 5, "currentRevision": 6, "blocks": []}));
+    let blocks = json!([{"blockId": "p_1", "type": "paragraph", "text": "x"}, {"blockId": "p_2", "type": "paragraph", "text": "second paragraph"}, {"blockId": "p_3", "type": "paragraph", "text": "locked", "editable": false}]);
+    let save =
+        json!({"documentId": "doc_1", "baseRevision": 5, "blocks": blocks, "dryRun": true, "idempotencyKey": "k"});
+    let err = h.call(&mut p, "page_save", save, Origin::User).unwrap_err();
+    // The save would put back p_2's old text: p_2 is the block that changed.
+    assert_eq!(err.details()["blocks"][0]["blockId"], "p_2");
+    let mut ahead = apply_args(json!([{"op": "update", "blockId": "p_1", "text": "x"}]), true, "k");
+    ahead["baseRevision"] = json!(9);
+    let err = h.call(&mut p, "doc_apply_block_ops", ahead, Origin::Hermes).unwrap_err();
+    assert_eq!(err.details(), json!({"baseRevision": 9, "currentRevision": 6, "blocks": []}));
+}
+
+#[test]
+fn a_page_without_history_conflicts_on_any_older_base_unless_the_caller_names_what_it_read() {
+    let mut h = Harness::new();
+    let mut p = page(); // revision 5, read from nowhere: nothing known before 5
+    let mut write = apply_args(json!([{"op": "update", "blockId": "p_1", "text": "x"}]), true, "k");
+    write["baseRevision"] = json!(3);
+    assert_eq!(
+        h.call(&mut p, "doc_apply_block_ops", write.clone(), Origin::Hermes).unwrap_err().code().as_str(),
+        "mnote_revision_conflict"
+    );
+    let current = p.revision_ref(&p.blocks[0]);
+    write["revisionRefs"] = json!([current.replace("pageRev:5", "pageRev:3")]);
+    let out = h.call(&mut p, "doc_apply_block_ops", write.clone(), Origin::Hermes).unwrap();
+    let Effect::Previewed(result) = out.effect else { panic!() };
+    assert_eq!(result.warnings[0].code, "rebased");
+    write["revisionRefs"] = json!(["pageRev:3:block:p_1:00000000"]);
+    let err = h.call(&mut p, "doc_apply_block_ops", write.clone(), Origin::Hermes).unwrap_err();
+    assert_eq!(err.details()["blocks"][0]["revisionRef"], current);
+    write["revisionRefs"] = json!(["p_1"]);
+    let err = h.call(&mut p, "doc_apply_block_ops", write, Origin::Hermes).unwrap_err();
+    assert_eq!(err.details()["pointer"], "/revisionRefs/0");
+}
+
+#[test]
+fn a_context_bound_write_conflicts_when_a_block_changed_since_the_context_was_frozen() {
+    let mut h = Harness::new();
+    let mut p = page();
+    h.call(&mut p, "doc_fetch", json!({"scope": {"type": "full"}, "formats": ["page_xml"]}), Origin::Hermes).unwrap();
+    assert_eq!(h.contexts["ctx_1"].block_hashes.len(), 3, "hashes even without the json view");
+    let edit = apply_args(json!([{"op": "update", "blockId": "p_2", "text": "changed"}]), false, "k_other");
+    h.call(&mut p, "doc_apply_block_ops", edit, Origin::User).unwrap();
+    // Even a caller that claims the current revision is held to what its context showed.
+    let mut write = apply_args(json!([{"op": "update", "blockId": "p_2", "text": "mine"}]), true, "k");
+    write["contextId"] = json!("ctx_1");
+    write["baseRevision"] = json!(6);
+    let err = h.call(&mut p, "doc_apply_block_ops", write.clone(), Origin::Hermes).unwrap_err();
+    assert_eq!(err.details()["blocks"][0]["text"], "changed");
+    write["operations"] = json!([{"op": "update", "blockId": "p_1", "text": "mine"}]);
+    write["baseRevision"] = json!(5);
+    assert!(h.call(&mut p, "doc_apply_block_ops", write, Origin::Hermes).is_ok());
 }
 
 #[test]

@@ -8,7 +8,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::idempotency::fingerprint;
-use super::{ContextLookup, Effect, Env, Origin, Outcome, Staged, check_document, page_save};
+use super::precondition::Preconditions;
+use super::{ContextLookup, Effect, Env, FrozenContext, Origin, Outcome, Staged, check_document, page_save};
 use crate::error::{Error, Result};
 use crate::json::{to_json, to_value};
 use crate::manifest::{Tool, args};
@@ -92,6 +93,9 @@ struct WriteRequest {
     dry_run: bool,
     idempotency_key: String,
     allowed: Option<Vec<String>>,
+    revision_refs: Option<Vec<String>>,
+    /// The strict page-level check: `baseRevision` must be the page's revision.
+    exact_revision: bool,
 }
 
 macro_rules! block_write {
@@ -104,6 +108,8 @@ macro_rules! block_write {
             dry_run: $a.dry_run,
             idempotency_key: $a.idempotency_key,
             allowed: $a.allowed_target_block_ids,
+            revision_refs: $a.revision_refs,
+            exact_revision: $a.require_exact_revision.unwrap_or(false),
         }
     };
 }
@@ -123,20 +129,11 @@ impl WriteRequest {
                 dry_run: true,
                 idempotency_key: a.idempotency_key,
                 allowed: a.allowed_target_block_ids,
+                revision_refs: a.revision_refs,
+                exact_revision: a.require_exact_revision.unwrap_or(false),
             },
             WriteArgs::BlockInsert(a) => {
-                let op = match (a.after_block_id.clone(), a.before_block_id.clone()) {
-                    (Some(after_block_id), None) => Operation::InsertAfter { after_block_id, block: a.block.clone() },
-                    (None, Some(before_block_id)) => {
-                        Operation::InsertBefore { before_block_id, block: a.block.clone() }
-                    }
-                    (None, None) | (Some(_), Some(_)) => {
-                        return Err(Error::invalid(
-                            "/afterBlockId",
-                            "give exactly one of afterBlockId and beforeBlockId",
-                        ));
-                    }
-                };
+                let op = insert_of(&a)?;
                 block_write!(a, alloc::vec![op])
             }
             WriteArgs::BlockUpdate(a) => {
@@ -164,8 +161,22 @@ impl WriteRequest {
                 dry_run: a.dry_run,
                 idempotency_key: a.idempotency_key,
                 allowed: None,
+                revision_refs: None,
+                // A whole-page save replaces every block: it must be based on the page as it is.
+                exact_revision: true,
             },
         })
+    }
+}
+
+/// The one operation of `mnote.block.insert`: after or before its anchor, never both.
+fn insert_of(a: &args::BlockInsertArgs) -> Result<Operation> {
+    match (a.after_block_id.clone(), a.before_block_id.clone()) {
+        (Some(after_block_id), None) => Ok(Operation::InsertAfter { after_block_id, block: a.block.clone() }),
+        (None, Some(before_block_id)) => Ok(Operation::InsertBefore { before_block_id, block: a.block.clone() }),
+        (None, None) | (Some(_), Some(_)) => {
+            Err(Error::invalid("/afterBlockId", "give exactly one of afterBlockId and beforeBlockId"))
+        }
     }
 }
 
@@ -183,12 +194,18 @@ pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<&Value>, env:
     if let Some(replayed) = replay(page, &request, &fingerprint, &ask, env)? {
         return Ok(Staged::Done(replayed));
     }
-    let plan = {
-        let scope = target_scope(page, &request, env.contexts)?;
-        if request.base_revision != page.revision {
-            return Err(Error::RevisionConflict { expected: request.base_revision, actual: page.revision });
-        }
-        ops::plan(page, &request.operations, &scope, env.mint)?
+    let (plan, rebased) = {
+        let (scope, frozen) = target_scope(page, &request, env.contexts)?;
+        let read = Preconditions::new(
+            request.base_revision,
+            request.exact_revision,
+            frozen,
+            request.revision_refs.as_deref(),
+        )?;
+        let named = read.check_named(page, &request.operations)?;
+        let plan = ops::plan(page, &request.operations, &scope, env.mint)?;
+        read.check_changed(page, &plan, &named)?;
+        (plan, read.rebased(page, request.dry_run))
     };
     let hold = hold_of(&ask, plan.risk)?;
     if !request.dry_run && hold.is_some() {
@@ -200,7 +217,8 @@ pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<&Value>, env:
         actor: actor.into(),
         at: at.into(),
     };
-    let result = tool_result(page, tool, &request, &plan, hold, audit);
+    let mut result = tool_result(page, tool, &request, &plan, hold, audit);
+    result.warnings.extend(rebased);
     finish(page, result, request, plan, fingerprint)
 }
 
@@ -244,22 +262,31 @@ fn replay(
     }
 }
 
-/// The frozen context's allowed blocks, narrowed (never widened) by the caller's list.
+/// The frozen context's allowed blocks, narrowed (never widened) by the caller's list, and the context.
 fn target_scope<'r>(
-    page: &Page,
+    page: &'r Page,
     request: &'r WriteRequest,
     contexts: &'r dyn ContextLookup,
-) -> Result<TargetScope<'r>> {
-    let mut scope = TargetScope::unrestricted();
+) -> Result<(TargetScope<'r>, Option<&'r FrozenContext>)> {
+    let mut frozen = None;
+    let mut bound = None;
     if let Some(context_id) = &request.context_id {
-        let frozen =
+        let context =
             contexts.frozen(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.clone() })?;
-        if frozen.document_id != page.document_id {
+        if context.document_id != page.document_id {
             return Err(Error::invalid("/contextId", "the context belongs to another document"));
         }
-        scope = TargetScope::only(frozen.allowed_target_block_ids.iter().map(String::as_str));
+        frozen = Some(context.allowed_target_block_ids.as_slice());
+        bound = Some(context);
     }
-    Ok(scope.narrowed_by(request.allowed.as_deref()))
+    let scope = match (frozen, request.allowed.as_deref()) {
+        (None, None) => TargetScope::unrestricted(),
+        (Some(ids), None) | (None, Some(ids)) => TargetScope::listed(page, ids),
+        // The router's recommendations repeat their context's list: nothing to narrow.
+        (Some(frozen), Some(ids)) if frozen == ids => TargetScope::listed(page, ids),
+        (Some(frozen), Some(ids)) => TargetScope::listed(page, frozen).narrowed_by(Some(ids)),
+    };
+    Ok((scope, bound))
 }
 
 /// The policy's answer for a planned write: `Err` when the tool is unavailable, the hold reason if held.

@@ -122,6 +122,57 @@ pub fn messages(commit: &Commit<'_>, first_seq: u64) -> Vec<LiveEventV1> {
         .collect()
 }
 
+/// The blocks `writes` left written (inserted, changed or moved) and the ones they deleted, from each
+/// result's changed blocks: exactly the blocks whose history the executor recorded or forgot. A block
+/// inserted and deleted by the same command is in neither.
+pub fn touched(writes: &[AppliedWrite]) -> (Vec<String>, Vec<String>) {
+    let mut written: BTreeSet<&str> = BTreeSet::new();
+    let mut born: BTreeSet<&str> = BTreeSet::new();
+    let mut deleted: Vec<String> = Vec::new();
+    for changed in writes.iter().flat_map(|w| &w.result.changed_blocks) {
+        let id = changed.block_id.as_str();
+        match (&changed.before, &changed.after) {
+            (_, Some(_)) => {
+                if changed.before.is_none() && !deleted.iter().any(|d| d == id) {
+                    born.insert(id);
+                }
+                written.insert(id);
+            }
+            (_, None) => {
+                written.remove(id);
+                if !born.contains(id) && !deleted.iter().any(|d| d == id) {
+                    deleted.push(id.into());
+                }
+            }
+        }
+    }
+    (written.into_iter().map(String::from).collect(), deleted)
+}
+
+/// The blocks of `after` that are new or differ from `before` (text, type, attrs or the block before
+/// them), and the blocks of `before` that are gone: what a person's store of the whole page changed.
+pub fn compared(before: Option<&Page>, after: &Page) -> (Vec<String>, Vec<String>) {
+    let mut written = Vec::new();
+    for (i, block) in after.blocks.iter().enumerate() {
+        let same = before.is_some_and(|before| {
+            before
+                .position(&block.block_id)
+                .is_some_and(|o| before.blocks.get(o) == Some(block) && predecessor(before, o) == predecessor(after, i))
+        });
+        if !same {
+            written.push(block.block_id.clone());
+        }
+    }
+    let deleted = before.map_or_else(Vec::new, |before| {
+        before.blocks.iter().filter(|b| after.block(&b.block_id).is_none()).map(|b| b.block_id.clone()).collect()
+    });
+    (written, deleted)
+}
+
+fn predecessor(page: &Page, i: usize) -> Option<&str> {
+    i.checked_sub(1).and_then(|j| page.blocks.get(j)).map(|b| b.block_id.as_str())
+}
+
 /// `hello`: the channel is live at `seq` and the page's revision, after `replayed` stored messages (or a
 /// snapshot).
 pub fn hello(page: &Page, seq: u64, at: &str, replayed: u64, snapshot: bool, limits: LiveLimitsV1) -> LiveEventV1 {

@@ -17,6 +17,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
+use crate::executor::Origin;
+use crate::history::BlockHistory;
 use crate::page::{Block, Page, revision_ref_at};
 use crate::wire::{
     FollowStep, LIVE_EVENT_V1, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, PageChangeV1, RefetchV1,
@@ -125,6 +127,18 @@ fn apply_change(page: &mut Page, revision: u64, change: &PageChangeV1) -> Result
         return Err(resync(reason));
     }
     page.blocks = blocks;
+    // The block history follows the server's: a whole-page store (a person's, with no operations) knows
+    // nothing before its revision; a write changed each block it sent at this revision.
+    if change.origin == Origin::User && change.operations.is_empty() {
+        page.history = BlockHistory::new(revision);
+    } else {
+        for id in &change.deleted_block_ids {
+            page.history.forget(id);
+        }
+        for live in &change.blocks {
+            page.history.record(live.block_id.as_str(), revision);
+        }
+    }
     page.title.clone_from(&change.title);
     page.permission = change.permission;
     page.revision = revision;

@@ -31,7 +31,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::json::to_json;
 use crate::wire::{LIVE_EVENT_V1, LiveBody, LiveEventV1, LiveLimitsV1, RefetchV1};
 
-pub use build::{AppliedWrite, Author, Change, Commit, hello, messages, snapshot};
+pub use build::{AppliedWrite, Author, Change, Commit, compared, hello, messages, snapshot, touched};
 pub use follow::{Followed, follow, follow_light};
 pub use resume::{CatchUp, LogWindow, catch_up};
 

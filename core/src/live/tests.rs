@@ -11,6 +11,7 @@ use crate::error::ErrorCode;
 use crate::events::{self, EventIds};
 use crate::executor::idempotency::MemoryIdempotencyStore;
 use crate::executor::{Call, Effect, Env, NoContexts, Origin, execute};
+use crate::history::BlockHistory;
 use crate::json::{from_json, to_json};
 use crate::page::{Block, Page};
 use crate::profile::{Profile, ReviewMode};
@@ -72,23 +73,8 @@ fn write(page: &mut Page, operations: Value, origin: Origin) -> (ToolResultV1, V
 
 /// The ids a store would write for a change from `before` to `after`: new or changed blocks, and blocks
 /// whose predecessor changed (a superset of the moved ones, which is what following needs).
-fn rows(before: &Page, after: &Page) -> (Vec<String>, Vec<String>) {
-    let predecessor = |page: &Page, i: usize| i.checked_sub(1).map(|j| page.blocks[j].block_id.clone());
-    let mut written = Vec::new();
-    for (i, block) in after.blocks.iter().enumerate() {
-        let old = before.position(&block.block_id);
-        let same = old.is_some_and(|o| before.blocks[o] == *block && predecessor(before, o) == predecessor(after, i));
-        if !same {
-            written.push(block.block_id.clone());
-        }
-    }
-    let deleted =
-        before.blocks.iter().filter(|b| after.block(&b.block_id).is_none()).map(|b| b.block_id.clone()).collect();
-    (written, deleted)
-}
-
 fn committed(before: &Page, after: &Page, writes: &[AppliedWrite], events: &[ToolEventV1]) -> Vec<LiveEventV1> {
-    let (written, deleted) = rows(before, after);
+    let (written, deleted) = touched(writes);
     let change =
         Change { from_revision: before.revision, written: &written, deleted: &deleted, author: Author::Writes(writes) };
     messages(&Commit { page: after, at: AT, change: Some(change), events, sessions: &[] }, 11)
@@ -245,7 +231,8 @@ fn a_person_storing_the_page_is_origin_user_and_an_unexplained_change_is_a_snaps
     after.revision = 5;
     after.title = "New".into();
     after.blocks[1].text = "changed".into();
-    let (written, deleted) = rows(&before, &after);
+    let (written, deleted) = compared(Some(&before), &after);
+    after.history = BlockHistory::new(5);
     let person = Change { from_revision: 4, written: &written, deleted: &deleted, author: Author::Person("user") };
     let sent = messages(&Commit { page: &after, at: AT, change: Some(person), events: &[], sessions: &[] }, 1);
     let LiveBody::PageChanged(change) = &sent[0].body else { panic!() };

@@ -72,7 +72,8 @@ pub struct ApplyBlockOpsArgs {
     pub context_id: Option<String>,
     /// The document.
     pub document_id: String,
-    /// The revision the operations were computed against.
+    /// The revision the operations were computed against. The write conflicts only when a block it
+    /// touches (a target, or the anchor of an insert or move) changed after it.
     pub base_revision: u64,
     /// The batch: all succeed or none is applied.
     pub operations: Vec<Operation>,
@@ -83,6 +84,13 @@ pub struct ApplyBlockOpsArgs {
     /// Narrows the allowed blocks further; can never widen the context's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_target_block_ids: Option<Vec<String>>,
+    /// Optional: the `revisionRef`s of blocks as you read them (a context's `blocks`, a conflict's
+    /// `details.blocks`); the write conflicts only if one of them changed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision_refs: Option<Vec<String>>,
+    /// `true` refuses the write unless the page is still at `baseRevision` (page-level check).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require_exact_revision: Option<bool>,
 }
 
 impl ApplyBlockOpsArgs {
@@ -97,6 +105,8 @@ impl ApplyBlockOpsArgs {
             dry_run: true,
             idempotency_key: key.into(),
             allowed_target_block_ids: None,
+            revision_refs: None,
+            require_exact_revision: None,
         }
     }
 }
@@ -111,7 +121,8 @@ pub struct PlanUpdateArgs {
     pub context_id: Option<String>,
     /// The document.
     pub document_id: String,
-    /// The revision the operations were computed against.
+    /// The revision the operations were computed against; the proposal conflicts only when a block it
+    /// touches changed after it.
     pub base_revision: u64,
     /// The proposed batch.
     pub operations: Vec<Operation>,
@@ -123,6 +134,13 @@ pub struct PlanUpdateArgs {
     /// One sentence for the reviewer: what the change does and why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// Optional: the `revisionRef`s of blocks as you read them (a context's `blocks`, a conflict's
+    /// `details.blocks`); the write conflicts only if one of them changed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision_refs: Option<Vec<String>>,
+    /// `true` refuses the write unless the page is still at `baseRevision` (page-level check).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require_exact_revision: Option<bool>,
 }
 
 macro_rules! block_write_args {
@@ -137,7 +155,8 @@ macro_rules! block_write_args {
             pub context_id: Option<String>,
             /// The document.
             pub document_id: String,
-            /// The revision the change was computed against.
+            /// The revision the change was computed against; the write conflicts only when a block it
+            /// touches changed after it.
             pub base_revision: u64,
             /// `true` previews without writing. Required.
             pub dry_run: bool,
@@ -146,6 +165,13 @@ macro_rules! block_write_args {
             /// Narrows the allowed blocks further.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub allowed_target_block_ids: Option<Vec<String>>,
+            /// Optional: the `revisionRef`s of blocks as you read them (a context's `blocks`, a conflict's
+            /// `details.blocks`); the write conflicts only if one of them changed since.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub revision_refs: Option<Vec<String>>,
+            /// `true` refuses the write unless the page is still at `baseRevision` (page-level check).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub require_exact_revision: Option<bool>,
             $($(#[$fdoc])* pub $field: $ty,)*
         }
     };

@@ -165,7 +165,7 @@ impl Tool {
                 "doc_apply_block_ops",
                 "doc.write",
                 true,
-                "The precise write path: a batch of block operations (replace, insert_after, insert_before, update, delete, move), validated all-or-nothing. Always call with dryRun:true first and show the diff; pass contextId, baseRevision and a fresh idempotencyKey.",
+                "The precise write path: a batch of block operations (replace, insert_after, insert_before, update, delete, move), validated all-or-nothing. Always call with dryRun:true first and show the diff; pass contextId, baseRevision and a fresh idempotencyKey. A write conflicts (mnote_revision_conflict) only when a block it touches (a target, or the anchor of an insert or move) changed since your read; edits elsewhere on the page do not stop it. A conflict's details.blocks gives each changed block's current text and revisionRef: re-plan from them, no fetch needed.",
             ),
             Tool::DocPlanUpdate => ToolSpec {
                 always_dry_run: true,
@@ -175,7 +175,7 @@ impl Tool {
                     "doc_plan_update",
                     "doc.write",
                     false,
-                    "Propose a change for the user to review. It never writes: the proposal is dry-run and becomes a review session the user accepts or rejects. Prefer it for rewrites, polishing and anything spanning several blocks.",
+                    "Propose a change for the user to review. It never writes: the proposal is dry-run and becomes a review session the user accepts or rejects. Prefer it for rewrites, polishing and anything spanning several blocks. The user can accept it even after editing other blocks; only a change to a block it touches makes it stale.",
                 )
             },
             Tool::BlockInsert => ToolSpec {
@@ -213,7 +213,7 @@ impl Tool {
                     "page_save",
                     "page.write",
                     true,
-                    "Replace the whole page. A coarse, high-risk fallback that always needs review; never the precise path. Use doc_apply_block_ops instead whenever you can name blocks.",
+                    "Replace the whole page. A coarse, high-risk fallback that always needs review; never the precise path. Use doc_apply_block_ops instead whenever you can name blocks. It needs baseRevision to be the current revision.",
                 )
             },
         }

@@ -1,6 +1,6 @@
 //! Markdown export: blocks back to CommonMark + GFM, with block-id markers.
 
-use super::{EMPTY_FLAG, MARKER_PREFIX};
+use super::{EMPTY_FLAG, Lines, MARKER_PREFIX};
 use crate::page::{Block, BlockType, Page};
 
 /// Exports a page as Markdown, with a block-id marker on every block.
@@ -65,9 +65,15 @@ fn write_block(out: &mut String, block: &Block, marker: Option<&str>, lists: &mu
 fn heading(out: &mut String, block: &Block, marker: Option<&str>) {
     let level = block.attrs.level.unwrap_or(1);
     if block.text.contains(['\n', '\r']) && level <= 2 {
-        push_indented(out, &block.text, 0);
-        inline_marker(out, marker);
+        push_indented(out, &block.text, 0, false);
+        let own_line = block.text.contains('<');
+        if !own_line {
+            inline_marker(out, marker);
+        }
         out.push_str(if level == 1 { "\n===" } else { "\n---" });
+        if own_line {
+            push_marker_line(out, marker);
+        }
         return;
     }
     out.push_str(&"#".repeat(level.clamp(1, 6) as usize));
@@ -85,7 +91,7 @@ fn paragraph(out: &mut String, block: &Block, marker: Option<&str>) {
         }
         return;
     }
-    push_indented(out, &block.text, 0);
+    push_indented(out, &block.text, 0, false);
     marker_after_text(out, &block.text, marker);
 }
 
@@ -138,20 +144,28 @@ fn list_item(out: &mut String, block: &Block, marker: Option<&str>, lists: &mut 
     lists.indent.push(width);
     out.push_str(&" ".repeat(indent));
     out.push_str(&text);
-    push_indented(out, &block.text, indent + width);
-    inline_marker(out, marker);
+    push_indented(out, &block.text, indent + width, matches!(bullet, Bullet::Dash));
+    // As for a paragraph, a `<` could open inline HTML that swallows the marker; then the marker goes on
+    // the next line, inside the item, where it is an HTML block that names it.
+    match marker {
+        Some(m) if block.text.contains('<') => {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent + width));
+            out.push_str(m);
+        }
+        _ => inline_marker(out, marker),
+    }
 }
 
+/// Every line of the text after `>`, whichever line ending ends the line before it.
 fn quote(out: &mut String, text: &str, marker: Option<&str>) {
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
+    for (line, ending) in Lines::of(text) {
         out.push('>');
         if !line.is_empty() {
             out.push(' ');
             out.push_str(line);
         }
+        out.push_str(ending);
     }
     inline_marker(out, marker);
 }
@@ -163,7 +177,7 @@ fn code(out: &mut String, block: &Block, marker: Option<&str>) {
     let fence_char = if language.contains('`') { '~' } else { '`' };
     let fence = fence_char.to_string().repeat(longest_run(&block.text, fence_char).max(2) + 1);
     out.push_str(&fence);
-    out.push_str(language);
+    push_info(out, language, fence_char);
     out.push('\n');
     out.push_str(&block.text);
     if !block.text.is_empty() {
@@ -171,6 +185,18 @@ fn code(out: &mut String, block: &Block, marker: Option<&str>) {
     }
     out.push_str(&fence);
     push_marker_line(out, marker);
+}
+
+/// A code block's language as its info string, which import reads with backslash escapes and entity
+/// references: a backslash or an `&` is escaped to stay literal, and so is a leading fence character, which
+/// would otherwise lengthen the fence.
+fn push_info(out: &mut String, language: &str, fence_char: char) {
+    for (i, c) in language.chars().enumerate() {
+        if matches!(c, '\\' | '&') || (i == 0 && c == fence_char) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
 }
 
 /// The marker at the end of the block's last line.
@@ -181,60 +207,76 @@ fn inline_marker(out: &mut String, marker: Option<&str>) {
     }
 }
 
-/// The lines of a block's text, each but the first after `indent` spaces (the first follows its bullet).
-fn push_indented(out: &mut String, text: &str, indent: usize) {
-    // CommonMark ends a line at `\n`, `\r\n` or a lone `\r`; only `\n` gets the indentation.
-    let mut first = true;
+/// The lines of a block's text, each but the first after `indent` spaces (the first follows its bullet;
+/// `after_dash` when that is `- `).
+fn push_indented(out: &mut String, text: &str, indent: usize, after_dash: bool) {
     let definition_like = text.contains("]:");
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
+    // Until a line with text is written, a line is where the block starts.
+    let mut started = false;
+    for (line, ending) in Lines::of(text) {
+        if started {
             out.push_str(&" ".repeat(indent));
+            push_continuation(out, line);
+        } else {
+            push_escaped(out, line, definition_like, after_dash);
+            started = !line.trim_matches([' ', '\t']).is_empty();
         }
-        for (j, part) in line.split('\r').enumerate() {
-            if j > 0 {
-                out.push('\r');
-            }
-            // A blank line would end the block; a lone backslash (a hard line break) keeps it going. Only raw
-            // HTML, kept as a paragraph's text, brings blank lines into a block.
-            if !first && part.trim_matches([' ', '\t']).is_empty() {
-                out.push('\\');
-                first = false;
-                continue;
-            }
-            match block_syntax_at(part, first, definition_like) {
-                // A backslash makes the punctuation literal: the line stays text of this block.
-                Some(at) => {
-                    out.push_str(part.get(..at).unwrap_or_default());
-                    out.push('\\');
-                    out.push_str(part.get(at..).unwrap_or_default());
-                }
-                None => out.push_str(part),
-            }
-            first = false;
-        }
+        out.push_str(ending);
     }
 }
 
-/// Where a line of text, written as is, would start a block of its own in CommonMark (a list item, a
-/// heading, a quote, a rule, a fence, an HTML block, a link reference definition, or on a later line a
-/// setext underline): the byte index
-/// of the punctuation to escape. Block text is inline Markdown source, so everything else is written as is.
-fn block_syntax_at(line: &str, first: bool, definition_like: bool) -> Option<usize> {
+/// A block's first line: where it would start a block of its own, a backslash makes the punctuation literal,
+/// so the line stays text of this block (import keeps the backslash: text is inline Markdown source).
+fn push_escaped(out: &mut String, line: &str, definition_like: bool, after_dash: bool) {
+    match block_syntax_at(line, definition_like, after_dash) {
+        Some(at) => {
+            out.push_str(line.get(..at).unwrap_or_default());
+            out.push('\\');
+            out.push_str(line.get(at..).unwrap_or_default());
+        }
+        None => out.push_str(line),
+    }
+}
+
+/// A later line of a block. A blank one would end the block, so it becomes a lone backslash, a hard line
+/// break (only raw HTML, kept as a paragraph's text, brings blank lines into a block). One that could start a
+/// block of its own, or underline this one, is indented four more spaces: there nothing starts a block inside
+/// a paragraph, and import drops a continuation line's indentation as CommonMark does, so the text comes
+/// back exactly.
+fn push_continuation(out: &mut String, line: &str) {
+    if line.trim_matches([' ', '\t']).is_empty() {
+        out.push('\\');
+        return;
+    }
+    // Wider than CommonMark's block starts on purpose (pulldown-cmark also takes a vertical tab or a form
+    // feed as white space): any line led by punctuation or a digit.
+    let lead = line.trim_start_matches([' ', '\t', '\u{b}', '\u{c}']).bytes().next();
+    if lead.is_some_and(|b| b.is_ascii_punctuation() || b.is_ascii_digit()) {
+        out.push_str("    ");
+    }
+    out.push_str(line);
+}
+
+/// Where a block's first line, written as is, would start a block of its own in CommonMark (a list item, a
+/// heading, a quote, a rule, a fence, an HTML block or a link reference definition): the byte index of the
+/// punctuation to escape. Block text is inline Markdown source, so everything else is written as is. After a
+/// `- ` bullet, that dash counts towards a rule: `- --` is a rule, not an item.
+fn block_syntax_at(line: &str, definition_like: bool, after_dash: bool) -> Option<usize> {
     let indent = line.len() - line.trim_start_matches(' ').len();
     if indent > 3 {
         return None;
     }
     let rest = line.get(indent..).unwrap_or_default();
     let bytes = rest.as_bytes();
-    let ends_marker = |at: usize| matches!(bytes.get(at), None | Some(b' ' | b'\t'));
+    // pulldown-cmark takes a vertical tab or a form feed as white space, as it does a space or a tab.
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | 0x0b | 0x0c);
+    let ends_marker = |at: usize| bytes.get(at).is_none_or(blank);
     let lead = *bytes.first()?;
-    let only = |c: u8| rest.bytes().all(|b| b == c || b == b' ' || b == b'\t');
-    let count = |c: u8| rest.bytes().filter(|&b| b == c).count();
+    let only = |c: u8| rest.bytes().all(|b| b == c || blank(&b));
+    let count = |c: u8| rest.bytes().filter(|&b| b == c).count() + usize::from(after_dash && c == b'-');
     let syntax = match lead {
         b'-' | b'+' | b'*' if ends_marker(1) => true,
         b'-' | b'*' | b'_' if only(lead) && count(lead) >= 3 => true,
-        b'=' | b'-' if !first && only(lead) => true,
         b'#' => {
             let hashes = bytes.iter().take_while(|&&b| b == b'#').count();
             hashes <= 6 && ends_marker(hashes)
@@ -242,7 +284,7 @@ fn block_syntax_at(line: &str, first: bool, definition_like: bool) -> Option<usi
         b'>' => true,
         // `[label]: destination` (the label may span lines) is a link reference definition, not text; one
         // can only start a paragraph.
-        b'[' => first && definition_like,
+        b'[' => definition_like,
         b'`' | b'~' => bytes.iter().take_while(|&&b| b == lead).count() >= 3,
         b'<' => bytes.get(1).is_some_and(|b| b.is_ascii_alphabetic() || matches!(b, b'/' | b'!' | b'?')),
         b'0'..=b'9' => {
@@ -281,6 +323,8 @@ fn longest_run(text: &str, of: char) -> usize {
     text.split(|c| c != of).map(str::len).max().unwrap_or(0)
 }
 
+/// An image's alt text: brackets would end it, a `<` could open inline HTML that runs into the link, and a
+/// line break could leave a blank line that ends the paragraph, so line breaks become spaces.
 fn escape_link_text(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('[', "\\[").replace(']', "\\]")
+    text.replace('\\', "\\\\").replace('[', "\\[").replace(']', "\\]").replace('<', "\\<").replace(['\r', '\n'], " ")
 }

@@ -5,19 +5,42 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::{EMPTY_FLAG, MARKER_PREFIX};
+use super::{EMPTY_FLAG, Lines, MARKER_PREFIX};
 use crate::error::{Error, Result};
 use crate::page::{Attrs, Block, BlockType, validate_block_id};
 
 pub(super) fn import(markdown: &str, mint: &mut dyn FnMut() -> String) -> Result<Vec<Block>> {
-    let drafts = Importer::new(markdown).run();
+    let source = without_lone_carriage_returns(markdown);
+    let drafts = Importer::new(&source).run();
     assign_ids(drafts, mint)
+}
+
+/// The text with each lone `\r` (a line ending of its own, not before `\n`) made a `\n`. CommonMark reads
+/// them alike, but pulldown-cmark does not everywhere: some of its scans look ahead to the next `\n` only
+/// (whether a backtick fence's info string holds a backtick, for one), so a block read one way from a
+/// `\r` line reads another way once export ends that line with `\n`, and a block id was lost.
+fn without_lone_carriage_returns(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes.get(i) == Some(&b'\r') && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\r' && chars.peek() != Some(&'\n') { '\n' } else { c });
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A block before ids are assigned.
 struct Draft {
     block: Block,
     marker_id: Option<String>,
+    /// For a block named by a marker at the end of its own text: that text with the marker kept, and where
+    /// the block ends in the source. A marker on the very next line names the block instead, and the first
+    /// one was text (export puts a block's marker there when its text could end in one).
+    marker_as_text: Option<(String, usize)>,
 }
 
 fn assign_ids(drafts: Vec<Draft>, mint: &mut dyn FnMut() -> String) -> Result<Vec<Block>> {
@@ -63,16 +86,27 @@ fn parse_marker(html: &str) -> Option<String> {
 
 /// What the importer is collecting right now.
 enum Collect {
-    /// Inline content of a heading, paragraph or list item: the source range and any marker seen.
-    Inline { kind: BlockType, attrs: Attrs, range: Option<Range<usize>>, marker: Option<String>, image: ImageState },
+    /// Inline content of a heading, paragraph or list item.
+    Inline(InlineBlock),
     /// The literal text of a code block.
     Code { language: Option<String>, text: String },
+}
+
+/// The inline content of a heading, paragraph or list item being read.
+struct InlineBlock {
+    kind: BlockType,
+    attrs: Attrs,
+    /// The source range of the text.
+    range: Option<Range<usize>>,
+    /// The last marker seen, with its range: it names the block only if nothing but white space follows it.
+    marker: Option<(String, Range<usize>)>,
+    image: ImageState,
 }
 
 impl Collect {
     /// Inline content of a block of `kind`, nothing seen yet.
     fn inline(kind: BlockType, attrs: Attrs, image: ImageState) -> Self {
-        Collect::Inline { kind, attrs, range: None, marker: None, image }
+        Collect::Inline(InlineBlock { kind, attrs, range: None, marker: None, image })
     }
 }
 
@@ -105,8 +139,8 @@ struct Importer<'a> {
     lists: Vec<bool>, // ordered?
     items: Vec<OpenItem>,
     collect: Option<Collect>,
-    /// The text of the HTML block being read.
-    html: Option<String>,
+    /// The source offset and the text of the HTML block being read.
+    html: Option<(usize, String)>,
     /// While inside a blockquote or table (captured whole from source), the nesting level to skip.
     skip_depth: usize,
 }
@@ -139,7 +173,7 @@ impl<'a> Importer<'a> {
     }
 
     fn push(&mut self, block: Block, marker_id: Option<String>) {
-        self.drafts.push(Draft { block, marker_id });
+        self.drafts.push(Draft { block, marker_id, marker_as_text: None });
     }
 
     fn event(&mut self, event: Event<'a>, range: Range<usize>) {
@@ -153,9 +187,9 @@ impl<'a> Importer<'a> {
         }
         match event {
             Event::Start(tag) => self.start(tag, range),
-            Event::End(tag) => self.end(tag),
+            Event::End(tag) => self.end(tag, range),
             Event::Html(html) => {
-                if let Some(buffer) = &mut self.html {
+                if let Some((_, buffer)) = &mut self.html {
                     buffer.push_str(&html);
                 }
             }
@@ -195,13 +229,35 @@ impl<'a> Importer<'a> {
             }
             self.collect = Some(self.item_collect());
         }
-        let Some(Collect::Inline { range: r, marker: m, image, .. }) = &mut self.collect else {
+        let blank = self.source.get(range.clone()).is_some_and(|s| s.trim().is_empty());
+        let Some(Collect::Inline(InlineBlock { marker: m, image, .. })) = &mut self.collect else {
             return;
         };
-        if marker.is_some() {
-            *m = marker;
+        if blank && marker.is_none() && m.is_some() {
+            // White space after a marker leaves it the block's last thing so far (the range is widened over
+            // the gap when more text follows).
             return;
         }
+        // A marker with more of the block after it is text of the block; so is one inside an image's alt.
+        let earlier = m.take().map(|(_, at)| at);
+        let marker = marker.filter(|_| !matches!(image, ImageState::Open { .. }));
+        let is_marker = marker.is_some();
+        if let Some(id) = marker {
+            *m = Some((id, range.clone()));
+        }
+        if let Some(at) = earlier {
+            self.widen(at);
+        }
+        if !is_marker {
+            self.widen(range);
+        }
+    }
+
+    /// Widens the collected text over an inline event's source range.
+    fn widen(&mut self, range: Range<usize>) {
+        let Some(Collect::Inline(InlineBlock { range: r, image, .. })) = &mut self.collect else {
+            return;
+        };
         match image {
             ImageState::Open { alt, .. } => alt.push_str(self.source.get(range.clone()).unwrap_or("")),
             // Anything but the one image (and trailing space) makes it a plain paragraph.
@@ -255,8 +311,8 @@ impl<'a> Importer<'a> {
             Tag::BlockQuote(_) => self.quote(range),
             Tag::Table(_) => self.table(range),
             Tag::HtmlBlock => {
-                self.flush_item_text();
-                self.html = Some(String::new());
+                self.flush_item_text_at(Some(range.start));
+                self.html = Some((range.start, String::new()));
             }
             Tag::List(start) => {
                 self.flush_item_text();
@@ -297,7 +353,7 @@ impl<'a> Importer<'a> {
     /// An image is text of its block, unless it is the whole paragraph: then the paragraph is an image.
     fn image(&mut self, dest_url: &str, range: Range<usize>) {
         self.inline(range.clone(), None);
-        if let Some(Collect::Inline { image, range: r, .. }) = &mut self.collect {
+        if let Some(Collect::Inline(InlineBlock { image, range: r, .. })) = &mut self.collect {
             let alone = r.as_ref().is_some_and(|r| *r == range);
             *image = match (&*image, alone) {
                 (ImageState::None, true) => ImageState::Open { src: dest_url.to_string(), alt: String::new() },
@@ -306,19 +362,19 @@ impl<'a> Importer<'a> {
         }
     }
 
-    fn end(&mut self, tag: TagEnd) {
+    fn end(&mut self, tag: TagEnd, range: Range<usize>) {
         match tag {
-            TagEnd::Heading(_) | TagEnd::Paragraph | TagEnd::CodeBlock => self.finish_collect(),
+            TagEnd::Heading(_) | TagEnd::Paragraph | TagEnd::CodeBlock => self.finish_collect(Some(range.end)),
             TagEnd::Image => {
-                if let Some(Collect::Inline { image, .. }) = &mut self.collect
+                if let Some(Collect::Inline(InlineBlock { image, .. })) = &mut self.collect
                     && let ImageState::Open { src, alt } = std::mem::take(image)
                 {
                     *image = ImageState::Closed { src, alt };
                 }
             }
             TagEnd::HtmlBlock => {
-                if let Some(html) = self.html.take() {
-                    self.html_block(&html);
+                if let Some((start, html)) = self.html.take() {
+                    self.html_block(start, &html);
                 }
             }
             TagEnd::Item => {
@@ -335,12 +391,19 @@ impl<'a> Importer<'a> {
 
     /// Ends a tight list item's inline text (no paragraph event wraps it).
     fn flush_item_text(&mut self) {
-        if matches!(self.collect, Some(Collect::Inline { .. })) && self.items.last().is_some_and(|i| !i.emitted) {
-            self.finish_collect();
+        self.flush_item_text_at(None);
+    }
+
+    /// [`Self::flush_item_text`], where the text is known to end at `end`.
+    fn flush_item_text_at(&mut self, end: Option<usize>) {
+        if matches!(self.collect, Some(Collect::Inline(_))) && self.items.last().is_some_and(|i| !i.emitted) {
+            self.finish_collect(end);
         }
     }
 
-    fn finish_collect(&mut self) {
+    /// Ends the block being collected; `end` is where it ends in the source, for a block a marker on the next
+    /// line may name.
+    fn finish_collect(&mut self, end: Option<usize>) {
         let Some(collect) = self.collect.take() else {
             return;
         };
@@ -350,41 +413,78 @@ impl<'a> Importer<'a> {
                 block.attrs.language = language.filter(|l| !l.is_empty());
                 self.push(block, None);
             }
-            Collect::Inline { kind, attrs, range, marker, image } => {
-                let text = range.map(|r| unindent(self.slice(r))).unwrap_or_default();
-                let text = text.trim_end_matches([' ', '\t', '\r', '\n']).to_string();
-                let block = match image {
-                    ImageState::Closed { src, alt } => Block {
-                        attrs: Attrs { src: Some(src), alt: Some(alt), ..Attrs::default() },
-                        ..Block::new(String::new(), BlockType::Image, "")
-                    },
-                    ImageState::None | ImageState::Open { .. } | ImageState::NotImage => {
-                        Block { attrs, ..Block::new(String::new(), kind, text) }
-                    }
-                };
-                if let Some(item) = self.items.last_mut()
-                    && (kind.is_list() || block.kind.is_list())
-                {
-                    item.emitted = true;
-                }
-                self.push(block, marker);
-            }
+            Collect::Inline(inline) => self.finish_inline(inline, end),
         }
     }
 
-    /// A raw HTML block. A marker alone names the block before it (or, marked `empty`, is an empty
-    /// paragraph); any other HTML is kept as a paragraph's text.
-    fn html_block(&mut self, html: &str) {
+    fn finish_inline(&mut self, inline: InlineBlock, end: Option<usize>) {
+        let InlineBlock { kind, attrs, range, marker, image } = inline;
+        // The last marker names the block when it comes after all the text (inside a link it is text).
+        let (marker_id, marker_as_text) = match marker {
+            Some((id, at)) if range.as_ref().is_none_or(|r| at.start >= r.end) => {
+                let whole = range.as_ref().map_or(at.clone(), |r| r.start..at.end);
+                (Some(id), end.map(|end| (self.inline_text(whole), end)))
+            }
+            _ => (None, None),
+        };
+        let text = range.map(|r| self.inline_text(r)).unwrap_or_default();
+        let (block, marker_as_text) = match image {
+            ImageState::Closed { src, alt } => {
+                let attrs = Attrs { src: Some(src), alt: Some(alt), ..Attrs::default() };
+                (Block { attrs, ..Block::new(String::new(), BlockType::Image, "") }, None)
+            }
+            ImageState::None | ImageState::Open { .. } | ImageState::NotImage => {
+                (Block { attrs, ..Block::new(String::new(), kind, text) }, marker_as_text)
+            }
+        };
+        if let Some(item) = self.items.last_mut()
+            && (kind.is_list() || block.kind.is_list())
+        {
+            item.emitted = true;
+        }
+        self.drafts.push(Draft { block, marker_id, marker_as_text });
+    }
+
+    /// The text of an inline range: continuation lines unindented, trailing white space dropped.
+    fn inline_text(&self, range: Range<usize>) -> String {
+        unindent(self.slice(range)).trim_end_matches([' ', '\t', '\r', '\n']).to_string()
+    }
+
+    /// A raw HTML block that starts at `start`. A marker alone names the block before it (or, marked `empty`,
+    /// is an empty paragraph); any other HTML is kept as a paragraph's text.
+    fn html_block(&mut self, start: usize, html: &str) {
         let (text, marker) = take_trailing_marker(html);
         if !text.is_empty() {
             self.push(Block::new(String::new(), BlockType::Paragraph, text), marker);
             return;
         }
         let Some(marker) = marker else { return };
-        if html.contains(EMPTY_FLAG) {
+        if self.items.last().is_some_and(|i| !i.emitted) {
+            // The first thing in a list item: an empty item (`- <!-- marker -->` reads as an HTML block there).
+            if let Collect::Inline(InlineBlock { kind, attrs, .. }) = self.item_collect() {
+                self.push(Block { attrs, ..Block::new(String::new(), kind, "") }, Some(marker));
+            }
+            if let Some(item) = self.items.last_mut() {
+                item.emitted = true;
+            }
+        } else if html.contains(EMPTY_FLAG) {
             self.push(Block::new(String::new(), BlockType::Paragraph, ""), Some(marker));
-        } else if let Some(last) = self.drafts.last_mut().filter(|d| d.marker_id.is_none()) {
-            last.marker_id = Some(marker);
+        } else if let Some(last) = self.drafts.last_mut() {
+            // Right after a block that ends in a marker of its own (on the next line: nothing but white space
+            // and one line break between them), this one names it and that one was text.
+            let source = self.source;
+            let adjacent = |end: usize| {
+                source.get(end..start).is_some_and(|gap| gap.trim().is_empty() && gap.matches('\n').count() <= 1)
+            };
+            let renamed = last.marker_as_text.take().filter(|(_, end)| adjacent(*end));
+            match (&last.marker_id, renamed) {
+                (None, _) => last.marker_id = Some(marker),
+                (Some(_), Some((text, _))) => {
+                    last.block.text = text;
+                    last.marker_id = Some(marker);
+                }
+                (Some(_), None) => {}
+            }
         }
     }
 }
@@ -401,30 +501,32 @@ fn heading_level(level: HeadingLevel) -> u8 {
 }
 
 /// Paragraph continuation lines lose their leading whitespace in CommonMark, so dropping it keeps meaning.
+/// A line ends at `\n`, `\r\n` or a lone `\r`.
 fn unindent(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-            // CommonMark's whitespace is spaces and tabs: a form feed or a vertical tab is text, and
-            // dropping it could leave a blank line, which the next export would read as a block break.
-            out.push_str(line.trim_start_matches([' ', '\t']));
-        } else {
-            out.push_str(line);
+    let mut line_start = false;
+    for c in text.chars() {
+        // CommonMark's whitespace is spaces and tabs: a form feed or a vertical tab is text, and
+        // dropping it could leave a blank line, which the next export would read as a block break.
+        if line_start && matches!(c, ' ' | '\t') {
+            continue;
         }
+        line_start = matches!(c, '\n' | '\r');
+        out.push(c);
     }
     out
 }
 
-/// Removes one level of `>` markers (and one following space) from each line of a blockquote's source.
+/// Removes one level of `>` markers (and one following space) from each line of a blockquote's source, a
+/// line ending at `\n`, `\r\n` or a lone `\r`.
 fn strip_quote(source: &str) -> String {
-    let mut lines = Vec::new();
-    for line in source.trim_end().split('\n') {
+    let mut out = String::with_capacity(source.len());
+    for (line, ending) in Lines::of(source.trim_end()) {
         let line = line.trim_start();
-        let line = line.strip_prefix('>').map_or(line, |rest| rest.strip_prefix(' ').unwrap_or(rest));
-        lines.push(line);
+        out.push_str(line.strip_prefix('>').map_or(line, |rest| rest.strip_prefix(' ').unwrap_or(rest)));
+        out.push_str(ending);
     }
-    lines.join("\n")
+    out
 }
 
 fn take_trailing_marker(text: &str) -> (String, Option<String>) {

@@ -41,3 +41,29 @@ pub fn import_bytes(bytes: &[u8], mint: &mut dyn FnMut() -> String) -> Result<Ve
 pub fn import(markdown: &str, mint: &mut dyn FnMut() -> String) -> Result<Vec<Block>> {
     import::import(markdown, mint)
 }
+
+/// The lines of a text, each with the line ending after it (none after the last): CommonMark ends a line at
+/// `\n`, `\r\n` or a lone `\r`. A text that ends with a line ending has an empty last line.
+pub(crate) struct Lines<'a>(Option<&'a str>);
+
+impl<'a> Lines<'a> {
+    pub(crate) fn of(text: &'a str) -> Self {
+        Lines(Some(text))
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.0?;
+        let Some(at) = rest.find(['\n', '\r']) else {
+            self.0 = None;
+            return Some((rest, ""));
+        };
+        let (line, tail) = rest.split_at(at);
+        let (ending, next) = tail.split_at(if tail.starts_with("\r\n") { 2 } else { 1 });
+        self.0 = Some(next);
+        Some((line, ending))
+    }
+}

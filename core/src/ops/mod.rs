@@ -58,8 +58,16 @@ impl Plan {
     }
 
     /// Applies the plan to `page`, which must be the page it was made against: new blocks, revision + 1.
-    /// Untouched blocks are moved, not copied.
+    /// Untouched blocks are moved, not copied. The page's [`history`](crate::history) records the new
+    /// revision for every block the batch inserted, changed or moved, and forgets the blocks it deleted.
     pub fn commit(self, page: &mut Page) {
+        let revision = page.revision + 1;
+        for changed in &self.changed {
+            match changed.after {
+                Some(_) => page.history.record(changed.block_id.as_str(), revision),
+                None => page.history.forget(&changed.block_id),
+            }
+        }
         let mut base: Vec<Option<Block>> = core::mem::take(&mut page.blocks).into_iter().map(Some).collect();
         page.blocks = self
             .slots
@@ -69,7 +77,7 @@ impl Plan {
                 Slot::Owned(b) => Some(*b),
             })
             .collect();
-        page.revision += 1;
+        page.revision = revision;
     }
 }
 

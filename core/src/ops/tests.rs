@@ -19,7 +19,7 @@ fn page() -> Page {
         ],
     )
     .unwrap();
-    p.revision = 3;
+    p = p.at_revision(3);
     p
 }
 
@@ -250,4 +250,26 @@ fn a_locked_anchor_outside_the_scope_is_refused_and_a_locked_target_stays_locked
     let err = plan(&p, &[Operation::Delete { block_id: "p_end".into() }], &TargetScope::unrestricted(), &mut mint())
         .unwrap_err();
     assert_eq!(err.code().as_str(), "mnote_block_not_editable");
+}
+
+#[test]
+fn commit_records_the_new_revision_of_every_changed_block_and_forgets_deleted_ones() {
+    let mut p: Page = crate::json::from_json(&crate::json::to_json(&page()).unwrap()).unwrap();
+    assert_eq!(p.history.known_since(), 3, "a page read from JSON knows nothing before its revision");
+    let operations = [
+        replace(Some("p_1"), "第一版", "第二版"),
+        Operation::Move { block_id: "p_4".into(), after_block_id: None },
+        Operation::Delete { block_id: "p_2".into() },
+        Operation::InsertAfter {
+            after_block_id: "h_1".into(),
+            block: NewBlock { block_id: None, kind: BlockType::Paragraph, text: "new".into(), attrs: Attrs::default() },
+        },
+    ];
+    let plan = plan(&p, &operations, &TargetScope::unrestricted(), &mut mint()).unwrap();
+    plan.commit(&mut p);
+    assert_eq!(p.revision, 4);
+    let rows: Vec<(&str, u64)> = p.history.rows().collect();
+    assert_eq!(rows, [("b_new1", 4), ("p_1", 4), ("p_4", 4)]);
+    assert!(!p.history.changed_after("h_1", 3), "an anchor does not change");
+    assert!(p.history.changed_after("p_1", 3));
 }

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use hashbrown::HashSet;
 use serde::{Deserialize, Serialize};
 
-use crate::page::{Attrs, BlockType, null_as_default};
+use crate::page::{Attrs, BlockType, Page, null_as_default};
 
 /// How many matches a `replace` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -152,11 +152,26 @@ pub enum Risk {
 /// The write scope: which existing blocks a batch may target.
 ///
 /// It borrows the ids it is built from and hashes them, so checking a 10,000-block full-page scope costs
-/// one pass, with no copies.
+/// one pass, with no copies. A list of the page's own ids in page order ([`TargetScope::listed`], as a
+/// full-page context freezes them) costs less still: it is compared with the page, and nothing is hashed.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TargetScope<'a> {
-    allowed: Option<HashSet<Cow<'a, str>>>,
+    allowed: Option<Allowed<'a>>,
 }
+
+/// The ids of a restricted scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Allowed<'a> {
+    /// Exactly these.
+    Only(HashSet<Cow<'a, str>>),
+    /// `listed`, the page's ids in page order but for the few in `excluded`: every block of that page
+    /// except those, and the blocks the batch inserts (`admitted`).
+    AllBut { listed: &'a [String], excluded: Vec<&'a str>, admitted: Vec<String> },
+}
+
+/// How many of a page's blocks a [`TargetScope::listed`] list may leave out and still be checked against
+/// the page rather than hashed: a full-page context leaves out the locked blocks, usually none or a few.
+const MAX_LEFT_OUT: usize = 16;
 
 impl<'a> TargetScope<'a> {
     /// Any block of the page.
@@ -166,7 +181,31 @@ impl<'a> TargetScope<'a> {
 
     /// Only these blocks.
     pub fn only<I: IntoIterator<Item = S>, S: Into<Cow<'a, str>>>(ids: I) -> Self {
-        TargetScope { allowed: Some(ids.into_iter().map(Into::into).collect()) }
+        TargetScope { allowed: Some(Allowed::Only(ids.into_iter().map(Into::into).collect())) }
+    }
+
+    /// Only the blocks `ids` names, for a batch on `page`: the scope of [`TargetScope::only`] for every
+    /// block of `page` and every block the batch inserts, which are the only ids a plan asks about.
+    ///
+    /// When `ids` lists the page's blocks in page order but for a few, the scope keeps the few it leaves
+    /// out instead of hashing the list.
+    pub fn listed(page: &'a Page, ids: &'a [String]) -> Self {
+        let mut next = ids.iter().peekable();
+        let mut excluded = Vec::new();
+        for block in &page.blocks {
+            if next.peek().is_some_and(|id| **id == block.block_id) {
+                next.next();
+            } else if excluded.len() < MAX_LEFT_OUT {
+                excluded.push(block.block_id.as_str());
+            } else {
+                return TargetScope::only(ids.iter().map(String::as_str));
+            }
+        }
+        if next.peek().is_some() {
+            // Not in page order, or not all of them the page's.
+            return TargetScope::only(ids.iter().map(String::as_str));
+        }
+        TargetScope { allowed: Some(Allowed::AllBut { listed: ids, excluded, admitted: Vec::new() }) }
     }
 
     /// The intersection with another list: a caller can narrow a scope, never widen it.
@@ -174,29 +213,54 @@ impl<'a> TargetScope<'a> {
         match (self.allowed, ids) {
             (allowed, None) => TargetScope { allowed },
             (None, Some(ids)) => TargetScope::only(ids.iter().map(String::as_str)),
-            (Some(allowed), Some(ids)) => {
+            (Some(Allowed::Only(allowed)), Some(ids)) => {
                 TargetScope::only(ids.iter().map(String::as_str).filter(|id| allowed.contains(*id)))
+            }
+            (Some(Allowed::AllBut { listed, admitted, .. }), Some(ids)) => {
+                let mut every = TargetScope::only(listed.iter().map(String::as_str));
+                for id in &admitted {
+                    every.admit(id);
+                }
+                every.narrowed_by(Some(ids))
             }
         }
     }
 
-    /// Whether `id` may be targeted.
+    /// Whether `id` may be targeted. A scope made with [`TargetScope::listed`] answers for the blocks of its
+    /// page and the ones a batch inserted, which are the only ids a plan asks about.
+    // Not inlined: a plan asks in several places, and a call per block costs nothing next to the search.
+    #[inline(never)]
     pub fn allows(&self, id: &str) -> bool {
-        self.allowed.as_ref().is_none_or(|a| a.contains(id))
+        match &self.allowed {
+            None => true,
+            Some(Allowed::Only(allowed)) => allowed.contains(id),
+            Some(Allowed::AllBut { excluded, .. }) => !excluded.contains(&id),
+        }
     }
 
     /// The allowed ids, sorted, when restricted.
     pub fn ids(&self) -> Option<Vec<String>> {
-        self.allowed.as_ref().map(|a| {
-            let mut ids: Vec<String> = a.iter().map(|id| String::from(id.as_ref())).collect();
-            ids.sort_unstable();
-            ids
-        })
+        let mut ids: Vec<String> = match self.allowed.as_ref()? {
+            Allowed::Only(allowed) => allowed.iter().map(|id| String::from(id.as_ref())).collect(),
+            Allowed::AllBut { listed, admitted, .. } => listed.iter().chain(admitted).cloned().collect(),
+        };
+        ids.sort_unstable();
+        Some(ids)
     }
 
     pub(super) fn admit(&mut self, id: &str) {
-        if let Some(allowed) = &mut self.allowed {
-            allowed.insert(Cow::Owned(id.to_owned()));
+        match &mut self.allowed {
+            None => {}
+            Some(Allowed::Only(allowed)) => {
+                allowed.insert(Cow::Owned(id.to_owned()));
+            }
+            Some(Allowed::AllBut { listed, excluded, admitted }) => {
+                excluded.retain(|left_out| *left_out != id);
+                // A listed block deleted and inserted again by the batch is listed already.
+                if !listed.iter().any(|listed| listed == id) {
+                    admitted.push(id.to_owned());
+                }
+            }
         }
     }
 }

@@ -28,8 +28,25 @@ fn a_write_on_a_read_only_document_is_unavailable_but_a_read_is_not() {
 fn a_tool_disabled_in_the_profile_is_unavailable() {
     let profile =
         Profile { tools: ToolsPolicy { disabled: vec!["mnote.doc.search".into()] }, review_mode: ReviewMode::Yolo };
-    assert_eq!(decide(&ask(Tool::DocSearch, Origin::User, &profile), Stage::Run), Err(Unavailable::Disabled));
-    assert_eq!(decide(&ask(Tool::DocFetch, Origin::User, &profile), Stage::Run), Ok(Decision::Run));
+    for origin in [Origin::Hermes, Origin::Shortcut] {
+        assert_eq!(decide(&ask(Tool::DocSearch, origin, &profile), Stage::Run), Err(Unavailable::Disabled));
+        assert_eq!(decide(&ask(Tool::DocFetch, origin, &profile), Stage::Run), Ok(Decision::Run));
+    }
+}
+
+#[test]
+fn the_profile_switches_bind_the_ai_not_a_person() {
+    let profile = Profile {
+        tools: ToolsPolicy { disabled: vec!["mnote.doc.apply_block_ops".into()] },
+        review_mode: ReviewMode::Review,
+    };
+    for origin in [Origin::User, Origin::ReviewAccept] {
+        let edit = ask(Tool::DocApplyBlockOps, origin, &profile);
+        assert_eq!(decide(&edit, Stage::Planned { risk: Risk::Low }), Ok(Decision::Apply), "{origin:?}");
+        let read_only = Ask { permission: Permission::Read, ..edit };
+        assert_eq!(decide(&read_only, Stage::Run), Err(Unavailable::ReadOnly), "{origin:?}");
+    }
+    assert_eq!(decide(&ask(Tool::DocApplyBlockOps, Origin::Hermes, &profile), Stage::Run), Err(Unavailable::Disabled));
 }
 
 #[test]

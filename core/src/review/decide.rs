@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::session::{AnswerRecordV1, AppliedV1, PAGE_AI_REVIEW_ANSWER_V1, ReviewAnswerV1, ReviewSessionV1, StaleV1};
 use super::state::Action;
-use super::write::{self, Batch};
+use super::write::{self, Batch, Read};
 use super::{Answer, Stamp, partial};
 use crate::error::{Error, Result};
 use crate::executor::idempotency::fingerprint;
@@ -29,11 +29,15 @@ pub struct AcceptRequest {
 
 /// Accepts the session's preview, or the part of it that touches `request.block_ids`.
 ///
-/// The page must still be at `base` (revision and `conflictDetectionKey`). When it is not, nothing is
-/// written: the session becomes `stale` and the answer carries a fresh dry-run of the same proposal against
-/// the current page, or the coded error why it no longer applies. Otherwise the batch is applied through the
-/// executor as [`Origin::ReviewAccept`] and the session is `applied`. A partial batch is validated again as
-/// a whole; an invalid choice of blocks fails with its coded error.
+/// The blocks the accepted operations touch must be unchanged since `base` (each changed block's
+/// `revisionRef` in the preview, and the page's history for anchors). The rest of the page may have moved
+/// on: the batch is then applied onto the current page (a rebase), and its result says so with a `rebased`
+/// warning, from the session's base revision to the revision it applied on; the session keeps its base.
+/// When a touched block changed, nothing is written: the session becomes `stale` and the answer carries a
+/// fresh dry-run of the same proposal against the current page, or the coded error why it no longer
+/// applies. Otherwise the batch is applied through the executor as [`Origin::ReviewAccept`] and the session
+/// is `applied`. A partial batch is validated again as a whole; an invalid choice of blocks fails with its
+/// coded error.
 ///
 /// An `Err` means nothing changed, neither the page nor the session. On `Ok`, persist the session, and the
 /// page when [`Answer::applied`] is set.
@@ -52,32 +56,17 @@ pub fn accept(
         return Ok(Answer::replay(json));
     }
     session.require(Action::Accept)?;
-
-    if page.revision != session.base.revision || page.conflict_detection_key() != session.base.conflict_detection_key {
-        let stale = fresh_preview(session, page, key, stamp, env);
-        session.step(Action::MarkStale, stamp.at)?;
-        session.stale = Some(stale.clone());
-        let answer = answer(session, Action::Accept, key, None, Some(stale));
-        return record(session, Action::Accept, key, print, &answer, None);
+    if let Some(ids) = &request.block_ids {
+        partial::check_choice(session, ids)?;
     }
-
-    let operations = match &request.block_ids {
-        None => session.proposal.operations.clone(),
-        Some(ids) => partial::select(session, page, ids)?,
+    let moved =
+        page.revision != session.base.revision || page.conflict_detection_key() != session.base.conflict_detection_key;
+    let result = match apply(session, page, request, stamp, env) {
+        Ok(result) => result,
+        // On the base page an error is the request's; on a page that moved on, it is what moved.
+        Err(_) if moved => return mark_stale(session, page, key, print, stamp, env),
+        Err(e) => return Err(e),
     };
-    let result = write::run(
-        page,
-        &Batch {
-            operations: &operations,
-            allowed: session.base.allowed_target_block_ids.as_deref(),
-            dry_run: false,
-            idempotency_key: key,
-            origin: Origin::ReviewAccept,
-            tool_call_id: &session.tool_call_id,
-        },
-        stamp,
-        env,
-    )?;
     for action in [Action::Accept, Action::Apply, Action::ApplySucceeded] {
         session.step(action, stamp.at)?;
     }
@@ -92,6 +81,53 @@ pub fn accept(
     record(session, Action::Accept, key, print, &answer, Some(result))
 }
 
+/// Applies the accepted operations onto the current page, as made against the session's base.
+fn apply(
+    session: &ReviewSessionV1,
+    page: &mut Page,
+    request: &AcceptRequest,
+    stamp: &Stamp<'_>,
+    env: &mut Env<'_>,
+) -> Result<ToolResultV1> {
+    let operations = match &request.block_ids {
+        None => session.proposal.operations.clone(),
+        Some(ids) => partial::select(session, page, ids)?,
+    };
+    let refs = base_refs(session);
+    let batch = Batch {
+        operations: &operations,
+        read: Read { revision: Some(session.base.revision), revision_refs: &refs },
+        allowed: session.base.allowed_target_block_ids.as_deref(),
+        dry_run: false,
+        idempotency_key: &request.idempotency_key,
+        origin: Origin::ReviewAccept,
+        tool_call_id: &session.tool_call_id,
+    };
+    write::run(page, &batch, stamp, env)
+}
+
+/// The `revisionRef`s, at the base, of the blocks the preview changes that existed then.
+fn base_refs(session: &ReviewSessionV1) -> Vec<String> {
+    let changed = session.preview.iter().flat_map(|p| p.changed_blocks.iter());
+    changed.filter(|c| c.before.is_some()).map(|c| c.revision_ref.clone()).collect()
+}
+
+/// Nothing is written: the session is `stale`, with a fresh preview against the current page.
+fn mark_stale(
+    session: &mut ReviewSessionV1,
+    page: &mut Page,
+    key: &str,
+    print: String,
+    stamp: &Stamp<'_>,
+    env: &mut Env<'_>,
+) -> Result<Answer> {
+    let stale = fresh_preview(session, page, key, stamp, env);
+    session.step(Action::MarkStale, stamp.at)?;
+    session.stale = Some(stale.clone());
+    let answer = answer(session, Action::Accept, key, None, Some(stale));
+    record(session, Action::Accept, key, print, &answer, None)
+}
+
 /// A dry-run of the session's proposal against the page as it is now.
 fn fresh_preview(
     session: &ReviewSessionV1,
@@ -104,6 +140,7 @@ fn fresh_preview(
         page,
         &Batch {
             operations: &session.proposal.operations,
+            read: Read::NOW,
             allowed: session.base.allowed_target_block_ids.as_deref(),
             dry_run: true,
             idempotency_key: key,

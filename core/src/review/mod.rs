@@ -8,8 +8,10 @@
 //!   call through the executor and returns an `awaiting_user` session (in `yolo` mode an unblocked write is
 //!   applied at once, and the session of the same shape is `applied`).
 //! - The user's answer: [`accept`] (optionally only some blocks), [`reject`], [`abort`], or [`retry`] for a
-//!   new preview under a new toolCallId.
-//! - Undo of an applied session: [`revert`].
+//!   new preview under a new toolCallId. An accept applies while the blocks it touches are unchanged since
+//!   the preview, even if other blocks changed (it then says it was rebased); a change to one of its
+//!   blocks makes the session `stale`, with a fresh preview.
+//! - Undo of an applied session: [`revert`], while the blocks it touched are unchanged since.
 //! - The rules alone, e.g. to grey out buttons: [`next`] and [`allowed_actions`].
 //!
 //! Every write goes through [`crate::executor::execute`]; nothing here re-checks scope, revision,

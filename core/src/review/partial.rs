@@ -15,8 +15,8 @@ use crate::error::{Error, Result};
 use crate::ops::{self, Operation, TargetScope};
 use crate::page::Page;
 
-/// The operations of `session`'s proposal that change `block_ids`, for `page` (which is the base page).
-pub(crate) fn select(session: &ReviewSessionV1, page: &Page, block_ids: &[String]) -> Result<Vec<Operation>> {
+/// Fails unless `block_ids` is a choice among the blocks `session`'s preview changes.
+pub(crate) fn check_choice(session: &ReviewSessionV1, block_ids: &[String]) -> Result<()> {
     if block_ids.is_empty() {
         return Err(Error::invalid(
             "/blockIds",
@@ -33,6 +33,13 @@ pub(crate) fn select(session: &ReviewSessionV1, page: &Page, block_ids: &[String
             ));
         }
     }
+    Ok(())
+}
+
+/// The operations of `session`'s proposal that change `block_ids` (a choice [`check_choice`] accepts), found
+/// on `page` as it is now. While the blocks the proposal touches are as they were at its base, that gives the
+/// same operations as the base page; when they are not, the executor refuses the batch anyway.
+pub(crate) fn select(session: &ReviewSessionV1, page: &Page, block_ids: &[String]) -> Result<Vec<Operation>> {
     let attributed = attribute(page, &session.proposal.operations, session.base.allowed_target_block_ids.as_deref())?;
     Ok(attributed.into_iter().filter(|(owner, _)| block_ids.contains(owner)).map(|(_, op)| op).collect())
 }

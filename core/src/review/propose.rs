@@ -11,7 +11,7 @@ use super::session::{
     ActionsV1, AppliedV1, BaseV1, PAGE_AI_REVIEW_SESSION_V1, ProposalV1, ReviewSessionV1, SessionAuditV1, SourceV1,
 };
 use super::state::{Action, State};
-use super::write::{self, Batch};
+use super::write::{self, Batch, Read};
 use crate::error::{Error, Result};
 use crate::executor::{Call, Env, execute};
 use crate::manifest::Tool;
@@ -198,6 +198,7 @@ pub fn retry(
         page,
         &Batch {
             operations: &operations,
+            read: Read::NOW,
             allowed: session.base.allowed_target_block_ids.as_deref(),
             dry_run: true,
             idempotency_key: id,

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::decide::{answer, check_key, record, request_fingerprint};
 use super::session::{AppliedV1, RevertedV1, ReviewSessionV1};
 use super::state::Action;
-use super::write::{self, Batch};
+use super::write::{self, Batch, Read};
 use super::{Answer, Stamp};
 use crate::error::{Error, Result};
 use crate::executor::{Env, Origin};
@@ -59,6 +59,7 @@ pub fn revert(
         page,
         &Batch {
             operations: &inverse,
+            read: Read::NOW,
             allowed: None,
             dry_run: false,
             idempotency_key: key,

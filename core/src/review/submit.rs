@@ -38,8 +38,9 @@ pub struct Proposal {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Submission {
     /// Straight through [`crate::executor::execute`]: a read, an unknown tool (answered with the nearest
-    /// names), an idempotent replay (or its conflict), a `yolo` preview, or a write whose `dryRun` is not a
-    /// boolean (the executor reports it: [`super::propose`] would overwrite the field).
+    /// names), a person's own write (never held), an idempotent replay (or its conflict), a `yolo` preview,
+    /// or a write whose `dryRun` is not a boolean (the executor reports it: [`super::propose`] would
+    /// overwrite the field).
     Execute,
     /// Through a review session: the one made for this proposal (see [`Proposal`]), else a new one from
     /// [`super::propose`]. Answer either with [`answer`].
@@ -51,6 +52,10 @@ pub fn submit(page: &Page, call: &Call<'_>, env: &Env<'_>) -> Submission {
     let Some(tool) = Tool::from_name(call.tool_name).filter(|t| t.writes()) else {
         return Submission::Execute;
     };
+    // People are not held to the review mode: their writes need no session.
+    if !call.origin.is_ai() {
+        return Submission::Execute;
+    }
     let args = call.args;
     // A missing dryRun is left for the executor to report; it is never defaulted.
     if args.get("dryRun").is_some_and(|v| !v.is_boolean()) {

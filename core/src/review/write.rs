@@ -18,6 +18,9 @@ use crate::wire::ToolResultV1;
 /// One batch to run.
 pub(crate) struct Batch<'s> {
     pub operations: &'s [Operation],
+    /// What the batch was made against: the revision, and the `revisionRef`s of the blocks it read. A
+    /// preview against the page as it is now is [`Read::NOW`].
+    pub read: Read<'s>,
     pub allowed: Option<&'s [String]>,
     pub dry_run: bool,
     pub idempotency_key: &'s str,
@@ -25,12 +28,29 @@ pub(crate) struct Batch<'s> {
     pub tool_call_id: &'s str,
 }
 
-/// Runs `batch` against the page as it is now (its revision is the base) and returns the tool result. The
-/// batch is an `mnote.doc.apply_block_ops` call: that tool takes any batch of operations.
+/// What a batch was made against.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Read<'s> {
+    /// The revision; `None` for the page as it is now.
+    pub revision: Option<u64>,
+    /// The `revisionRef`s of the blocks it read (each checked by content hash).
+    pub revision_refs: &'s [String],
+}
+
+impl Read<'_> {
+    /// The page as it is now: nothing to check.
+    pub const NOW: Read<'static> = Read { revision: None, revision_refs: &[] };
+}
+
+/// Runs `batch` through the executor's block-level preconditions (see [`Read`]) and returns the tool
+/// result. The batch is an `mnote.doc.apply_block_ops` call: that tool takes any batch of operations.
 pub(crate) fn run(page: &mut Page, batch: &Batch<'_>, stamp: &Stamp<'_>, env: &mut Env<'_>) -> Result<ToolResultV1> {
+    let refs = batch.read.revision_refs;
     let args = WriteArgs::ApplyBlockOps(ApplyBlockOpsArgs {
+        base_revision: batch.read.revision.unwrap_or(page.revision),
         dry_run: batch.dry_run,
         allowed_target_block_ids: batch.allowed.map(<[String]>::to_vec),
+        revision_refs: (!refs.is_empty()).then(|| refs.to_vec()),
         ..ApplyBlockOpsArgs::dry_run(page, batch.operations.to_vec(), batch.idempotency_key)
     });
     let call =

@@ -6,6 +6,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
+use serde_json::Value;
 
 use super::grammar::Command;
 use super::hermes::hermes;
@@ -71,7 +72,7 @@ pub(super) fn direct(
         }
     }
     let reading = Reading { intent, actions: actions.join(" and "), quoted, sure, notes: &planned.notes };
-    recommend(input, &reading, &args, &result)
+    recommend(input, &reading, args, &result)
 }
 
 /// How the router read the prompt, for the recommendation's confidence, risk and reason.
@@ -166,7 +167,7 @@ fn self_check(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> Result<Option
         mint: &mut mint,
     };
     let call = WriteCall {
-        args: WriteArgs::ApplyBlockOps(args.clone()),
+        args: WriteArgs::ApplyBlockOps(checked_args(input, args)),
         origin: Origin::Shortcut,
         actor: "router",
         at: "",
@@ -178,17 +179,41 @@ fn self_check(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> Result<Option
     })
 }
 
+/// `args` for the self dry-run. A list that is the context's own narrows nothing, so the dry-run goes
+/// without a copy of it: on a long page's full-page context that is thousands of ids, copied and read back.
+fn checked_args(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> ApplyBlockOpsArgs {
+    let listed = args.allowed_target_block_ids.as_deref();
+    let own = listed == Some(input.context.allowed_target_block_ids.as_slice());
+    ApplyBlockOpsArgs {
+        context_id: args.context_id.clone(),
+        document_id: args.document_id.clone(),
+        base_revision: args.base_revision,
+        operations: args.operations.clone(),
+        dry_run: args.dry_run,
+        idempotency_key: args.idempotency_key.clone(),
+        allowed_target_block_ids: if own { None } else { args.allowed_target_block_ids.clone() },
+        revision_refs: args.revision_refs.clone(),
+        require_exact_revision: args.require_exact_revision,
+    }
+}
+
 /// The direct route: the recommended call, serialized once here, and how sure the router is.
 fn recommend(
     input: &RouteInput<'_>,
     reading: &Reading<'_>,
-    args: &ApplyBlockOpsArgs,
+    mut args: ApplyBlockOpsArgs,
     result: &ToolResultV1,
 ) -> RouteV1 {
     let intent = reading.intent;
-    let Ok(args) = json::to_value(args) else {
+    // The allowed ids move into the JSON instead of being copied (and the copies dropped): a long page's
+    // full-page context has thousands.
+    let allowed = args.allowed_target_block_ids.as_mut().map(core::mem::take);
+    let Ok(mut args) = json::to_value(&args) else {
         return hermes(input, intent, ReasonCode::Complex, 0.4, "the call could not be encoded".into(), None, &[]);
     };
+    if let (Some(allowed), Some(slot)) = (allowed, args.get_mut("allowedTargetBlockIds")) {
+        *slot = Value::Array(allowed.into_iter().map(Value::String).collect());
+    }
     let risk = reading.risk(result.risk);
     RouteV1 {
         schema: PAGE_AI_COMMAND_ROUTE_V1.into(),
@@ -299,7 +324,8 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::HermesUpstreamUnavailable { .. }
         | Error::LiveSocketLimit { .. }
         | Error::LiveMessageTooLarge { .. }
-        | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),
+        | Error::LiveResync { .. }
+        | Error::TooManyAttempts { .. } => (ReasonCode::Complex, Vec::new()),
     }
 }
 

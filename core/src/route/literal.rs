@@ -29,7 +29,10 @@ pub(super) enum Found {
 /// Looks for `literal` among the blocks `candidate` accepts: exactly, else folded (see the module docs).
 /// The exact search covers the whole page, so text the user typed exactly is never read another way.
 pub(super) fn find(page: &Page, literal: &str, candidate: &dyn Fn(&Block) -> bool) -> Found {
-    if literal.is_empty() || page.blocks.iter().any(|b| b.text.contains(literal)) {
+    // One searcher for the whole page: `str::contains` would set one up per block, which on a long page
+    // cost more than the rest of the route.
+    let finder = memchr::memmem::Finder::new(literal.as_bytes());
+    if literal.is_empty() || page.blocks.iter().any(|b| finder.find(b.text.as_bytes()).is_some()) {
         return Found::Exact;
     }
     let needle = literal.trim();

@@ -23,7 +23,7 @@ fn page() -> Page {
         ],
     )
     .unwrap();
-    p.revision = 2;
+    p = p.at_revision(2);
     p
 }
 
@@ -34,6 +34,7 @@ fn frozen(p: &Page) -> FrozenContext {
         revision: p.revision,
         scope: "full".into(),
         allowed_target_block_ids: p.blocks.iter().filter(|b| b.editable).map(|b| b.block_id.clone()).collect(),
+        block_hashes: Default::default(),
     }
 }
 

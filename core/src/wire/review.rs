@@ -37,7 +37,8 @@ pub struct SourceV1 {
     pub origin: Origin,
 }
 
-/// The page the proposal was previewed against. An accept applies only while the page still matches it.
+/// The page the proposal was previewed against. An accept applies only while the blocks it touches still
+/// match it; the rest of the page may have moved on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -71,7 +72,7 @@ pub struct ProposalV1 {
 pub struct AcceptActionV1 {
     /// Whether the state allows an accept now.
     pub allowed: bool,
-    /// Always `true`: the page must still be at the base revision.
+    /// Always `true`: the blocks the accept touches must still be as they were at the base revision.
     pub requires_fresh_revision: bool,
     /// Always `true`: a repeated accept with the key replays the answer.
     pub requires_idempotency_key: bool,
@@ -118,7 +119,7 @@ pub struct SessionAuditV1 {
     pub updated_at: String,
 }
 
-/// What an accept found when the page had moved on.
+/// What an accept found when a block it touches had changed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -272,6 +273,6 @@ pub struct ReviewAnswerV1 {
     pub idempotency_key: String,
     /// The write, when one was made.
     pub result: Option<ToolResultV1>,
-    /// Why nothing was written, with a fresh preview, when the page had changed.
+    /// Why nothing was written, with a fresh preview, when a block the accept touches had changed.
     pub stale: Option<StaleV1>,
 }

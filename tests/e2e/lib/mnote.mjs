@@ -73,6 +73,10 @@ export const getPage = async (url, documentId) => (await fetchJson(`${url}/api/d
 
 export const command = (url, body) => sendJson(`${url}/api/page-ai/command`, 'POST', body);
 
+/** `PATCH /api/documents/{id}/blocks`: a person's block edits `{baseRevision, operations, idempotencyKey, revisionRefs?}`. */
+export const editBlocks = (url, documentId, body, headers = {}) =>
+  sendJson(`${url}/api/documents/${documentId}/blocks`, 'PATCH', body, headers);
+
 export const session = (url, id) => fetchJson(`${url}/api/page-ai/review-sessions/${id}`);
 
 export const review = (url, id, verb, body) =>

@@ -63,16 +63,22 @@ export async function freePort() {
  * @param {number} [options.port] HTTP port; default a free one.
  * @param {string} [options.config] a wrangler.toml other than worker/'s (a bench's minimal Worker).
  * @param {Record<string,string>} [options.vars] Worker vars and secrets, passed as `--var NAME:VALUE`.
- *   `MNOTE_CLIENT_TOKEN` and `MNOTE_SESSION_SECRET` default to the test values above; pass `null` to
- *   leave one unset.
+ *   `MNOTE_CLIENT_TOKEN` and `MNOTE_SESSION_SECRET` default to the test values above, and
+ *   `MNOTE_PUBLIC_ORIGIN` to the Worker's URL; pass `null` to leave one unset.
  * @returns {Promise<{url: string, port: number, persistTo: string, pid: number, logs: () => string,
  *   auth: Record<string,string>, stop: () => Promise<void>}>} `auth` holds the Bearer header.
  */
 export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
-  vars = { MNOTE_CLIENT_TOKEN: TEST_CLIENT_TOKEN, MNOTE_SESSION_SECRET: TEST_SESSION_SECRET, ...vars };
+  const httpPort = port ?? (await freePort());
+  // The Worker's own origin is configured, never taken from the request's Host (as scripts/dev does).
+  vars = {
+    MNOTE_CLIENT_TOKEN: TEST_CLIENT_TOKEN,
+    MNOTE_SESSION_SECRET: TEST_SESSION_SECRET,
+    MNOTE_PUBLIC_ORIGIN: `http://127.0.0.1:${httpPort}`,
+    ...vars,
+  };
   const ownState = persistTo === undefined;
   const stateDir = ownState ? await mkdtemp(join(tmpdir(), 'mnote-worker-')) : persistTo;
-  const httpPort = port ?? (await freePort());
   const inspectorPort = await freePort();
   const args = [
     WRANGLER, 'dev', '--local',

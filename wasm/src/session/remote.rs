@@ -44,7 +44,7 @@ impl PageSession {
         let followed = live::follow_light(&mut self.page, &message)?;
         if followed.applied {
             // The routing context names the allowed blocks of the old revision.
-            self.contexts.routing = None;
+            self.contexts.forget_routing();
         }
         interop::to_js(&RemoteApplied { applied: followed.applied, revision: followed.revision, kind: message.kind })
     }

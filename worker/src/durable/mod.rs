@@ -5,6 +5,7 @@
 //! document object that holds a copy).
 
 pub mod document;
+pub mod guard;
 pub mod profile;
 
 use serde::Serialize;

@@ -1,4 +1,5 @@
-//! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown; and what the
+//! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown;
+//! `PATCH /api/documents/{id}/blocks`: a person's block edits; and what the
 //! document's object keeps beside the page: `…/audit` (the hash-chained log, `?after=&limit=`),
 //! `…/audit/verify`, `…/events` (tool and review events, `?runId=&after=&limit=`) and `…/review-sessions`.
 //!
@@ -10,7 +11,10 @@ use worker::{Request, Response};
 
 use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::error::{Failure, OrInternal};
-use crate::http::{RequestContext, json_response, query, query_number, raw_json_response, read_body, text_response};
+use crate::http::{
+    RequestContext, json_response, query, query_number, raw_json_response, read_body, read_json, text_response,
+};
+use crate::services::block_edits::BlockEdits;
 use crate::services::documents::{PageDraft, PutPageBody, check_document_id};
 
 /// How a page is written in a response.
@@ -83,6 +87,19 @@ pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) ->
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
     let stored = client.call::<pageai_core::Page>(&DocumentCommand::Put { document_id, draft }, &ctx.trace_id).await?;
     Ok(stored.pass_rows(respond(&stored.value, format, &ctx.trace_id)?, &ctx.trace_id)?)
+}
+
+/// `PATCH …/blocks {baseRevision, operations, idempotencyKey, revisionRefs?}`: a person's edits, applied by
+/// the document's object through core's executor as origin `user` (never held for review); answers the
+/// `mnote.tool_result.v1`, or the coded error (409 `mnote_revision_conflict` with each changed block).
+pub async fn patch_blocks(mut req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    let edits: BlockEdits = read_json(&mut req, ctx).await?;
+    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
+    let command = DocumentCommand::EditBlocks { document_id: document_id.clone(), edits };
+    let answer = client.call_raw(&command, &ctx.trace_id).await?;
+    let response = raw_json_response(answer.value.clone(), &ctx.trace_id)?;
+    Ok(answer.pass_rows(response, &ctx.trace_id)?)
 }
 
 /// Largest page of audit entries, events or sessions one request returns.

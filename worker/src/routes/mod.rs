@@ -68,6 +68,11 @@ pub enum Route {
     HermesModels,
     /// `GET /api/hermes/client/tools`
     HermesTools,
+    /// `PATCH /api/documents/{id}/blocks`: a person's block edits.
+    PatchBlocks {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
     /// `GET /api/documents/{id}/audit`
     DocumentAudit {
         /// The path's document id, not yet validated.
@@ -145,6 +150,9 @@ impl Route {
                 Method::Put => Ok(Route::PutDocument { document_id: id(doc) }),
                 _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
             },
+            ["api", "documents", doc, "blocks"] if !doc.is_empty() => {
+                only(Method::Patch, Route::PatchBlocks { document_id: id(doc) })
+            }
             ["api", "documents", doc, "audit"] if !doc.is_empty() => {
                 only(Method::Get, Route::DocumentAudit { document_id: id(doc) })
             }
@@ -229,7 +237,8 @@ impl Route {
             | Route::HermesAbortRun { .. }
             | Route::HermesModels
             | Route::HermesTools => Access::Hermes,
-            Route::DocumentAudit { .. }
+            Route::PatchBlocks { .. }
+            | Route::DocumentAudit { .. }
             | Route::VerifyAudit { .. }
             | Route::DocumentEvents { .. }
             | Route::DocumentSessions { .. }
@@ -244,16 +253,17 @@ impl Route {
 }
 
 /// Lets the request through, or answers why not: 401 without a valid credential (the Hermes client code
-/// on Hermes routes), 403 for a state-changing request from a foreign or missing origin.
-pub fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(), Error> {
+/// on Hermes routes), 429 while the client is locked out after failed sign-ins, 403 for a state-changing
+/// request from a foreign or missing origin.
+pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(), Error> {
     let credential = match route.access() {
         Access::Open => return Ok(()),
         // `/mcp` and the tool route check the tool token themselves ([`crate::auth::require_tool_token`]);
         // browser credentials never open them.
         Access::Tool => return Ok(()),
         Access::SignIn => None,
-        Access::Hermes => Some(credential(req, ctx).ok_or(Error::HermesUnauthorized)?),
-        Access::Mnote => Some(credential(req, ctx).ok_or(Error::Unauthorized)?),
+        Access::Hermes => Some(credential(req, ctx).await?.ok_or(Error::HermesUnauthorized)?),
+        Access::Mnote => Some(credential(req, ctx).await?.ok_or(Error::Unauthorized)?),
     };
     if matches!(req.method(), Method::Get | Method::Head | Method::Options) {
         return Ok(());
@@ -310,6 +320,12 @@ mod tests {
                 Ok(Route::ReviewAction { session_id: "rs.d.x".into(), verb: parsed })
             );
         }
+        assert_eq!(
+            Route::resolve(&Method::Patch, "/api/documents/d/blocks"),
+            Ok(Route::PatchBlocks { document_id: "d".into() })
+        );
+        assert_eq!(code(post("/api/documents/d/blocks")), "mnote_method_not_allowed");
+        assert_eq!(Route::PatchBlocks { document_id: "d".into() }.access(), Access::Mnote);
         assert_eq!(get("/api/documents/d/audit"), Ok(Route::DocumentAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/audit/verify"), Ok(Route::VerifyAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/events"), Ok(Route::DocumentEvents { document_id: "d".into() }));

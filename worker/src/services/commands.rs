@@ -13,7 +13,7 @@
 //! `mode` replaces the profile's review mode for this one command, except that a `required` profile
 //! cannot be relaxed: nothing may opt out of it.
 
-use pageai_core::context::{ContextRequest, Format, Scope, build_context};
+use pageai_core::context::{ContextRequest, Format, Scope};
 use pageai_core::executor::{FrozenContext, Origin};
 use pageai_core::page::Page;
 use pageai_core::profile::{Profile, ReviewMode};
@@ -138,8 +138,8 @@ fn selection_of(request: &CommandRequest) -> Vec<String> {
 /// Builds the command's context over `scope` and freezes it; answers its id and frozen form.
 fn freeze(page: &Page, scope: &Scope, desk: &mut Desk<'_>) -> Result<(String, FrozenContext), Error> {
     let context_id = desk.mint.opaque("ctx")?;
-    let context = build_context(page, &ContextRequest::new(scope.clone()).with_formats(&[Format::Text]), &context_id)?;
-    let frozen = FrozenContext::of(&context);
+    let request = ContextRequest::new(scope.clone()).with_formats(&[Format::Text]);
+    let (_, frozen) = FrozenContext::freeze(page, &request, &context_id)?;
     desk.freeze(&frozen)?;
     Ok((context_id, frozen))
 }

@@ -9,7 +9,7 @@
 
 use pageai_core::Error;
 use pageai_core::markdown;
-use pageai_core::page::{Block, BlockType, Page, Permission, validate_document_id};
+use pageai_core::page::{Block, BlockHistory, BlockType, Page, Permission, validate_document_id};
 use serde::{Deserialize, Serialize};
 
 use crate::config::DEFAULT_WORKSPACE_ID;
@@ -96,6 +96,8 @@ impl PageDraft {
             revision,
             permission: self.permission.or_else(|| stored.map(|p| p.permission)).unwrap_or_default(),
             blocks: self.blocks,
+            // Every block is new to this revision as far as a later write can tell.
+            history: BlockHistory::new(revision),
         };
         page.validate()?;
         Ok(page)

@@ -2,14 +2,15 @@
 //!
 //! - [`desk`]: the traits a document command works against (sessions, contexts, ids), over core's own
 //!   store traits; [`ledger`] backs them with the Durable Object's SQLite, tests with memory.
-//! - [`tool_calls`], [`commands`], [`reviews`]: what a tool call, a page-AI command and a review action do
-//!   inside the document's object.
+//! - [`tool_calls`], [`commands`], [`reviews`], [`block_edits`]: what a tool call, a page-AI command, a
+//!   review action and a person's block edits do inside the document's object.
 //! - [`mcp`]: the MCP JSON-RPC protocol, as pure functions.
 //! - [`profiles`]: the profile's validation.
 //! - [`documents`], [`page_store`], [`sqlite`]: pages and all-or-nothing SQLite writes.
 //!
 //! A document command answers JSON text, encoded by core's `pageai_core::json::to_json`.
 
+pub mod block_edits;
 pub mod commands;
 pub mod desk;
 pub mod documents;

@@ -86,11 +86,11 @@ fn accept_applies_records_and_replays() {
 }
 
 #[test]
-fn accepting_after_the_page_moved_is_stale_with_a_fresh_preview() {
+fn accepting_after_a_touched_block_changed_is_stale_with_a_fresh_preview() {
     let mut page = page();
     let mut books = books();
     let id = held(&mut page, &mut books);
-    page.blocks[2].text = "gamma changed".into();
+    page.blocks[1].text = "beta two, changed".into();
     page.revision += 1;
     let answer = json_of(&act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("stale"));
     assert_eq!(answer["state"], "stale");
@@ -98,6 +98,24 @@ fn accepting_after_the_page_moved_is_stale_with_a_fresh_preview() {
     assert_eq!(answer["stale"]["preview"]["baseRevision"], 1);
     assert_eq!((page.blocks[0].text.as_str(), page.revision), ("alpha one", 1), "nothing applied");
     assert_eq!(books.audit.entries().last().expect("entry").action, "review.stale");
+}
+
+#[test]
+fn accepting_after_an_edit_elsewhere_applies_onto_the_current_page() {
+    let mut page = page();
+    let mut books = books();
+    let id = held(&mut page, &mut books);
+    page.blocks[2].text = "gamma changed".into();
+    page.revision += 1;
+    let answer = json_of(&act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("accepted"));
+    assert_eq!(answer["state"], "applied");
+    assert_eq!(
+        (answer["result"]["baseRevision"].as_u64(), answer["result"]["newRevision"].as_u64()),
+        (Some(1), Some(2))
+    );
+    assert_eq!(answer["result"]["warnings"][0]["code"], "rebased");
+    assert_eq!(page.blocks[2].text, "gamma changed");
+    assert_eq!(books.audit.entries().last().expect("entry").action, "review.accept");
 }
 
 #[test]

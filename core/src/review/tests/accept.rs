@@ -41,11 +41,11 @@ fn accept_applies_once_and_replays_byte_for_byte() {
 }
 
 #[test]
-fn accept_on_a_changed_page_goes_stale_with_a_fresh_preview_and_writes_nothing() {
+fn accept_after_a_touched_block_changed_goes_stale_with_a_fresh_preview_and_writes_nothing() {
     let mut h = Harness::new(ReviewMode::Review);
     let mut page = page();
     let mut session = h.propose(&mut page, json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}]));
-    h.edit(&mut page, json!([{"op": "update", "blockId": "p_3", "text": "Notes!"}]), "k_edit");
+    h.edit(&mut page, json!([{"op": "update", "blockId": "p_1", "text": "第一版计划，周四发布。"}]), "k_edit");
     let edited = page.clone();
 
     let answer = h.accept(&mut session, &mut page, None, "k_accept").unwrap();
@@ -60,7 +60,7 @@ fn accept_on_a_changed_page_goes_stale_with_a_fresh_preview_and_writes_nothing()
     let fresh = stale.preview.unwrap();
     assert_eq!(fresh.base_revision, 8);
     assert!(fresh.dry_run);
-    assert_eq!(fresh.changed_blocks[0].after.as_deref(), Some("第二版计划，周五发布。"));
+    assert_eq!(fresh.changed_blocks[0].after.as_deref(), Some("第二版计划，周四发布。"));
     assert_eq!(session.stale.as_ref().unwrap().preview.as_ref(), Some(&fresh));
 
     // The same key replays the stale answer; a new key cannot accept a stale session.
@@ -76,8 +76,63 @@ fn accept_on_a_changed_page_goes_stale_with_a_fresh_preview_and_writes_nothing()
     assert!(session.stale.is_none());
     h.accept(&mut session, &mut page, None, "k_accept3").unwrap();
     assert_eq!(page.revision, 9);
-    assert_eq!(page.blocks[1].text, "第二版计划，周五发布。");
-    assert_eq!(page.blocks[3].text, "Notes!");
+    assert_eq!(page.blocks[1].text, "第二版计划，周四发布。");
+}
+
+#[test]
+fn accept_after_edits_to_other_blocks_applies_onto_the_current_page_and_says_so() {
+    let mut h = Harness::new(ReviewMode::Review);
+    let mut page = page();
+    let mut session = h.propose(
+        &mut page,
+        json!([
+            {"op": "replace", "matchText": "第一版", "content": "第二版"},
+            {"op": "insert_after", "afterBlockId": "p_2", "block": {"type": "paragraph", "text": "新段落"}}
+        ]),
+    );
+    h.edit(&mut page, json!([{"op": "update", "blockId": "p_3", "text": "Notes!"}]), "k_edit");
+    h.edit(
+        &mut page,
+        json!([{"op": "insert_after", "afterBlockId": "h_1", "block": {"type": "paragraph", "text": "他人"}}]),
+        "k_edit2",
+    );
+
+    let answer = h.accept(&mut session, &mut page, None, "k_accept").unwrap();
+    let result = answer.applied.unwrap();
+    assert_eq!(session.state, State::Applied);
+    assert_eq!((result.base_revision, result.new_revision), (9, Some(10)));
+    let rebased = result.warnings.iter().find(|w| w.code == "rebased").unwrap();
+    assert_eq!(
+        rebased.message,
+        "the change was made against revision 7; the blocks it touches are unchanged, so it applied on revision 9"
+    );
+    assert_eq!(session.base.revision, 7, "the session keeps its base");
+    assert_eq!(page.block("p_1").unwrap().text, "第二版计划，周五发布。");
+    assert_eq!(page.block("p_3").unwrap().text, "Notes!", "the other edits stay");
+    assert_eq!(page.blocks[1].text, "他人");
+    let body: ReviewAnswerV1 = serde_json::from_str(&answer.json).unwrap();
+    assert_eq!(body.result.unwrap().warnings, result.warnings);
+}
+
+#[test]
+fn an_edit_to_an_anchor_makes_the_accept_stale_and_a_partial_accept_only_minds_its_own_blocks() {
+    let mut h = Harness::new(ReviewMode::Review);
+    let mut page = page();
+    let ops = json!([
+        {"op": "update", "blockId": "p_1", "text": "新计划"},
+        {"op": "insert_after", "afterBlockId": "p_2", "block": {"type": "paragraph", "text": "新段落"}}
+    ]);
+    let mut session = h.propose(&mut page, ops.clone());
+    h.edit(&mut page, json!([{"op": "update", "blockId": "p_2", "text": "The API is final."}]), "k_edit");
+    h.accept(&mut session, &mut page, None, "k_accept").unwrap();
+    assert_eq!(session.state, State::Stale, "p_2 anchors the insert");
+
+    let mut session = h.propose(&mut page, ops);
+    h.edit(&mut page, json!([{"op": "update", "blockId": "p_2", "text": "The API is final again."}]), "k_edit2");
+    let answer = h.accept(&mut session, &mut page, Some(&["p_1"]), "k_part").unwrap();
+    assert_eq!(session.state, State::Applied, "the chosen part does not touch p_2");
+    assert_eq!(answer.applied.unwrap().warnings[0].code, "rebased");
+    assert_eq!(page.block("p_1").unwrap().text, "新计划");
 }
 
 #[test]

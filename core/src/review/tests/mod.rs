@@ -30,7 +30,7 @@ fn page() -> Page {
         ],
     )
     .unwrap();
-    p.revision = 7;
+    p = p.at_revision(7);
     p
 }
 
@@ -260,3 +260,26 @@ fn a_call_that_does_not_validate_makes_no_session() {
 
 mod accept;
 mod lifecycle;
+
+#[test]
+fn a_persons_write_goes_straight_to_the_executor_and_an_ai_write_to_a_session() {
+    let mut h = Harness::new(ReviewMode::Required);
+    let page = page();
+    let args = ops_args(&page, json!([{"op": "update", "blockId": "p_3", "text": "x"}]));
+    let submitted = |h: &mut Harness, origin| {
+        let call = Call {
+            tool_name: "mnote.doc.apply_block_ops",
+            args: &args,
+            origin,
+            actor: "someone",
+            at: AT,
+            tool_call_id: "call_1",
+            new_context_id: "",
+        };
+        h.with_env(|env| submit(&page, &call, env))
+    };
+    assert_eq!(submitted(&mut h, Origin::User), Submission::Execute);
+    assert_eq!(submitted(&mut h, Origin::ReviewAccept), Submission::Execute);
+    assert!(matches!(submitted(&mut h, Origin::Hermes), Submission::Session(_)));
+    assert!(matches!(submitted(&mut h, Origin::Shortcut), Submission::Session(_)));
+}

@@ -2,7 +2,7 @@
 //! frozen context a Hermes run starts from.
 
 use pageai_core::Error;
-use pageai_core::context::{ContextRequest, build_context};
+use pageai_core::context::ContextRequest;
 use pageai_core::executor::FrozenContext;
 use pageai_core::json::to_json;
 use pageai_core::page::Page;
@@ -117,8 +117,7 @@ impl DocumentObject {
         let mut resident = self.resident.borrow_mut();
         let sql = resident.sql().clone();
         let page = &*resident.page(document_id, trace_id)?.0;
-        let context = build_context(page, run.request, run.context_id)?;
-        let frozen = FrozenContext::of(&context);
+        let (context, frozen) = FrozenContext::freeze(page, run.request, run.context_id)?;
         let now_ms = js_sys::Date::now() as i64;
         let ttl_ms = i64::try_from(run.ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
         let mut ledger = Ledger::new(&sql, now_ms);

@@ -8,6 +8,7 @@ use pageai_core::route::RouteV1;
 use pageai_core::wire::PageAiContextV1;
 use serde::{Deserialize, Serialize};
 
+use crate::services::block_edits::BlockEdits;
 use crate::services::commands::CommandRequest;
 use crate::services::documents::PageDraft;
 use crate::services::reviews::ReviewAction;
@@ -55,6 +56,14 @@ pub enum DocumentCommand {
         session_id: String,
         /// What to do.
         action: ReviewAction,
+    },
+    /// Apply a person's block edits ([`crate::services::block_edits`]) under the object's copy of the
+    /// profile; answers the `mnote.tool_result.v1`.
+    EditBlocks {
+        /// The document the object serves.
+        document_id: String,
+        /// The edits.
+        edits: BlockEdits,
     },
     /// The document's review sessions, newest first.
     ListSessions {
@@ -129,6 +138,7 @@ impl DocumentCommand {
             | DocumentCommand::CallTool { document_id, .. }
             | DocumentCommand::Command { document_id, .. }
             | DocumentCommand::Review { document_id, .. }
+            | DocumentCommand::EditBlocks { document_id, .. }
             | DocumentCommand::ListSessions { document_id, .. }
             | DocumentCommand::Audit { document_id, .. }
             | DocumentCommand::VerifyAudit { document_id }
@@ -141,7 +151,10 @@ impl DocumentCommand {
     /// Whether the command reads the object's copy of the profile (a `FreezeRun` brings its own).
     pub fn reads_profile(&self) -> bool {
         match self {
-            DocumentCommand::CallTool { .. } | DocumentCommand::Command { .. } | DocumentCommand::Review { .. } => true,
+            DocumentCommand::CallTool { .. }
+            | DocumentCommand::Command { .. }
+            | DocumentCommand::Review { .. }
+            | DocumentCommand::EditBlocks { .. } => true,
             DocumentCommand::Get { .. }
             | DocumentCommand::Put { .. }
             | DocumentCommand::ListSessions { .. }

@@ -42,7 +42,7 @@ use crate::error::{Failure, TRACE_HEADER, error_response, internal};
 use crate::http::text_response;
 use crate::ids;
 use crate::services::sqlite::ObjectSql;
-use crate::services::{commands, reviews, tool_calls};
+use crate::services::{block_edits, commands, reviews, tool_calls};
 use profile_copy::ProfileCopy;
 use resident::Resident;
 
@@ -153,6 +153,11 @@ impl DocumentObject {
             DocumentCommand::Review { document_id, session_id, action } => {
                 self.transact(&document_id, profile()?, trace_id, |page, desk| {
                     reviews::act(page, &session_id, &action, desk)
+                })
+            }
+            DocumentCommand::EditBlocks { document_id, edits } => {
+                self.transact(&document_id, profile()?, trace_id, |page, desk| {
+                    block_edits::apply(page, &edits, trace_id, desk)
                 })
             }
             DocumentCommand::ListSessions { document_id, limit } => self.list_sessions(&document_id, limit, trace_id),

@@ -91,10 +91,11 @@ impl Resident {
     }
 
     /// Stores `page` in one transaction with whatever `commit` adds, then keeps it as the copy. Used by a
-    /// `PUT`, which replaces the page whole (only the rows that differ are written).
+    /// `PUT`, which replaces the page whole (only the rows that differ are written): the copy's block
+    /// history is then the stored rows', so a block the `PUT` left as it was keeps its revision.
     pub fn replace(
         &mut self,
-        page: Page,
+        mut page: Page,
         trace_id: &str,
         commit: impl FnOnce(PageRows) -> Result<(), String>,
     ) -> Result<(), Error> {
@@ -105,7 +106,10 @@ impl Resident {
             return Err(crate::error::internal("commit page", e, trace_id));
         }
         match loaded.committed(patch, &page) {
-            Ok(()) => loaded.page = Some(page),
+            Ok(()) => {
+                page.history = page_store::history_of(&loaded.mirror);
+                loaded.page = Some(page);
+            }
             Err(e) => {
                 // The page is stored; only the copy is off. Reading it again next time mends that.
                 worker::console_error!("[{trace_id}] follow the stored page: {e}; reloading it next time");

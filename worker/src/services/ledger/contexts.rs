@@ -23,8 +23,25 @@ pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS frozen_contexts (
     scope_detail TEXT NOT NULL,
     revision INTEGER NOT NULL,
     allowed_ids TEXT NOT NULL,
-    expires_at_ms INTEGER NOT NULL
+    expires_at_ms INTEGER NOT NULL,
+    block_hashes TEXT NOT NULL DEFAULT '{}'
 )";
+
+/// The column stores made before block-level preconditions lack; added once when missing.
+const ADD_BLOCK_HASHES: &str = "ALTER TABLE frozen_contexts ADD COLUMN block_hashes TEXT NOT NULL DEFAULT '{}'";
+
+/// Block hashes larger than this are not kept: a write bound to such a context is judged by its
+/// `baseRevision` and the page's history instead, which is as safe, only coarser for blocks changed and
+/// changed back.
+const MAX_HASHES_BYTES: usize = 256 * 1024;
+
+/// Adds the `block_hashes` column to a table made before it existed.
+pub(super) fn migrate(sql: &dyn Sql) -> Result<(), Error> {
+    if sql.rows("SELECT block_hashes FROM frozen_contexts LIMIT 0", Vec::new()).is_ok() {
+        return Ok(());
+    }
+    sql.run(ADD_BLOCK_HASHES, Vec::new()).map_err(|e| storage("add frozen_contexts.block_hashes", e))
+}
 
 #[derive(Deserialize)]
 struct Row {
@@ -32,6 +49,7 @@ struct Row {
     scope: String,
     revision: i64,
     allowed_ids: String,
+    block_hashes: String,
 }
 
 /// The table, with this command's new contexts.
@@ -61,6 +79,10 @@ impl ContextTable {
         sql.run("DELETE FROM frozen_contexts WHERE expires_at_ms <= ?", vec![self.now_ms.into()])?;
         for Pending { context, expires_at_ms, scope_detail } in self.pending {
             let allowed = serde_json::to_string(&context.allowed_target_block_ids)?;
+            let mut hashes = serde_json::to_string(&context.block_hashes)?;
+            if hashes.len() > MAX_HASHES_BYTES {
+                hashes = "{}".into();
+            }
             let revision = i64::try_from(context.revision).map_err(|_| worker::Error::from("revision overflow"))?;
             let row: Vec<SqlStorageValue> = vec![
                 context.context_id.into(),
@@ -70,11 +92,13 @@ impl ContextTable {
                 revision.into(),
                 allowed.into(),
                 expires_at_ms.into(),
+                hashes.into(),
             ];
             sql.run(
                 "INSERT INTO frozen_contexts
-                   (context_id, document_id, scope, scope_detail, revision, allowed_ids, expires_at_ms)
-                 VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (context_id, document_id, scope, scope_detail, revision, allowed_ids, expires_at_ms,
+                    block_hashes)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )?;
         }
@@ -99,7 +123,7 @@ impl ContextStore for ContextTable {
         let rows: Vec<Row> = self
             .sql
             .exec(
-                "SELECT document_id, scope, revision, allowed_ids FROM frozen_contexts
+                "SELECT document_id, scope, revision, allowed_ids, block_hashes FROM frozen_contexts
                  WHERE context_id = ? AND expires_at_ms > ?",
                 vec![context_id.into(), now_ms.into()],
             )
@@ -108,12 +132,14 @@ impl ContextStore for ContextTable {
         let Some(row) = rows.into_iter().next() else { return Ok(None) };
         let allowed: Vec<String> =
             serde_json::from_str(&row.allowed_ids).map_err(|e| storage("decode allowed_ids", e))?;
+        let block_hashes = serde_json::from_str(&row.block_hashes).map_err(|e| storage("decode block_hashes", e))?;
         Ok(Some(FrozenContext {
             context_id: context_id.to_string(),
             document_id: row.document_id,
             revision: u64::try_from(row.revision).map_err(|e| storage("decode revision", e))?,
             scope: row.scope,
             allowed_target_block_ids: allowed,
+            block_hashes,
         }))
     }
 

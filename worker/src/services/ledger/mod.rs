@@ -83,7 +83,7 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
     ] {
         sql.run(statement, Vec::new()).map_err(|e| self::storage("create table", e))?;
     }
-    Ok(())
+    contexts::migrate(sql)
 }
 
 /// The books of one document, open for one command.

@@ -2,7 +2,8 @@
 //!
 //! Metadata is one row of `page_meta`; blocks are one row each in `page_blocks(block_id, ord, body,
 //! changed_rev)`, where `ord` is an [`OrderKey`] (page order is `ORDER BY ord`) and `changed_rev` the page
-//! revision that last wrote the row. A row per block keeps stored values under SQLite-in-DO's per-value
+//! revision that last wrote the row: the block's last-changed revision, which the page's
+//! [`BlockHistory`] is loaded from. A row per block keeps stored values under SQLite-in-DO's per-value
 //! limit (about 2 MB; workerd answers `SQLITE_TOOBIG` past it) even for a page near the 5 MiB body cap,
 //! and lets a write touch only the rows it changes: the object keeps a [`Mirror`] of the rows in memory,
 //! and after a command [`Mirror::diff`] answers the [`PageRows`] to write (changed, new, gone and moved
@@ -18,7 +19,7 @@ mod mirror;
 mod order;
 mod rows;
 
-use pageai_core::page::{Block, Page};
+use pageai_core::page::{Block, BlockHistory, Page};
 
 pub use mirror::{Mirror, MirrorPatch, StoredBlock};
 pub use order::OrderKey;
@@ -78,8 +79,16 @@ pub fn load(sql: &dyn Sql) -> Result<Option<(Page, Mirror)>, String> {
         .map_err(|e| format!("read page_blocks: {e}"))?;
     let stored = rows.into_iter().map(stored_block).collect::<Result<Vec<_>, _>>()?;
     let blocks: Vec<Block> = stored.iter().map(|row| row.block.clone()).collect();
-    let page = Page { workspace_id, document_id, title, revision, permission, blocks };
-    Ok(Some((page, Mirror::from_rows(stored))))
+    let mirror = Mirror::from_rows(stored);
+    let history = history_of(&mirror);
+    let page = Page { workspace_id, document_id, title, revision, permission, blocks, history };
+    Ok(Some((page, mirror)))
+}
+
+/// The page's block history as its rows record it: each block's `changed_rev` (core's
+/// [`BlockHistory`], which the executor's block-level preconditions read).
+pub fn history_of(mirror: &Mirror) -> BlockHistory {
+    BlockHistory::from_rows(0, mirror.rows().iter().map(|row| (row.block.block_id.clone(), row.changed_rev)))
 }
 
 fn stored_block(row: Vec<SqlValue>) -> Result<StoredBlock, String> {

@@ -1,0 +1,74 @@
+// The review history: the document's review sessions, newest change first (the order of the times shown),
+// each named by the command that made it. The name is the prompt when this browser remembers it
+// (js/prompts.js), else what the proposal does ("Replaces “numbers check” with “finance review”.").
+
+import { describeOperations } from "./describe.js";
+import { h } from "./dom.js";
+import { reviewStateLabel } from "./labels.js";
+
+const SHOWN = 8;
+
+const ORIGINS = { shortcut: "Shortcut", hermes: "Hermes", user: "You", review_accept: "Review" };
+
+/** Who proposed a session, in words. */
+export const originLabel = (origin) => ORIGINS[origin] ?? String(origin ?? "?").replaceAll("_", " ");
+
+/** The name of a session: the prompt that made it, or what its proposal does. */
+export function sessionName(session, prompts) {
+  const prompt = prompts.promptOf(session);
+  if (prompt) return prompt;
+  const what = describeOperations(session?.proposal?.operations ?? [], "A proposed change").sentence || "A proposed change";
+  return session?.source?.origin === "hermes" ? `Hermes: ${what}` : what;
+}
+
+/** Sessions newest change first; ISO-8601 times compare as strings. */
+export const byTime = (sessions) => [...sessions].sort((a, b) => String(b.updatedAt ?? "").localeCompare(String(a.updatedAt ?? "")));
+
+/** The sessions worth a name now: the ones the list shows. */
+export const shownSessions = (sessions) => byTime(sessions).slice(0, SHOWN);
+
+/** A time for the list: the clock time today, the date and time before. */
+export function when(iso) {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso ?? "";
+  const today = new Date().toDateString() === at.toDateString();
+  return today
+    ? at.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    : at.toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+/**
+ * The list, as nodes.
+ *
+ * @param {{ sessions: object[], bodies: Map<string, object>, current: string | null, prompts: object,
+ *   onPick: (sessionId: string) => void }} input `bodies` holds the sessions already read, by id
+ */
+export function historyView({ sessions, bodies, current, prompts, onPick }) {
+  return h(
+    "ul",
+    { class: "review-list", id: "review-list", "aria-label": "Review history" },
+    shownSessions(sessions).map((s) => {
+      const body = bodies.get(s.sessionId);
+      const name = body ? sessionName(body, prompts) : "…";
+      return h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: `review-item ${s.sessionId === current ? "is-current" : ""}`,
+            "data-session-id": s.sessionId,
+            "data-updated-at": s.updatedAt ?? "",
+            "aria-current": s.sessionId === current ? "true" : undefined,
+            title: `${name}\n${s.sessionId}`,
+            onclick: () => onPick(s.sessionId),
+          },
+          h("span", { class: `state-badge state-${s.state}` }, reviewStateLabel(s.state)),
+          h("span", { class: "review-item-name" }, name),
+          h("time", { class: "subtle", datetime: s.updatedAt ?? "" }, when(s.updatedAt)),
+        ),
+      );
+    }),
+  );
+}

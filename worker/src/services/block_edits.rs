@@ -1,0 +1,101 @@
+//! `PATCH /api/documents/{id}/blocks`: a person's edits of blocks (core's [`BlockEdits`]), inside the
+//! document's object.
+//!
+//! A person's edit is the same write as an AI's: an `mnote.doc.apply_block_ops` batch through core's
+//! executor and its guards (block-level preconditions, scope, editability, idempotency), with origin `user`,
+//! so the policy never holds it for review. It emits the same tool events and is audited like any applied
+//! write, with the person as actor: origin `user` records the actor `user`, the same name review actions
+//! record ([`super::reviews::REVIEWER`]), until identities arrive. The answer is the executor's
+//! `mnote.tool_result.v1`, byte for byte the same on an idempotent replay.
+
+use pageai_core::Error;
+pub use pageai_core::edits::BlockEdits;
+use pageai_core::executor::Origin;
+use pageai_core::json::to_value;
+use pageai_core::manifest::Tool;
+use pageai_core::page::Page;
+
+use super::desk::Desk;
+use super::tool_calls::{self, ToolCallRequest};
+
+/// Applies `edits` to `page` as the person's write; answers the `mnote.tool_result.v1` JSON.
+pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, desk: &mut Desk<'_>) -> Result<String, Error> {
+    let args = edits.args(&page.document_id);
+    let edit_id = desk.mint.opaque("edit")?;
+    let request = ToolCallRequest {
+        tool_name: Tool::DocApplyBlockOps.spec().name.into(),
+        args: to_value(&args)?,
+        run_id: edit_id.clone(),
+        tool_call_id: edit_id,
+        trace_id: trace_id.into(),
+        origin: Origin::User,
+    };
+    let reply = tool_calls::call(page, &request, desk)?;
+    Ok(reply.result.get().to_owned())
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
+mod tests {
+    use pageai_core::audit::AuditStore;
+    use pageai_core::page::Block;
+    use pageai_core::profile::{Profile, ReviewMode};
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::services::desk::memory::Books;
+    use crate::services::reviews::REVIEWER;
+
+    fn page() -> Page {
+        let blocks = vec![Block::paragraph("p_1", "alpha"), Block::paragraph("p_2", "beta")];
+        Page::new("ws", "doc_1", "Plan", blocks).expect("valid page")
+    }
+
+    fn edits(key: &str, base: u64, block: &str, text: &str) -> BlockEdits {
+        let operations =
+            serde_json::from_value(json!([{"op": "update", "blockId": block, "text": text}])).expect("operations");
+        BlockEdits { base_revision: base, operations, idempotency_key: key.into(), revision_refs: None }
+    }
+
+    #[test]
+    fn a_persons_edit_applies_in_review_mode_audited_and_evented() {
+        let mut page = page();
+        let mut books = Books::new(Profile { review_mode: ReviewMode::Required, ..Profile::default() });
+        let json = apply(&mut page, &edits("k_1", 0, "p_1", "ALPHA"), "tr_1", &mut books.desk()).expect("applied");
+        let result: Value = serde_json::from_str(&json).expect("json");
+        assert_eq!(
+            (result["schema"].as_str(), result["newRevision"].as_u64()),
+            (Some("mnote.tool_result.v1"), Some(1))
+        );
+        assert_eq!(result["audit"]["actor"], REVIEWER);
+        assert_eq!(page.blocks[0].text, "ALPHA");
+        let entry = books.audit.entries().last().cloned().expect("an audit entry");
+        assert_eq!((entry.action.as_str(), entry.actor.as_str()), ("tool.applied", REVIEWER));
+        assert_eq!(books.event_names(), ["tool.started", "tool.completed"]);
+        // The same key and body replay the answer; nothing more is written.
+        let again = apply(&mut page, &edits("k_1", 0, "p_1", "ALPHA"), "tr_1", &mut books.desk()).expect("replayed");
+        assert_eq!((again, page.revision), (json, 1));
+    }
+
+    #[test]
+    fn an_edit_on_another_block_lands_and_one_on_the_same_block_conflicts() {
+        let mut page = page();
+        let mut books = Books::new(Profile::default());
+        apply(&mut page, &edits("k_1", 0, "p_1", "mine"), "tr_1", &mut books.desk()).expect("applied");
+        let other = apply(&mut page, &edits("k_2", 0, "p_2", "theirs"), "tr_1", &mut books.desk()).expect("lands");
+        assert!(other.contains("\"rebased\""), "{other}");
+        let err = apply(&mut page, &edits("k_3", 0, "p_1", "late"), "tr_1", &mut books.desk()).expect_err("conflict");
+        assert_eq!(err.code().as_str(), "mnote_revision_conflict");
+        assert_eq!(err.details()["blocks"][0]["text"], "mine");
+        assert_eq!(books.event_names().last().map(String::as_str), Some("tool.failed"));
+    }
+
+    #[test]
+    fn the_profiles_tool_switches_do_not_stop_a_person() {
+        let mut page = page();
+        let disabled = pageai_core::profile::ToolsPolicy { disabled: vec![Tool::DocApplyBlockOps.spec().name.into()] };
+        let mut books = Books::new(Profile { tools: disabled, ..Profile::default() });
+        apply(&mut page, &edits("k_1", 0, "p_1", "typed"), "tr_1", &mut books.desk()).expect("a person's edit lands");
+        assert_eq!(page.blocks[0].text, "typed");
+    }
+}
