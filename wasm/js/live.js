@@ -70,16 +70,17 @@ export function connectLive(options) {
       if (event.data === "pong") return;
       take(ws, event.data);
     };
-    ws.onerror = () => {
-      // A close event follows; that is where the socket is retried.
-    };
-    ws.onclose = (event) => {
+    const dropped = (code, reason) => {
       if (socket !== ws) return;
       socket = null;
       stopPinging();
-      if (closed) return status("closed", { code: event.code, reason: event.reason });
-      retry({ code: event.code, reason: event.reason });
+      if (closed) return status("closed", { code, reason });
+      retry({ code, reason });
     };
+    // A browser follows an error with a close event; some clients (Node's) report a refused or failed
+    // handshake with the error alone, so that counts as the drop too (whichever comes first).
+    ws.onerror = () => dropped(1006, "connection failed");
+    ws.onclose = (event) => dropped(event.code, event.reason);
   };
 
   const take = (ws, data) => {

@@ -356,6 +356,7 @@ mod tests {
             session_ttl_seconds: 1,
             dev_auto_login: true,
             sign_in: crate::config::SignInLimits { free_failures: 1, lock_seconds: 1, max_lock_seconds: 1 },
+            live_max_sockets: 1,
         }
     }
 

@@ -15,6 +15,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::fmt;
 
+use pageai_core::live;
 use pageai_core::profile::Profile;
 use serde::{Deserialize, Serialize};
 use worker::Env;
@@ -125,6 +126,9 @@ pub struct Config {
     pub dev_auto_login: bool,
     /// The backoff of failed sign-ins.
     pub sign_in: SignInLimits,
+    /// Sockets one document's live channel accepts at once (`MNOTE_LIVE_MAX_SOCKETS`, at most core's
+    /// [`pageai_core::live::MAX_SOCKETS`]).
+    pub live_max_sockets: u32,
 }
 
 impl Config {
@@ -159,6 +163,10 @@ impl Config {
                 lock_seconds: number_var(env, "MNOTE_SIGN_IN_LOCK_SECONDS", DEFAULT_SIGN_IN_LOCK_SECONDS),
                 max_lock_seconds: number_var(env, "MNOTE_SIGN_IN_MAX_LOCK_SECONDS", DEFAULT_SIGN_IN_MAX_LOCK_SECONDS),
             },
+            live_max_sockets: number_var(env, "MNOTE_LIVE_MAX_SOCKETS", u64::from(live::MAX_SOCKETS))
+                .clamp(1, u64::from(live::MAX_SOCKETS))
+                .try_into()
+                .unwrap_or(live::MAX_SOCKETS),
         }
     }
 }

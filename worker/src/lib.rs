@@ -44,7 +44,7 @@ use worker::{Context, Env, Request, Response, event};
 use crate::config::Config;
 use crate::error::{Failure, TRACE_HEADER, failure_response};
 use crate::http::RequestContext;
-use crate::routes::{Route, auth as auth_routes, documents, health, hermes_proxy, mcp, page_ai, profile, tools};
+use crate::routes::{Route, auth as auth_routes, documents, health, hermes_proxy, live, mcp, page_ai, profile, tools};
 
 #[event(start)]
 fn start() {
@@ -95,6 +95,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesModels => hermes_proxy::models(ctx).await,
         Route::HermesTools => hermes_proxy::tools(ctx).await,
         Route::PatchBlocks { document_id } => documents::patch_blocks(req, document_id, ctx).await,
+        Route::DocumentLive { document_id } => live::open(req, document_id, ctx).await,
         Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,
         Route::VerifyAudit { document_id } => documents::verify_audit(req, document_id, ctx).await,
         Route::DocumentEvents { document_id } => documents::events(req, document_id, ctx).await,

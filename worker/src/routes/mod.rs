@@ -10,6 +10,7 @@ pub mod auth;
 pub mod documents;
 pub mod health;
 pub mod hermes_proxy;
+pub mod live;
 pub mod mcp;
 pub mod page_ai;
 pub mod profile;
@@ -70,6 +71,11 @@ pub enum Route {
     HermesTools,
     /// `PATCH /api/documents/{id}/blocks`: a person's block edits.
     PatchBlocks {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
+    /// `GET /api/documents/{id}/live`: the live channel (WebSocket upgrade).
+    DocumentLive {
         /// The path's document id, not yet validated.
         document_id: String,
     },
@@ -152,6 +158,9 @@ impl Route {
             },
             ["api", "documents", doc, "blocks"] if !doc.is_empty() => {
                 only(Method::Patch, Route::PatchBlocks { document_id: id(doc) })
+            }
+            ["api", "documents", doc, "live"] if !doc.is_empty() => {
+                only(Method::Get, Route::DocumentLive { document_id: id(doc) })
             }
             ["api", "documents", doc, "audit"] if !doc.is_empty() => {
                 only(Method::Get, Route::DocumentAudit { document_id: id(doc) })
@@ -238,6 +247,7 @@ impl Route {
             | Route::HermesModels
             | Route::HermesTools => Access::Hermes,
             Route::PatchBlocks { .. }
+            | Route::DocumentLive { .. }
             | Route::DocumentAudit { .. }
             | Route::VerifyAudit { .. }
             | Route::DocumentEvents { .. }
@@ -254,7 +264,8 @@ impl Route {
 
 /// Lets the request through, or answers why not: 401 without a valid credential (the Hermes client code
 /// on Hermes routes), 429 while the client is locked out after failed sign-ins, 403 for a state-changing
-/// request from a foreign or missing origin.
+/// request, or a live channel upgrade (a browser sends cookies with a cross-site WebSocket), from a
+/// foreign or missing origin.
 pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<(), Error> {
     let credential = match route.access() {
         Access::Open => return Ok(()),
@@ -265,7 +276,8 @@ pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Re
         Access::Hermes => Some(credential(req, ctx).await?.ok_or(Error::HermesUnauthorized)?),
         Access::Mnote => Some(credential(req, ctx).await?.ok_or(Error::Unauthorized)?),
     };
-    if matches!(req.method(), Method::Get | Method::Head | Method::Options) {
+    let live = matches!(route, Route::DocumentLive { .. });
+    if !live && matches!(req.method(), Method::Get | Method::Head | Method::Options) {
         return Ok(());
     }
     check_origin(req, &ctx.config, credential)
@@ -329,6 +341,9 @@ mod tests {
         assert_eq!(get("/api/documents/d/audit"), Ok(Route::DocumentAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/audit/verify"), Ok(Route::VerifyAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/events"), Ok(Route::DocumentEvents { document_id: "d".into() }));
+        assert_eq!(get("/api/documents/d/live"), Ok(Route::DocumentLive { document_id: "d".into() }));
+        assert_eq!(code(post("/api/documents/d/live")), "mnote_method_not_allowed");
+        assert_eq!(Route::DocumentLive { document_id: "d".into() }.access(), Access::Mnote);
         assert_eq!(get("/api/documents/d/review-sessions"), Ok(Route::DocumentSessions { document_id: "d".into() }));
     }
 
