@@ -106,10 +106,10 @@ test("the plan_update proposal reaches a second client's socket before run.compl
   // Hermes' tool calls were told as they happened, in order, each fetch and proposal started and completed.
   const told = watcher.messages.filter((m) => m.kind === 'tool.event').map((m) => [m.event.event, m.event.toolName]);
   assert.deepEqual(told, [
-    ['tool.started', 'doc_fetch'],
-    ['tool.completed', 'doc_fetch'],
-    ['tool.started', 'doc_plan_update'],
-    ['tool.completed', 'doc_plan_update'],
+    ['tool.started', 'mnote.doc.fetch'],
+    ['tool.completed', 'mnote.doc.fetch'],
+    ['tool.started', 'mnote.doc.plan_update'],
+    ['tool.completed', 'mnote.doc.plan_update'],
   ]);
   const seqs = watcher.messages.slice(1).map((m) => m.seq);
   assert.deepEqual(seqs, seqs.map((_, i) => seqs[0] + i), 'numbered without a gap');

@@ -658,7 +658,16 @@ export interface LiveEnvelopeV1 {
 }
 
 /** `mnote.live_event.v1`: one message of `GET /api/documents/{id}/live`. Switch on `kind`; each kind
- * carries one payload field. */
+ * carries one payload field.
+ *
+ * The channel is a WebSocket opened with the browser's session cookie (or a Bearer client token) from an
+ * allowed origin; the tool token is refused. On connect it sends what the socket missed (the stored
+ * messages after `?after=<seq>`, or of a revision after `?revision=<rev>`, or one `snapshot` when those are
+ * no longer kept), then `hello`; after that every committed command's messages, in order, each with the
+ * document's next `seq`. A client sends nothing but `ping` (answered `pong`). Close codes: 4429
+ * `mnote_live_socket_limit` (the document has `hello.limits.maxSockets` sockets open), 4413
+ * `mnote_live_message_too_large` (a client message over `maxIncomingBytes`); the reason starts with the
+ * code. Follow it with `PageSession.applyRemote`, or let `connectLive` (`@mnote/pageai/live`) do it all. */
 export type LiveEventV1 =
   | (LiveEnvelopeV1 & {
       kind: "hello";

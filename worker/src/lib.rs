@@ -9,11 +9,13 @@
 //! - [`router`]: resolves a request to a [`routes::Route`] and runs its handler; the `fetch` event only
 //!   calls it.
 //! - [`routes`]: the route table, who may call each route ([`routes::authorize`]), and one file per route
-//!   group (`health`, `documents`, `auth`, `hermes_proxy`, `profile`, `page_ai`, `tools`, `mcp`).
+//!   group (`health`, `documents`, `live`, `auth`, `hermes_proxy`, `profile`, `page_ai`, `tools`, `mcp`).
 //! - [`http`]: what handlers, services and objects share: the request context, capped body reading and
 //!   success responses.
 //! - [`durable`]: one file per Durable Object class (`DocumentObject`, `ProfileObject`, `GuardObject`: the
-//!   failed sign-ins of each client and the signed-out sessions).
+//!   failed sign-ins of each client and the signed-out sessions). The document object also serves the
+//!   document's live channel (`GET /api/documents/{id}/live`, a hibernatable WebSocket fed by every command
+//!   it commits: [`durable::document::live`]).
 //! - [`services`]: what runs inside a document's object (tool calls, page-AI commands, review actions), its
 //!   SQLite books, the MCP protocol, and the Hermes upstream client.
 //! - [`auth`]: who may call a route (session cookie or Bearer client token, allowed origins), and the tool

@@ -7,7 +7,7 @@
 //!   `?after=` seq or its `?revision=`, or a `snapshot`), then `hello`, before anything else can run.
 //! - Every committed command's messages ([`live::messages`]) are numbered from the object's next `seq`,
 //!   stored in `live_log` in the command's own transaction ([`crate::services::ledger::live_log`]), and
-//!   sent to every socket once that transaction committed ([`DocumentObject::broadcast`]).
+//!   sent to every socket once that transaction committed (`broadcast`).
 //! - A socket past the cap ([`crate::config::Config::live_max_sockets`]) is accepted only to be closed at
 //!   once with 4429 `mnote_live_socket_limit`; a client message over [`live::MAX_INCOMING_BYTES`] closes
 //!   its socket with 4413 `mnote_live_message_too_large` ([`crate::error::close_code_for`]).
