@@ -6,8 +6,10 @@
 
 import { ApiError, abortRun, fetchDocument, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
+import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
 import { createContextPanel } from "./js/context-panel.js";
+import { createEditSync } from "./js/edit-sync.js";
 import { createReviewPanel } from "./js/review-panel.js";
 import { createToolsPanel } from "./js/tools-panel.js";
 import { count, h, replace } from "./js/dom.js";
@@ -16,6 +18,7 @@ import { errorWords } from "./js/labels.js";
 import { createLayout } from "./js/layout.js";
 import { createPageView } from "./js/page-view.js";
 import { createPromptMemory } from "./js/prompts.js";
+import { createSaveStatus } from "./js/save-status.js";
 
 const documentId = new URLSearchParams(location.search).get("doc") || "welcome";
 const $ = (selector) => document.querySelector(selector);
@@ -23,8 +26,6 @@ const layout = createLayout(document.body, $("#tabbar"));
 
 async function main() {
   const [engine, page] = await Promise.all([loadEngine(), fetchDocument(documentId)]);
-  // Loaded into WASM once: every keystroke and every context passes only its request across the boundary.
-  let session = new engine.PageSession(page);
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -44,39 +45,42 @@ async function main() {
 
   let contextPanel;
   let commandPanel;
+  let auditPanel;
+  let editor;
+  const saveStatus = createSaveStatus($("#save-status"), { retry: () => edits.retry() });
+  // The page as the person edits it; its WASM session (the server's page as this tab knows it) is what
+  // every preview, context and edit is computed on.
+  const edits = createEditSync({
+    engine,
+    documentId,
+    page,
+    onModel: () => editor?.draw(),
+    onSession: () => {
+      showMeta(edits.view());
+      contextPanel?.refresh();
+      commandPanel?.refresh();
+      void auditPanel?.refresh();
+    },
+    onStatus: (state, error) => saveStatus.show(state, error),
+  });
+  const session = () => edits.session();
   const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => contextPanel.pick(blockId) });
-  pageView.render(page);
+  editor = createBlockEditor($("#page-blocks"), { sync: edits, pageView, editable: page.permission !== "read" });
+  editor.draw();
   $("#page-blocks").removeAttribute("aria-busy");
+  // Leaving or hiding the tab saves what the person typed; leaving with edits not yet saved asks first.
+  addEventListener("visibilitychange", () => document.visibilityState === "hidden" && void edits.flush());
+  addEventListener("beforeunload", (event) => {
+    if (edits.status() === "saved") return;
+    void edits.flush();
+    event.preventDefault();
+  });
 
-  /** Shows `stored` (the server's page) and makes it the session's page, unless the session already is. */
-  function follow(stored, result = null) {
-    const mine = result && session.revision + 1 === stored.revision ? followWrite(result) : null;
-    if (!mine || JSON.stringify(mine.blocks) !== JSON.stringify(stored.blocks)) {
-      // Someone else wrote in between, or there was no result to follow: take the server's page as it is.
-      session.free();
-      session = new engine.PageSession(stored);
-    }
-    pageView.render(stored);
-    showMeta(stored);
-    contextPanel.refresh();
-  }
-
-  /** Follows the server's write with `applyLocal`, in WASM, without fetching the page; answers the page. */
-  function followWrite(result) {
-    try {
-      session.applyLocal(result);
-      return session.page();
-    } catch (error) {
-      if (!engine.isPageAiError(error)) throw error;
-      return null;
-    }
-  }
+  /** Shows `stored` (the server's page, written by `result` when known), merged with the person's edits. */
+  const follow = (stored, result = null) => edits.follow(stored, result);
 
   /** Reads the page again after a write this page did not make itself (a review accepted, a revert, Hermes). */
-  async function reload() {
-    const stored = await fetchDocument(documentId);
-    if (stored.revision !== session.revision) follow(stored);
-  }
+  const reload = () => edits.reload();
 
   /**
    * Applies a direct command on the server: `POST /api/page-ai/command` routes it again in the document's
@@ -84,8 +88,11 @@ async function main() {
    * events. When the review mode holds it, it waits in the review panel. Answers `{outcome, page, answer}`.
    */
   async function apply({ prompt, mode, selection }) {
-    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
-    const answer = await runCommand({ documentId, prompt, scope, selection, mode });
+    // The command runs on the server's page: the person's edits get there first.
+    await edits.flush();
+    // The selection bounds the command as it bounded the preview (core's one rule); an Apply that the
+    // server reads as a Hermes request writes nothing and starts no run.
+    const answer = await runCommand({ documentId, prompt, selection, mode, runHermes: false });
     prompts.remember(prompt, answer.runId, answer.reviewSession?.sessionId);
     if (answer.outcome === "applied") {
       follow(answer.page, answer.result);
@@ -103,8 +110,8 @@ async function main() {
    * written through the mnote tools.
    */
   async function sendToHermes({ prompt, selection }, { onStart, onEvent }) {
-    const scope = selection.length ? { type: "selection", blockIds: selection } : { type: "full" };
-    const answer = await runCommand({ documentId, prompt, scope, selection });
+    await edits.flush();
+    const answer = await runCommand({ documentId, prompt, selection });
     if (answer.outcome !== "hermes") return { outcome: answer.outcome, answer };
     const run = answer.hermesRun;
     if (!run?.started) {
@@ -124,9 +131,9 @@ async function main() {
   /** Brings the Tools panel into view with the switch of `toolName` focused. */
   const showTool = (toolName) => layout.reveal("tools", { focus: `[data-tool="${CSS.escape(toolName)}"] input` });
 
-  const deps = { session: () => session, isPageAiError: engine.isPageAiError, pageView };
+  const deps = { session, isPageAiError: engine.isPageAiError, pageView };
   contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
-  const auditPanel = createAuditPanel($("#audit-panel"), { documentId });
+  auditPanel = createAuditPanel($("#audit-panel"), { documentId });
   const reviewPanel = createReviewPanel($("#review-panel"), {
     documentId,
     prompts,

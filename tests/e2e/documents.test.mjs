@@ -79,6 +79,34 @@ describe('health and routing', () => {
     assert.deepEqual(body.details, { documentId: 'no_such_doc' });
   });
 
+  test('every answer has its own request id, and the log line of the request names it', async () => {
+    const first = await fetchJson(`${worker.url}/health`, { headers: { 'x-trace-id': 'e2e-trace.2' } });
+    const second = await fetchJson(`${worker.url}/health`, { headers: { 'x-trace-id': 'e2e-trace.2' } });
+    const ids = [first, second].map((res) => res.headers.get('x-request-id'));
+    for (const id of ids) assert.match(id, /^req_[a-z2-7]{16}$/);
+    assert.notEqual(ids[0], ids[1], 'one trace, two requests');
+    const failed = assertCodedError(await fetchJson(doc('no_such_doc')), 404, 'mnote_document_not_found');
+    // wrangler prints the Worker's console a moment after the answer.
+    let line;
+    for (let i = 0; i < 50 && !line; i += 1) {
+      line = worker.logs().split('\n').find((l) => l.includes(failed.requestId));
+      if (!line) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(line, `a log line names ${failed.requestId}`);
+    assert.ok(line.includes(failed.traceId) && line.includes('GET /api/documents/no_such_doc') && line.includes('404'), line);
+  });
+
+  test('a trace id in a JSON body is honoured when no header names one, and the header wins', async () => {
+    const fromBody = await sendJson(`${worker.url}/api/page-ai/command`, 'POST', { documentId: 'no_such_doc', prompt: 'x', scope: { type: 'full' }, traceId: 'body-trace.1' });
+    assert.equal(assertCodedError(fromBody, 404, 'mnote_document_not_found').traceId, 'body-trace.1');
+    const both = await sendJson(`${worker.url}/api/page-ai/command`, 'POST',
+      { documentId: 'no_such_doc', prompt: 'x', scope: { type: 'full' }, traceId: 'body-trace.2' }, { 'x-trace-id': 'header-trace.2' });
+    assert.equal(assertCodedError(both, 404, 'mnote_document_not_found').traceId, 'header-trace.2');
+    // Header syntax or a flood in the body's trace is not trusted, as in the header.
+    const insane = await sendJson(`${worker.url}/api/page-ai/command`, 'POST', { documentId: 'no_such_doc', prompt: 'x', scope: { type: 'full' }, traceId: 'a b\r\nx: y' });
+    assert.match(assertCodedError(insane, 404, 'mnote_document_not_found').traceId, /^tr_[a-z2-7]{16}$/);
+  });
+
   test('unknown routes and methods are coded errors', async () => {
     const route = assertCodedError(await fetchJson(`${worker.url}/api/nope`), 404, 'mnote_route_not_found');
     assert.equal(route.details.path, '/api/nope');

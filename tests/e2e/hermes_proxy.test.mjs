@@ -221,8 +221,12 @@ describe('sessions', () => {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['ok', 'persistence', 'sessionId', 'traceId']);
     assert.match(res.body.sessionId, /^mnote_welcome_[a-z2-7]{12}$/);
-    assert.equal(res.body.persistence, 'hermes');
+    assert.equal(res.body.persistence, 'hermes_on_first_run');
+    // The body's traceId (as the 7-5 examples send it) is the request's trace, here and upstream.
+    assert.equal(res.body.traceId, 'trace_1');
+    assert.equal(res.headers.get('x-trace-id'), 'trace_1');
     const created = double.last('POST /api/sessions');
+    assert.equal(created.headers['x-trace-id'], 'trace_1');
     assert.deepEqual(created.body, { id: res.body.sessionId, title: '当前页问答' });
     assert.equal(double.sessions.get(res.body.sessionId).title, '当前页问答');
     // Hermes titles are unique: a second one with the same title gets the suffix.

@@ -304,8 +304,10 @@ describe('the Hermes hand-off', () => {
   });
 
   test('bad commands are coded', async () => {
-    const missing = await command(url, { documentId: 'welcome', prompt: 'x' });
+    const missing = await command(url, { documentId: 'welcome', scope: { type: 'full' } });
     assert.equal(assertCodedError(missing, 400, 'mnote_invalid_arguments').details.pointer, '');
+    const unknown = await command(url, { documentId: 'welcome', prompt: 'x', scoop: { type: 'full' } });
+    assertCodedError(unknown, 400, 'mnote_invalid_arguments');
     const mode = await command(url, { documentId: 'welcome', prompt: 'x', scope: { type: 'full' }, mode: 'turbo' });
     assert.equal(assertCodedError(mode, 400, 'mnote_invalid_arguments').details.pointer, '/mode');
     assertCodedError(await command(url, { documentId: 'nope_doc', prompt: 'x', scope: { type: 'full' } }), 404, 'mnote_document_not_found');

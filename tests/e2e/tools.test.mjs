@@ -4,9 +4,11 @@
 //   node --test --test-concurrency=1 tests/e2e/tools.test.mjs
 
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { assertCodedError, startWorker } from './lib/wrangler.mjs';
+import { ROOT, assertCodedError, startWorker } from './lib/wrangler.mjs';
 import {
   fetchJson,
   sendJson,
@@ -25,6 +27,7 @@ import {
   verifyAudit,
 } from './lib/mnote.mjs';
 
+const pageai = createRequire(import.meta.url)(join(ROOT, 'wasm', 'pkg', 'node', 'pageai.js'));
 const DOC = 'tools_doc';
 let worker;
 let url;
@@ -195,6 +198,40 @@ describe('MCP over Streamable HTTP', () => {
     const conflict = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: stale });
     assert.equal(conflict.body.result.isError, true);
     assert.equal(JSON.parse(conflict.body.result.content[0].text).code, 'mnote_revision_conflict');
+    assert.equal((await getPage(url, DOC)).revision, page.revision);
+  });
+
+  test('a call with several bad arguments lists every one, as the browser package does', async () => {
+    const page = await getPage(url, DOC);
+    const args = {
+      ...replaceArgs(DOC, page.revision, { blockId: 'p_a', matchText: 'alpha', content: 'x' }),
+      baseRevision: 'latest',
+      dryRun: 'yes',
+      force: true,
+    };
+    args.operations = [{ op: 'rewrite', blockId: 'p_a' }, args.operations[0], { op: 'replace', blockId: 7, matchText: 'a', content: 'b' }];
+    const res = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: args });
+    assert.equal(res.body.result.isError, true);
+    const { details } = res.body.result.structuredContent;
+    const pointers = details.errors.map((e) => e.pointer);
+    // An operation is read whole (it is tagged by `op`), so a bad field inside one names the operation.
+    for (const expected of ['/baseRevision', '/operations/0', '/operations/2', '/dryRun', '/force']) {
+      assert.ok(pointers.some((p) => p.startsWith(expected)), `${expected} in ${pointers.join(', ')}`);
+    }
+    assert.equal(pointers.length, 5, pointers.join(', '));
+    assert.equal(details.pointer, pointers[0], 'the first stays in details.pointer');
+    for (const e of details.errors) assert.equal(typeof e.reason, 'string');
+    // The browser's dry-run of the same call names the same fields, in the same order.
+    const session = new pageai.PageSession(page);
+    try {
+      session.preview({ toolName: 'mnote.doc.apply_block_ops', args });
+      assert.fail('the preview refuses it');
+    } catch (error) {
+      assert.equal(error.code, 'mnote_invalid_arguments');
+      assert.deepEqual(error.details.errors.map((e) => e.pointer.replace(/^\/toolCall\/args/, '')), pointers);
+    } finally {
+      session.free();
+    }
     assert.equal((await getPage(url, DOC)).revision, page.revision);
   });
 

@@ -235,9 +235,7 @@ pub(crate) fn page(value: &JsValue) -> Result<Page, Error> {
 pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, pointer: &str) -> Result<T, Error> {
     let pointed = |e: Error| match e {
         // Name the argument, so `route(p, {selection: 1})` reports `/options/selection`, not `/selection`.
-        Error::InvalidArguments { pointer: inner, reason } if !pointer.is_empty() => {
-            Error::invalid(format!("{pointer}{inner}"), reason)
-        }
+        e @ Error::InvalidArguments { .. } if !pointer.is_empty() => e.under(pointer),
         other => other,
     };
     json::from_json(&json_text(value, pointer)?).map_err(pointed)

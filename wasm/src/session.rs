@@ -246,7 +246,7 @@ impl PageSession {
         let options: EditOptions = interop::optional(options, "/options")?;
         let key = options.idempotency_key.unwrap_or_else(ids::mint_idempotency_key);
         let body = BlockEdits::text(&self.page, &block_id, &text, key).map_err(|e| match e {
-            Error::InvalidArguments { pointer, reason } if pointer == "/text" => Error::invalid("/newText", reason),
+            Error::InvalidArguments { pointer, reason, .. } if pointer == "/text" => Error::invalid("/newText", reason),
             other => other,
         })?;
         let args = ApplyBlockOpsArgs { dry_run: true, ..body.args(&self.page.document_id) };

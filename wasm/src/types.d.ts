@@ -480,7 +480,8 @@ export interface OpenAiFunctionsOptions {
 
 /** The options of `PageSession.route`. Everything is optional. */
 export interface RouteOptions {
-  /** The user's selected block ids; selection-relative prompts ("the selected blocks") act on them. */
+  /** The user's selected block ids: selection-relative prompts ("the selected blocks") act on them, and a text to
+   * find is looked for only in them (as the server's command route does with the same `selection`). */
   selection?: string[];
   /** Disabled tools and review mode; `{}` (review mode `review`) when omitted. */
   profile?: Profile;
@@ -696,7 +697,8 @@ export interface RemoteApplied {
 /**
  * What every function of this package throws: a real `Error` (`instanceof Error` holds) carrying the
  * stable `code`, a `hint` that says what to do next, and machine-readable `details` (for example
- * `{pointer, reason}` for `mnote_invalid_arguments`, `{blockId, nearestBlockIds}` for
+ * `{pointer, reason, errors: [{pointer, reason}, …]}` for `mnote_invalid_arguments` (every bad field, the
+ * first also in `pointer`), `{blockId, nearestBlockIds}` for
  * `mnote_block_not_found`). Narrow a caught value with `isPageAiError`.
  */
 export interface PageAiError extends Error {

@@ -42,9 +42,21 @@ async function request(path, init = {}) {
 export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);
 
 /**
+ * Saves a person's block edits (`PATCH /api/documents/{id}/blocks`, `{baseRevision, operations,
+ * idempotencyKey, revisionRefs?}`): all land or none. Answers the write's `mnote.tool_result.v1`; a block
+ * someone else changed since is an ApiError `mnote_revision_conflict` (409) listing each such block.
+ */
+export const saveBlocks = (documentId, body) =>
+  request(`/api/documents/${encodeURIComponent(documentId)}/blocks`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+/**
  * Runs a page-AI command on the server (`POST /api/page-ai/command`): the Durable Object freezes a context,
  * routes the prompt with the same core as the browser, and applies the shortcut, holds it for review, or
- * hands it to Hermes. `body` is `{documentId, prompt, scope, selection?, mode?}`.
+ * hands it to Hermes. `body` is `{documentId, prompt, scope?, selection?, mode?, runHermes?}`.
  */
 export const runCommand = (body) =>
   request("/api/page-ai/command", {

@@ -3,6 +3,8 @@
 // holds (targets, context-only neighbours, blocks left out), lets the user pick blocks for the `block` and
 // `selection` scopes, shows a command's preview in place (changed blocks display their diff until the
 // preview is cleared), and marks where a command's text is on the page (the matches of a repeated text).
+// Drawn editable, each block's text can be changed in place (js/block-editor.js handles the keys); drawing
+// again keeps the element of every block that did not change and of the one the person is typing in.
 
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
@@ -30,6 +32,7 @@ export function createPageView(root, { onPick }) {
   let blocks = new Map(); // blockId → [block, list number], to restore a block after a preview
   let previewed = []; // ids of blocks that show a diff now
   let marked = []; // ids of blocks whose matches are marked now
+  const keys = new WeakMap(); // element → what it was drawn from
 
   root.addEventListener("click", (event) => {
     if (!root.dataset.pick) return;
@@ -49,24 +52,63 @@ export function createPageView(root, { onPick }) {
   /** Draws a block as it is again, after a preview or marks. */
   function restore(id) {
     const el = elements.get(id);
-    const [block, number] = blocks.get(id) ?? [];
+    const [block, number, editable] = blocks.get(id) ?? [];
     if (!el || !block) return;
     el.classList.remove("is-previewed", "is-deleting");
-    replace(el.querySelector(".block-body"), body(block, number));
+    replace(el.querySelector(".block-body"), body(block, number, editable && !root.dataset.pick));
   }
 
+  /** Takes a preview's diffs and the marks off the page. */
+  function clearOverlays() {
+    for (const id of new Set([...previewed, ...marked])) restore(id);
+    for (const id of marked) elements.get(id)?.classList.remove("is-match");
+    previewed = [];
+    marked = [];
+  }
+
+  /** Whether the person is typing in the block (a preview or a mark must not replace its text then). */
+  const typingIn = (el) => el.contains(document.activeElement) && document.activeElement.matches(".block-text");
+
   return {
-    /** Draws every block of `page`. */
-    render(page) {
+    /**
+     * Draws every block of `page`. With `editable`, the text of each block a person may change is
+     * editable in place. A block that looks as before keeps its element, and so does the one the person
+     * is typing in (the editor owns its text), so drawing again never moves the caret.
+     */
+    render(page, { editable = false } = {}) {
+      clearOverlays();
       const numbering = numberer();
       const numbers = page.blocks.map((block) => numbering(block));
-      const nodes = page.blocks.map((block, i) => renderBlock(block, numbers[i]));
+      // The text the person is typing in keeps its element (a focused checkbox is simply focused again).
+      const focused = document.activeElement?.matches(".block-text") ? document.activeElement : null;
+      const nodes = page.blocks.map((block, i) => {
+        const key = JSON.stringify([block, numbers[i], editable]);
+        const old = elements.get(block.blockId);
+        if (old && (keys.get(old) === key || (focused && old.contains(focused)))) {
+          const marker = old.querySelector(".marker");
+          if (marker && block.type === "numbered_list_item") marker.textContent = `${numbers[i] ?? 1}.`;
+          keys.set(old, key);
+          return old;
+        }
+        const el = renderBlock(block, numbers[i], editable && !root.dataset.pick);
+        keys.set(el, key);
+        return el;
+      });
       elements = new Map(nodes.map((el) => [el.dataset.blockId, el]));
-      blocks = new Map(page.blocks.map((b, i) => [b.blockId, [b, numbers[i]]]));
-      previewed = [];
-      marked = [];
-      replace(root, nodes);
+      blocks = new Map(page.blocks.map((b, i) => [b.blockId, [b, numbers[i], editable]]));
+      // In order, moving only what is out of place (moving the focused element would blur it).
+      nodes.forEach((node, i) => {
+        if (root.children[i] !== node) root.insertBefore(node, root.children[i] ?? null);
+      });
+      for (const extra of [...root.children].slice(nodes.length)) extra.remove();
     },
+
+    /** Draws one block's body again from the last render (its text formatted, after editing it). */
+    redraw: (blockId) => restore(blockId),
+
+    /** The element of a block, and the editable text in it (null when the block has none). */
+    elementOf: (blockId) => elements.get(blockId) ?? null,
+    textOf: (blockId) => elements.get(blockId)?.querySelector(".block-text") ?? null,
 
     /**
      * Shows a tool result's diff in place: each changed block displays its inline diff, deleted blocks are
@@ -79,13 +121,15 @@ export function createPageView(root, { onPick }) {
       if (!result) return;
       for (const d of result.diff) {
         const el = elements.get(d.blockId);
-        if (!el) continue; // an inserted block: the command panel shows it
+        if (!el || typingIn(el)) continue; // an inserted block (the command panel shows it), or in use
         const change = result.changedBlocks.find((c) => c.blockId === d.blockId);
         el.classList.add(change?.op === "delete" ? "is-deleting" : "is-previewed");
         replace(el.querySelector(".block-body"), h("p", { class: "inline-diff" }, diffSpans(d.inline)));
         previewed.push(d.blockId);
       }
-      if (reveal && previewed[0]) elements.get(previewed[0]).scrollIntoView({ block: "center", behavior: "smooth" });
+      // Never while the person types in a block: the page must not move under the caret.
+      const typing = document.activeElement?.matches(".block-text");
+      if (reveal && previewed[0] && !typing) elements.get(previewed[0]).scrollIntoView({ block: "center", behavior: "smooth" });
     },
 
     /**
@@ -101,7 +145,7 @@ export function createPageView(root, { onPick }) {
       if (!marks) return;
       for (const id of marks.blockIds ?? []) {
         const el = elements.get(id);
-        if (!el || previewed.includes(id)) continue;
+        if (!el || previewed.includes(id) || typingIn(el)) continue;
         el.classList.add("is-match");
         if (marks.text) markText(el.querySelector(".block-body"), marks.text);
         marked.push(id);
@@ -114,7 +158,10 @@ export function createPageView(root, { onPick }) {
       else delete root.dataset.pick;
       for (const el of elements.values()) {
         if (mode) el.setAttribute("tabindex", "0");
-        else el.removeAttribute("tabindex");
+        else if (!el.classList.contains("is-locked")) el.removeAttribute("tabindex");
+        // While picking, a click picks the block instead of placing the caret in it.
+        const text = el.querySelector(".block-text[data-editable]");
+        if (text) text.setAttribute("contenteditable", mode ? "false" : "plaintext-only");
       }
     },
 
@@ -189,7 +236,7 @@ function markText(root, text) {
   }
 }
 
-function renderBlock(block, number) {
+function renderBlock(block, number, editable) {
   const label = TYPE_LABELS[block.type] ?? block.type;
   const locked = block.editable === false;
   const el = h(
@@ -199,8 +246,11 @@ function renderBlock(block, number) {
       "data-block-id": block.blockId,
       "data-block-type": block.type,
       title: `${label} · ${block.blockId}${locked ? " · locked" : ""}`,
+      // A locked block can still be reached with the keyboard, to hear that it is locked.
+      tabindex: locked && editable ? "0" : undefined,
+      "aria-label": locked && editable ? `${label}, locked: it can't be edited` : undefined,
     },
-    h("div", { class: "block-body" }, body(block, number)),
+    h("div", { class: "block-body" }, body(block, number, editable)),
     h(
       "span",
       { class: "block-badge", "aria-hidden": "true" },
@@ -214,40 +264,62 @@ function renderBlock(block, number) {
   return el;
 }
 
-function body(block, number) {
-  const text = block.text ?? "";
+/**
+ * The element that holds a block's text: editable in place (plain text, the block's Markdown source while
+ * the caret is in it) when the person may change it.
+ */
+function text(tag, block, editable, children, props = {}) {
+  const open = editable && block.editable !== false;
+  return h(
+    tag,
+    {
+      ...props,
+      class: `block-text${props.class ? ` ${props.class}` : ""}`,
+      contenteditable: open ? "plaintext-only" : undefined,
+      "data-editable": open ? true : undefined,
+      spellcheck: open && block.type !== "code" ? "true" : undefined,
+    },
+    children,
+  );
+}
+
+function body(block, number, editable = false) {
+  const source = block.text ?? "";
   const attrs = block.attrs ?? {};
+  const open = editable && block.editable !== false;
   switch (block.type) {
     case "heading":
-      return h(`h${Math.min(Math.max(attrs.level ?? 2, 1), 4)}`, {}, inline(text));
+      return text(`h${Math.min(Math.max(attrs.level ?? 2, 1), 4)}`, block, editable, inline(source));
     case "bulleted_list_item":
-      return h("div", { class: "list-item" }, h("span", { class: "marker" }, "•"), h("div", {}, inline(text)));
+      return h("div", { class: "list-item" }, h("span", { class: "marker" }, "•"), text("div", block, editable, inline(source)));
     case "numbered_list_item":
-      return h("div", { class: "list-item" }, h("span", { class: "marker" }, `${number ?? 1}.`), h("div", {}, inline(text)));
+      return h("div", { class: "list-item" }, h("span", { class: "marker" }, `${number ?? 1}.`), text("div", block, editable, inline(source)));
     case "todo":
       return h(
         "div",
         { class: `list-item todo${attrs.checked ? " is-done" : ""}` },
-        h("span", { class: "checkbox", role: "img", "aria-label": attrs.checked ? "done" : "open" }),
-        h("div", {}, inline(text)),
+        open
+          ? h("button", { type: "button", class: "checkbox", role: "checkbox", "aria-checked": String(Boolean(attrs.checked)), "aria-label": "Done" })
+          : h("span", { class: "checkbox", role: "img", "aria-label": attrs.checked ? "done" : "open" }),
+        text("div", block, editable, inline(source)),
       );
     case "quote":
-      return h("blockquote", {}, lines(text));
+      return text("blockquote", block, editable, lines(source));
     case "code":
       return h(
         "figure",
         { class: "code" },
         attrs.language ? h("figcaption", {}, attrs.language) : null,
-        h("pre", {}, h("code", {}, text)),
+        h("pre", {}, text("code", block, editable, source)),
       );
     case "divider":
       return h("hr");
     case "image":
       return h("img", { src: attrs.src ?? "", alt: attrs.alt ?? "", loading: "lazy" });
     case "table":
-      return table(text);
+      return table(source);
     default:
-      return h("p", {}, lines(text));
+      return text("p", block, editable, lines(source));
   }
 }
 

@@ -17,8 +17,10 @@ pub struct RequestContext {
     pub env: Env,
     /// Settings read from the environment.
     pub config: Config,
-    /// Echoed in every body and in the `x-trace-id` header.
+    /// Echoed in every body and in the `x-trace-id` header; the caller's, or minted ([`crate::correlation`]).
     pub trace_id: String,
+    /// This request's own id, on its answer and its log line ([`crate::correlation`]).
+    pub request_id: String,
 }
 
 /// A `200` JSON response carrying the trace header.

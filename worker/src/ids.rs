@@ -159,12 +159,22 @@ impl Mint for RandomMint {
 /// The id is echoed in a response header and in logs, so anything that could smuggle header syntax or
 /// flood a log line is replaced rather than trusted.
 pub fn trace_id(from_header: Option<&str>) -> String {
-    if let Some(given) = from_header.map(str::trim)
-        && is_sane_trace_id(given)
-    {
-        return given.to_string();
-    }
+    given_trace_id(from_header).unwrap_or_else(fresh_trace_id)
+}
+
+/// A caller's trace id (from a header or a body), trimmed, when it is a sane token ([`is_sane_trace_id`]).
+pub fn given_trace_id(given: Option<&str>) -> Option<String> {
+    given.map(str::trim).filter(|id| is_sane_trace_id(id)).map(str::to_string)
+}
+
+/// A fresh `tr_…` trace id.
+pub fn fresh_trace_id() -> String {
     minted("tr_", ID_CHARS).unwrap_or_else(|| "tr_unavailable".to_string())
+}
+
+/// A fresh `req_…` id for one HTTP request. Unlike a trace id, a caller never chooses it.
+pub fn request_id() -> String {
+    minted("req_", ID_CHARS).unwrap_or_else(|| "req_unavailable".to_string())
 }
 
 /// Whether a client-supplied id (trace id, tool call id, run id) is a plain, bounded token.

@@ -21,6 +21,8 @@
 //! - [`auth`]: who may call a route (session cookie or Bearer client token, allowed origins), and the tool
 //!   token of `/mcp` and the tool route.
 //! - [`hardening`]: the security headers every answer carries.
+//! - [`correlation`]: the trace id (header, body, minted) and request id of a request, on its answer and
+//!   its log line.
 //! - [`error`]: the one place a core error becomes an HTTP response.
 //! - [`config`]: binding names, limits and vars.
 //! - [`clock`]: the one clock reading a request passes down.
@@ -33,6 +35,7 @@
 pub mod auth;
 pub mod clock;
 pub mod config;
+pub mod correlation;
 pub mod durable;
 pub mod error;
 pub mod hardening;
@@ -59,25 +62,35 @@ async fn fetch(req: Request, env: Env, _ctx: Context) -> worker::Result<Response
     router(req, env).await
 }
 
-/// Answers one request: resolves its route, checks who is asking ([`routes::authorize`]), runs the
-/// handler, and turns any failure into the coded error response. Every answer carries the request's
-/// trace id and the security headers ([`hardening::harden`]).
+/// Answers one request: resolves its route, checks who is asking ([`routes::authorize`]), settles its
+/// trace id ([`correlation`]), runs the handler, and turns any failure into the coded error response.
+/// Every answer carries the request's trace id and request id ([`correlation::stamp`]) and the security
+/// headers ([`hardening::harden`]), and the request gets one log line.
 pub async fn router(req: Request, env: Env) -> worker::Result<Response> {
-    let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
+    let header_trace = ids::given_trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
     config::warn_weak_secrets(&env);
-    let ctx = RequestContext { config: Config::from_env(&env), env, trace_id };
-    let outcome = match Route::resolve(&req.method(), &req.path()) {
-        Ok(route) => match routes::authorize(&req, &route, &ctx).await {
-            Ok(()) => dispatch(route, req, &ctx).await,
-            Err(error) => Err(Failure::Core(error)),
-        },
-        Err(error) => Err(Failure::Core(error)),
+    let mut ctx = RequestContext {
+        config: Config::from_env(&env),
+        env,
+        trace_id: header_trace.clone().unwrap_or_else(ids::fresh_trace_id),
+        request_id: ids::request_id(),
     };
+    let (method, path) = (req.method(), req.path());
+    let outcome = answer(req, header_trace.is_some(), &mut ctx).await;
     let response = match outcome {
         Ok(response) => response,
         Err(failure) => failure_response(failure, &ctx.trace_id)?,
     };
-    hardening::harden(response)
+    let response = hardening::harden(correlation::stamp(response, &ctx).await?)?;
+    correlation::log_line(&method, &path, response.status_code(), &ctx);
+    Ok(response)
+}
+
+async fn answer(req: Request, header_trace: bool, ctx: &mut RequestContext) -> Result<Response, Failure> {
+    let route = Route::resolve(&req.method(), &req.path())?;
+    routes::authorize(&req, &route, ctx).await?;
+    let req = correlation::adopt_body_trace(req, &route, header_trace, ctx).await?;
+    dispatch(route, req, ctx).await
 }
 
 async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Response, Failure> {

@@ -58,6 +58,13 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// The scope a command works in: the user's selection when there is one, else the whole page. The
+    /// browser's preview (`PageSession.route` with a `selection`) and the server's command route both use it,
+    /// so a command on two selected blocks cannot preview against the whole page and then run on two.
+    pub fn for_command(selection: &[String]) -> Scope {
+        if selection.is_empty() { Scope::Full } else { Scope::Selection { block_ids: selection.to_vec() } }
+    }
+
     /// The scope's wire name.
     pub fn name(&self) -> &'static str {
         match self {

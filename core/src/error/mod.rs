@@ -8,6 +8,7 @@
 mod code;
 mod text;
 
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
@@ -27,6 +28,9 @@ pub enum Error {
         pointer: String,
         /// What is wrong with it.
         reason: String,
+        /// The other bad fields found in the same input, in the order they were found (empty when the
+        /// first was the only one, or when the input could be read no further).
+        more: Vec<FieldError>,
     },
     /// A block the write touches changed since the caller read it, or the caller asked for the exact
     /// revision (or wrote the whole page) and the page moved on.
@@ -258,6 +262,15 @@ pub enum Error {
     },
 }
 
+/// One bad field of an input: where, and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// JSON pointer (RFC 6901) to the field, `""` for the whole input.
+    pub pointer: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
 /// One block that changed since the caller read it: how it is now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockConflict {
@@ -274,7 +287,23 @@ pub struct BlockConflict {
 impl Error {
     /// Shorthand for [`Error::InvalidArguments`].
     pub fn invalid(pointer: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidArguments { pointer: pointer.into(), reason: reason.into() }
+        Error::InvalidArguments { pointer: pointer.into(), reason: reason.into(), more: Vec::new() }
+    }
+
+    /// The same error with each of its JSON pointers under `prefix` (an argument's own name, e.g.
+    /// `/options`); any other error is returned as it is.
+    pub fn under(self, prefix: &str) -> Self {
+        match self {
+            Error::InvalidArguments { pointer, reason, more } => Error::InvalidArguments {
+                pointer: format!("{prefix}{pointer}"),
+                reason,
+                more: more
+                    .into_iter()
+                    .map(|e| FieldError { pointer: format!("{prefix}{}", e.pointer), reason: e.reason })
+                    .collect(),
+            },
+            other => other,
+        }
     }
 
     /// Shorthand for [`Error::InvalidPage`].

@@ -11,9 +11,13 @@ impl Error {
     /// A one-line description for people. Never contains secrets.
     pub fn message(&self) -> String {
         match self {
-            Error::InvalidArguments { pointer, reason } => match pointer.is_empty() {
-                true => format!("invalid arguments: {reason}"),
-                false => format!("invalid argument at {pointer}: {reason}"),
+            Error::InvalidArguments { pointer, reason, more } => match (pointer.is_empty(), more.len()) {
+                (true, 0) => format!("invalid arguments: {reason}"),
+                (false, 0) => format!("invalid argument at {pointer}: {reason}"),
+                (true, n) => format!("invalid arguments: {reason} (and {n} more, listed in details.errors)"),
+                (false, n) => {
+                    format!("invalid argument at {pointer}: {reason} (and {n} more, listed in details.errors)")
+                }
             },
             Error::RevisionConflict { expected, actual, blocks } => match blocks.as_slice() {
                 [] => format!("baseRevision {expected} is not the current revision {actual}"),
@@ -119,7 +123,7 @@ impl Error {
     pub fn hint(&self) -> String {
         match self {
             Error::InvalidArguments { .. } => {
-                "fix the field named in details.pointer; the tool's inputSchema describes every field".into()
+                "fix every field listed in details.errors (the first is details.pointer); the tool's inputSchema describes every field".into()
             }
             Error::RevisionConflict { actual, blocks, .. } => match blocks.is_empty() {
                 true => format!("fetch the page again (revision {actual}) and rebuild the change against it"),
@@ -204,9 +208,14 @@ impl Error {
     /// Machine-readable details: the JSON pointer, ids, counts and candidates behind the message.
     pub fn details(&self) -> Value {
         match self {
-            Error::InvalidArguments { pointer, reason } | Error::InvalidPage { pointer, reason } => {
-                json!({ "pointer": pointer, "reason": reason })
+            Error::InvalidArguments { pointer, reason, more } => {
+                let first = json!({ "pointer": pointer, "reason": reason });
+                let mut errors = Vec::with_capacity(1 + more.len());
+                errors.push(first);
+                errors.extend(more.iter().map(|e| json!({ "pointer": e.pointer, "reason": e.reason })));
+                json!({ "pointer": pointer, "reason": reason, "errors": errors })
             }
+            Error::InvalidPage { pointer, reason } => json!({ "pointer": pointer, "reason": reason }),
             Error::RevisionConflict { expected, actual, blocks } => json!({
                 "baseRevision": expected,
                 "currentRevision": actual,

@@ -128,6 +128,25 @@ fn selection_bounds_the_write() {
 }
 
 #[test]
+fn a_selection_bounds_a_text_search_even_unsaid() {
+    // Two blocks selected, a text only outside them: not a write anywhere else on the page.
+    for prompt in ["把「Rust」改成「Go」", "replace \"Rust\" with \"Go\"", "删除「Rust」"] {
+        let r = run(prompt, &["p_1", "p_2"], ReviewMode::Yolo);
+        assert!(r.requires_hermes_run && r.recommended_tool_call.is_none(), "{prompt}: {r:?}");
+        assert_eq!(r.reason_code, Some(ReasonCode::OutOfSelection), "{prompt}");
+        assert!(r.reason.contains("outside the selection") && r.reason.contains("p_4"), "{}", r.reason);
+    }
+    // Inside the selection, the write is direct and stays there.
+    let r = run("replace \"API\" with \"interface\" everywhere", &["p_2"], ReviewMode::Yolo);
+    assert_eq!(r.recommended_tool_call.as_ref().map(|c| c.args["allowedTargetBlockIds"].clone()), Some(json!(["p_2"])));
+    // A block named by position, and the place of an insert, are not bounded by it.
+    let r = run("删除第二段", &["p_4"], ReviewMode::Yolo);
+    assert_eq!(ops(&r), json!([{"op": "delete", "blockId": "p_2"}]));
+    let r = run("在末尾添加「谢谢大家」", &["p_1"], ReviewMode::Yolo);
+    assert!(!r.requires_hermes_run, "{r:?}");
+}
+
+#[test]
 fn inserts_and_multi_commands() {
     let r = run("在末尾添加「谢谢大家」", &[], ReviewMode::Yolo);
     assert_eq!(

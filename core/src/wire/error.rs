@@ -6,7 +6,9 @@ use serde_json::Value;
 
 use crate::error::Error;
 
-/// The error body every surface returns: `{ok:false, code, message, hint, details, traceId}`.
+/// The error body every surface returns: `{ok:false, code, message, hint, details, traceId}`, and, on an
+/// HTTP answer, the `requestId` of the request that failed (seed 7-5). A body stored with a review session
+/// has no request of its own, so it carries none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -23,6 +25,9 @@ pub struct ErrorBody {
     pub details: Value,
     /// Correlates this answer with logs and upstream calls.
     pub trace_id: String,
+    /// The one request this answer is for (also its `x-request-id` header and the Worker's log line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 impl ErrorBody {
@@ -35,6 +40,12 @@ impl ErrorBody {
             hint: error.hint(),
             details: error.details(),
             trace_id: trace_id.into(),
+            request_id: None,
         }
+    }
+
+    /// The same body, naming the HTTP request it answers.
+    pub fn for_request(self, request_id: impl Into<String>) -> Self {
+        ErrorBody { request_id: Some(request_id.into()), ..self }
     }
 }

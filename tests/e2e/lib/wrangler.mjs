@@ -206,7 +206,7 @@ export function sendJson(url, method, value, headers = {}) {
 export function assertCodedError(res, status, code) {
   assert.equal(res.status, status, `status of ${res.text.slice(0, 300)}`);
   assert.ok(res.body, `a JSON body, got ${res.text.slice(0, 300)}`);
-  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'details', 'hint', 'message', 'ok', 'traceId']);
+  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'details', 'hint', 'message', 'ok', 'requestId', 'traceId']);
   assert.equal(res.body.ok, false);
   assert.equal(res.body.code, code);
   for (const field of ['message', 'hint', 'traceId']) {
@@ -215,5 +215,8 @@ export function assertCodedError(res, status, code) {
   }
   assert.equal(typeof res.body.details, 'object');
   assert.equal(res.headers.get('x-trace-id'), res.body.traceId);
+  // The request's own id, minted by the Worker whoever built the error (the front or a Durable Object).
+  assert.match(res.body.requestId, /^req_[a-z2-7]{16}$/);
+  assert.equal(res.headers.get('x-request-id'), res.body.requestId);
   return res.body;
 }

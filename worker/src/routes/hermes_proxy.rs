@@ -95,7 +95,8 @@ pub async fn create_session(mut req: Request, ctx: &RequestContext) -> Result<Re
         _ => created,
     };
     let _: serde_json::Value = created.json(&hermes)?;
-    let answer = CreatedSession { ok: true, session_id, trace_id: ctx.trace_id.clone(), persistence: "hermes" };
+    let answer =
+        CreatedSession { ok: true, session_id, trace_id: ctx.trace_id.clone(), persistence: "hermes_on_first_run" };
     Ok(json_response(&answer, &ctx.trace_id)?)
 }
 
@@ -385,7 +386,7 @@ fn check_document(document_id: &str) -> Result<(), Error> {
 /// Core's argument errors, re-coded for the Hermes client routes.
 fn as_bad_request(error: Error) -> Error {
     match error {
-        Error::InvalidArguments { pointer, reason } => Error::HermesBadRequest { pointer, reason },
+        Error::InvalidArguments { pointer, reason, .. } => Error::HermesBadRequest { pointer, reason },
         Error::InvalidBody { reason } => Error::HermesBadRequest { pointer: String::new(), reason },
         other => other,
     }

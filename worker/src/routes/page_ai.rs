@@ -1,10 +1,12 @@
 //! The page-AI routes of the browser: `POST /api/page-ai/command` and the review sessions.
 //!
-//! - `POST /api/page-ai/command {documentId, prompt, scope, selection?, mode?}`: the document's object
-//!   freezes a context, routes the prompt and acts ([`crate::services::commands`]). The answer is
+//! - `POST /api/page-ai/command {documentId, prompt, scope?, selection?, mode?, runHermes?, traceId?}`: the
+//!   document's object freezes a context (the whole page by default), routes the prompt and acts
+//!   ([`crate::services::commands`]). The answer is
 //!   `{ok, outcome, route, contextId, mode, runId?, result?, reviewSession?, page?, hermesRun?}`: `applied`
 //!   carries the tool result and the page read back, `review` the held session, and `hermes` the route
-//!   (with `requiresHermesRun:true` and its `toolHint`) plus `hermesRun`, what [`start_hermes_run`] said.
+//!   (with `requiresHermesRun:true` and its `toolHint`) plus `hermesRun`, what [`start_hermes_run`] said;
+//!   with `runHermes:false` no run starts and `hermesRun` is absent.
 //! - `GET /api/page-ai/review-sessions/{id}` answers the session; `POST …/{id}/accept {idempotencyKey,
 //!   blockIds?}` and `…/revert {idempotencyKey}` answer `mnote.page_ai_review_answer.v1` (byte for byte the
 //!   same on a replay); `…/reject`, `…/abort` (no body) and `…/retry {toolCallId, operations?}` answer the
@@ -62,12 +64,14 @@ pub async fn command(mut req: Request, ctx: &RequestContext) -> Result<Response,
     check_document_id(&request.document_id)?;
     let (prompt, selection) = (request.prompt.clone(), request.selection.clone().unwrap_or_default());
     let run_document = request.document_id.clone();
+    let run_hermes = request.run_hermes != Some(false);
     let document_id = request.document_id.clone();
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
     // The object routes and acts under its own copy of the profile: one round trip.
     let command = DocumentCommand::Command { document_id, request, trace_id: ctx.trace_id.clone() };
     let Answered { value: answer, rows_written } = client.call::<CommandAnswer>(&command, &ctx.trace_id).await?;
     let hermes_run = match answer.outcome {
+        CommandOutcome::Hermes if !run_hermes => None,
         CommandOutcome::Hermes => Some(match start_hermes_run(&run_document, &prompt, &selection, ctx).await {
             Ok((run_id, session_id)) => {
                 HermesRun { started: true, run_id: Some(run_id), session_id: Some(session_id), error: None }

@@ -35,7 +35,10 @@ pub struct CommandRequest {
     pub document_id: String,
     /// What the user typed.
     pub prompt: String,
-    /// The context to freeze: `{type:"full"}`, `{type:"selection", blockIds}`, …
+    /// The context to freeze: `{type:"full"}` (the default), `{type:"selection", blockIds}`, … A selection
+    /// bounds the command without a selection scope: `selection` alone routes as the browser's
+    /// `PageSession.route(prompt, {selection})` does.
+    #[serde(default = "full_scope")]
     pub scope: Scope,
     /// The user's selection; defaults to a selection scope's blocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,6 +46,17 @@ pub struct CommandRequest {
     /// Review mode for this command; see the module docs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<ReviewMode>,
+    /// The trace, when no `x-trace-id` header names one (adopted by [`crate::correlation`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_id: Option<String>,
+    /// `false`: when the command goes to Hermes, answer so and start no run (an Apply that expected a direct
+    /// write). Default `true`: the run starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_hermes: Option<bool>,
+}
+
+fn full_scope() -> Scope {
+    Scope::Full
 }
 
 /// What the command did.

@@ -22,7 +22,15 @@ fn page() -> Page {
 }
 
 fn command(prompt: &str, scope: Scope, mode: Option<ReviewMode>) -> CommandRequest {
-    CommandRequest { document_id: "doc_1".into(), prompt: prompt.into(), scope, selection: None, mode }
+    CommandRequest {
+        document_id: "doc_1".into(),
+        prompt: prompt.into(),
+        scope,
+        selection: None,
+        mode,
+        trace_id: None,
+        run_hermes: None,
+    }
 }
 
 fn books(mode: ReviewMode) -> Books {

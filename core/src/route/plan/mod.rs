@@ -58,10 +58,14 @@ pub(super) fn operations(input: &RouteInput<'_>, commands: &[Command]) -> Result
     Ok(Planned { operations: planner.ops, allowed: planner.allowed, structural, notes: planner.notes })
 }
 
-/// The blocks the commands may write: the context's, narrowed to the selection when a command names it.
+/// The blocks the commands may write: the context's, narrowed to the selection when a command names it, or
+/// when a person with blocks selected asks for a text to be found (把「A」改成「B」 with two blocks
+/// selected means in those two). A block named by position, kind or heading, and the place of an insert or a
+/// move, stay anywhere in the context.
 fn write_scope(input: &RouteInput<'_>, commands: &[Command]) -> Result<Vec<String>, Refusal> {
     let context_allowed = &input.context.allowed_target_block_ids;
-    if !commands.iter().any(uses_selection) {
+    let searched = !input.selection.is_empty() && commands.iter().any(searches_page);
+    if !searched && !commands.iter().any(uses_selection) {
         return Ok(context_allowed.clone());
     }
     if input.selection.is_empty() {
@@ -80,6 +84,14 @@ fn uses_selection(command: &Command) -> bool {
         | Command::SetText { target, .. }
         | Command::Check { target, .. } => matches!(target, BlockRef::Selection),
         Command::Insert { .. } | Command::Move { .. } => false,
+    }
+}
+
+/// Whether a command looks for its text anywhere (no selection, block or kind named).
+fn searches_page(command: &Command) -> bool {
+    match command {
+        Command::Replace { within, .. } | Command::DeleteSpan { within, .. } => matches!(within, Within::Page),
+        _ => false,
     }
 }
 

@@ -17,7 +17,7 @@ pub struct CreateSessionBody {
     pub workspace_id: Option<String>,
     /// The document the session is about.
     pub document_id: String,
-    /// Accepted for the 7-5 shape; the `x-trace-id` header carries the trace.
+    /// The trace, when no `x-trace-id` header names one (adopted by [`crate::correlation`]).
     pub trace_id: Option<String>,
     /// The session's title in Hermes.
     pub title: Option<String>,
@@ -43,7 +43,7 @@ pub struct StartRunBody {
     pub selected_block_id: Option<String>,
     /// The text the user selected, passed to Hermes as a hint.
     pub selected_text: Option<String>,
-    /// Accepted for the 7-5 shape; the `x-trace-id` header carries the trace.
+    /// The trace, when no `x-trace-id` header names one (adopted by [`crate::correlation`]).
     pub trace_id: Option<String>,
 }
 
@@ -57,7 +57,7 @@ pub struct AbortBody {
     pub document_id: Option<String>,
     /// Echoed in the answer.
     pub session_id: Option<String>,
-    /// Accepted for the 7-5 shape.
+    /// The trace, when no `x-trace-id` header names one (adopted by [`crate::correlation`]).
     pub trace_id: Option<String>,
 }
 
@@ -103,7 +103,8 @@ pub struct CreatedSession {
     pub session_id: String,
     /// The request's trace.
     pub trace_id: String,
-    /// `hermes`: the session was created in Hermes right away (0.19 has `POST /api/sessions`).
+    /// `hermes_on_first_run`, the 7-5 value: Hermes keeps the session and its messages from its first run on,
+    /// and mnote keeps none. (Hermes 0.19 has `POST /api/sessions`, so the session exists in Hermes at once.)
     pub persistence: &'static str,
 }
 

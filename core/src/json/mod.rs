@@ -1,0 +1,229 @@
+//! JSON in and out of core's types: the one decoder (with a JSON pointer to the field that failed) and the
+//! one encoder.
+//!
+//! Every shape is read through [`from_value_ref`], so a failure anywhere names its field the same way
+//! (`mnote_invalid_arguments` with `details.pointer`), and the browser package carries one copy of the
+//! parsing code.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::{Error, FieldError};
+
+/// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
+///
+/// The text is parsed into a [`Value`] first and `T` is read from that. Every shape is then read by one
+/// deserializer, which matters for the browser package: each deserializer a type is read from adds a copy of
+/// its parsing code to the WASM module.
+pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
+    let value: Value = serde_json::from_str(json).map_err(|e| Error::invalid("", e.to_string()))?;
+    from_value_ref(&value)
+}
+
+/// Converts a JSON value into `T`, with the same error mapping as [`from_json`].
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+    from_value_ref(&value)
+}
+
+/// Deserializes `T` from a borrowed JSON value, without copying it first. The one place shapes are read.
+///
+/// A failure names every bad field it can find ([`every_bad_field`]), the first in `pointer`.
+pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let pointer = pointer_of(e.path());
+        match serde_error(&pointer, e.inner()) {
+            Error::InvalidArguments { pointer, reason, .. } => {
+                let more = every_bad_field::<T>(value, &pointer, &reason);
+                Error::InvalidArguments { pointer, reason, more }
+            }
+            other => other,
+        }
+    })
+}
+
+/// At most this many bad fields are listed for one input.
+const MAX_FIELD_ERRORS: usize = 32;
+
+/// The bad fields of `value` after the first (at `first`), as a model needs them to fix a call in one go.
+///
+/// serde stops at the first error, so the input is read again with each bad field taken out, until it
+/// reads, or the next error is only the absence of a field this took out (or the bad part is the whole
+/// input). A field that is genuinely missing is listed; one this removed is not listed twice. A bad element
+/// of an array is taken out too, and the pointers after it are counted as in the caller's input. Runs only
+/// on a failed read, so a good input pays nothing.
+fn every_bad_field<T: DeserializeOwned>(value: &Value, first: &str, first_reason: &str) -> Vec<FieldError> {
+    let mut probe = Probe { value: value.clone(), removed: Vec::new(), gone: Vec::new() };
+    let mut more = Vec::new();
+    let (mut at, mut why) = (String::from(first), String::from(first_reason));
+    while more.len() + 1 < MAX_FIELD_ERRORS && probe.take_out(&at, &why) {
+        let Err(e) = serde_path_to_error::deserialize::<_, T>(&probe.value) else { break };
+        let here = pointer_of(e.path());
+        let reason = reason_of(e.inner());
+        // "missing field `x`" is reported at the object; the field is named in the reason.
+        let missing = missing_field(&reason).map(|name| child(&here, name));
+        if probe.gone.contains(&probe.original(missing.as_deref().unwrap_or(&here))) {
+            // What this took out is now missing, or what it put in its place does not read either: take
+            // out the object around it instead (an element of an array, usually), without listing it.
+            (at, why) = (here, reason);
+            continue;
+        }
+        more.push(FieldError { pointer: probe.original(&here), reason: reason.clone() });
+        if missing.is_some() {
+            // Nothing can stand in for a missing field, so every read stops there.
+            break;
+        }
+        (at, why) = (here, reason);
+    }
+    more
+}
+
+/// A value of the type a serde message says was expected, to stand in for a bad scalar, so the fields
+/// declared after it are still checked for being present.
+fn stand_in(reason: &str) -> Option<Value> {
+    let expected = reason.rsplit_once("expected ")?.1;
+    match expected {
+        "a boolean" => Some(Value::Bool(false)),
+        "a string" => Some(Value::String(String::new())),
+        "a sequence" => Some(Value::Array(Vec::new())),
+        e if e.starts_with('u') || e.starts_with('i') || e.starts_with("a number") => Some(Value::from(0u8)),
+        _ => None,
+    }
+}
+
+/// The input being read again, with what was taken out of it.
+struct Probe {
+    value: Value,
+    /// Elements taken out of arrays: (the array's pointer, the element's index in the caller's input).
+    removed: Vec<(String, usize)>,
+    /// What was taken out, as pointers into the caller's input.
+    gone: Vec<String>,
+}
+
+impl Probe {
+    /// Takes out the member or element at `pointer` (in the probe's own terms), or puts a good scalar in
+    /// place of a bad one; false when there is nothing to take out, it is the whole input, or it was taken
+    /// out before.
+    fn take_out(&mut self, pointer: &str, reason: &str) -> bool {
+        let Some((parent, last)) = pointer.rsplit_once('/') else { return false };
+        let original = self.original(pointer);
+        if self.gone.contains(&original) {
+            return false;
+        }
+        // A bad scalar is replaced by one of the expected type, the first time.
+        if let (Some(slot), Some(good)) = (self.value.pointer_mut(pointer), stand_in(reason)) {
+            *slot = good;
+            self.gone.push(original);
+            return true;
+        }
+        let key = last.replace("~1", "/").replace("~0", "~");
+        let was = key.parse::<usize>().ok().map(|index| self.original_index(parent, index));
+        let taken = match (self.value.pointer_mut(parent), was) {
+            (Some(Value::Object(map)), _) => map.remove(&key).is_some(),
+            (Some(Value::Array(items)), Some(was)) => match key.parse::<usize>() {
+                Ok(index) if index < items.len() => {
+                    items.remove(index);
+                    self.removed.push((String::from(parent), was));
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        if taken {
+            self.gone.push(original);
+        }
+        taken
+    }
+
+    /// The index in the caller's input of element `index` of the array at `array` now.
+    fn original_index(&self, array: &str, index: usize) -> usize {
+        let mut taken: Vec<usize> = self.removed.iter().filter(|(a, _)| a == array).map(|(_, i)| *i).collect();
+        taken.sort_unstable();
+        taken.into_iter().fold(index, |i, gone| if gone <= i { i + 1 } else { i })
+    }
+
+    /// `pointer` (in the probe's terms) as a pointer into the caller's input.
+    fn original(&self, pointer: &str) -> String {
+        let mut out = String::new();
+        for segment in pointer.split('/').skip(1) {
+            let shifted = match segment.parse::<usize>() {
+                Ok(index) if self.removed.iter().any(|(array, _)| *array == out) => {
+                    Some(self.original_index(&out, index).to_string())
+                }
+                _ => None,
+            };
+            out.push('/');
+            out.push_str(shifted.as_deref().unwrap_or(segment));
+        }
+        out
+    }
+}
+
+/// The field a "missing field `x`" reason names.
+fn missing_field(reason: &str) -> Option<&str> {
+    reason.strip_prefix("missing field `")?.strip_suffix('`')
+}
+
+/// The pointer of member `name` of the object at `pointer`.
+fn child(pointer: &str, name: &str) -> String {
+    let mut out = String::from(pointer);
+    out.push('/');
+    push_escaped(&mut out, name);
+    out
+}
+
+/// A serde_json message without its " at line L column C" (the pointer already says where).
+fn reason_of(e: &serde_json::Error) -> String {
+    let mut reason = e.to_string();
+    if let Some(cut) = reason.find(" at line ") {
+        reason.truncate(cut);
+    }
+    reason
+}
+
+/// Maps a serde_json error at `pointer` to [`Error::InvalidArguments`].
+pub fn serde_error(pointer: &str, e: &serde_json::Error) -> Error {
+    Error::invalid(pointer, reason_of(e))
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        out.push('/');
+        match segment {
+            Segment::Seq { index } => out.push_str(&index.to_string()),
+            Segment::Map { key } => push_escaped(&mut out, key),
+            Segment::Enum { variant } => push_escaped(&mut out, variant),
+            Segment::Unknown => out.push('?'),
+        }
+    }
+    out
+}
+
+// RFC 6901: '~' becomes "~0" and '/' becomes "~1".
+fn push_escaped(out: &mut String, key: &str) {
+    for c in key.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Encodes `value` as compact JSON, the bytes core answers with (and replays).
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::invalid("", e.to_string()))
+}
+
+/// Encodes `value` as a JSON value, e.g. to fingerprint typed arguments as if they had been sent as JSON.
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, Error> {
+    serde_json::to_value(value).map_err(|e| Error::invalid("", e.to_string()))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+// Editing the page in place, as in a block editor: click into a block and type; Enter starts a new block
+// (splitting the text at the caret), Backspace at the start of a block joins it to the one before (or
+// deletes it when empty), the arrow keys move between blocks, a to-do's box checks it. While the caret is
+// in a block it shows the block's Markdown source; when it leaves, the formatted text again. What changes
+// goes to the page's edits (js/edit-sync.js), which save it; a block both sides changed shows the
+// conflict view (js/conflict-view.js) under it.
+
+import { getCaret, onEdgeLine, readText, setCaret, sourceOffset } from "./caret.js";
+import { conflictCard } from "./conflict-view.js";
+import { h } from "./dom.js";
+
+const TEXT_TYPES = new Set(["heading", "paragraph", "bulleted_list_item", "numbered_list_item", "todo", "quote", "code"]);
+const LIST_TYPES = new Set(["bulleted_list_item", "numbered_list_item", "todo"]);
+
+/**
+ * @param {HTMLElement} root the page's blocks
+ * @param {object} deps
+ * @param {ReturnType<import("./edit-sync.js").createEditSync>} deps.sync
+ * @param {ReturnType<import("./page-view.js").createPageView>} deps.pageView
+ * @param {boolean} deps.editable whether the person may edit this page at all
+ */
+export function createBlockEditor(root, { sync, pageView, editable }) {
+  let drawing = false;
+  /** Draws the person's page: blocks, the text the caret is in, conflicts. */
+  function draw() {
+    // Removing the focused block blurs it, and its focusout would draw again in the middle of this one.
+    if (drawing) return;
+    drawing = true;
+    try {
+      pageView.render(sync.view(), { editable });
+      followFocused();
+      paintConflicts();
+    } finally {
+      drawing = false;
+    }
+  }
+
+  const textIn = (target) => {
+    const el = target?.closest?.(".block-text[data-editable]");
+    return el && root.contains(el) ? el : null;
+  };
+  const idOf = (el) => el.closest("[data-block-id]").dataset.blockId;
+  const indexOf = (blockId) => sync.blocks().findIndex((b) => b.blockId === blockId);
+
+  /** Shows the block's source in place of its formatted text, keeping the caret where it was. */
+  function showSource(el, at = null) {
+    if (el.dataset.raw === undefined) {
+      const block = sync.block(idOf(el));
+      if (!block) return;
+      const shown = readText(el);
+      const caret = at ?? getCaret(el)?.start ?? null;
+      if (shown !== block.text || el.children.length) {
+        el.textContent = block.text;
+        if (caret !== null) setCaret(el, sourceOffset(shown, block.text, caret));
+      }
+      el.dataset.raw = "";
+    }
+    if (at !== null) setCaret(el, at);
+  }
+
+  /** Puts the caret into a block's text: at an offset, or `"end"`. Answers whether there was one. */
+  function focusText(blockId, at) {
+    const el = pageView.textOf(blockId);
+    if (!el || el.getAttribute("contenteditable") !== "plaintext-only") return false;
+    el.focus({ preventScroll: false });
+    const block = sync.block(blockId);
+    showSource(el, at === "end" ? (block?.text.length ?? 0) : at);
+    return true;
+  }
+
+  /** The text the caret is in, when a merge changed its block: the new text, the caret kept near. */
+  function followFocused() {
+    const el = textIn(document.activeElement);
+    if (!el || el.dataset.raw === undefined) return;
+    const block = sync.block(idOf(el));
+    if (!block || readText(el) === block.text) return;
+    const caret = getCaret(el)?.start ?? 0;
+    el.textContent = block.text;
+    setCaret(el, Math.min(caret, block.text.length));
+  }
+
+  function paintConflicts() {
+    const conflicts = sync.conflicts();
+    for (const el of root.querySelectorAll(".block.is-conflict")) {
+      if (conflicts.has(el.dataset.blockId)) continue;
+      el.classList.remove("is-conflict");
+      el.querySelector(".conflict")?.remove();
+      el.querySelector(".block-text[data-editable]")?.setAttribute("contenteditable", "plaintext-only");
+    }
+    for (const [blockId, conflict] of conflicts) {
+      const el = pageView.elementOf(blockId);
+      if (!el) continue;
+      el.classList.add("is-conflict");
+      el.querySelector(".block-text[data-editable]")?.setAttribute("contenteditable", "false");
+      const key = JSON.stringify([conflict.theirs, conflict.yours.text]);
+      const old = el.querySelector(".conflict");
+      if (old?.dataset.key === key) continue;
+      const typing = el.contains(document.activeElement) || document.activeElement === document.body;
+      const card = conflictCard(conflict, {
+        keepMine: () => {
+          sync.keepMine(blockId);
+          focusText(blockId, "end");
+        },
+        takeTheirs: () => {
+          sync.takeTheirs(blockId);
+          if (!focusText(blockId, "end")) root.focus();
+        },
+      });
+      card.dataset.key = key;
+      old ? old.replaceWith(card) : el.append(card);
+      // The person was typing here: the choice is where the keyboard is now.
+      if (typing) card.focus();
+    }
+  }
+
+  /** A locked block says so when the person tries to change it. */
+  function sayLocked(block) {
+    if (block.querySelector(".lock-note")) return;
+    block.append(h("p", { class: "lock-note", role: "status" }, "This block is locked, so it can't be edited here."));
+  }
+
+  // --- Keys -----------------------------------------------------------------------------------------
+
+  /** Enter: a new block after this one with the text after the caret (a list goes on with a new item). */
+  function split(el, block) {
+    const text = readText(el);
+    const { start, end } = getCaret(el) ?? { start: text.length, end: text.length };
+    const blocks = sync.blocks().with(indexOf(block.blockId), { ...block, text });
+    const i = indexOf(block.blockId);
+    if (LIST_TYPES.has(block.type) && text === "") {
+      // Enter on an empty item ends the list, as editors do.
+      sync.change(blocks.with(i, asParagraph(block)));
+      focusText(block.blockId, 0);
+      return;
+    }
+    const fresh = { blockId: mintBlockId(), ...continuation(block), text: text.slice(end), editable: true };
+    if (start === 0 && end === 0 && text !== "") {
+      // At the very start: an empty block above, the caret stays with the text.
+      sync.change(blocks.toSpliced(i, 0, { ...fresh, text: "" }));
+      focusText(block.blockId, 0);
+      return;
+    }
+    sync.change(blocks.with(i, { ...block, text: text.slice(0, start) }).toSpliced(i + 1, 0, fresh));
+    focusText(fresh.blockId, 0);
+  }
+
+  /** Backspace at the start: an empty block goes, a list item becomes text, other text joins the one before. */
+  function backspace(el, block) {
+    const text = readText(el);
+    const i = indexOf(block.blockId);
+    const blocks = sync.blocks();
+    if (text === "" && blocks.length > 1) {
+      const before = neighbour(i, -1);
+      const next = neighbour(i, 1);
+      sync.change(blocks.toSpliced(i, 1));
+      if (!(before && focusText(before.blockId, "end")) && next) focusText(next.blockId, 0);
+      return;
+    }
+    if (LIST_TYPES.has(block.type) || (text === "" && block.type !== "paragraph")) {
+      sync.change(blocks.with(i, { ...asParagraph(block), text }));
+      focusText(block.blockId, 0);
+      return;
+    }
+    const previous = blocks[i - 1];
+    if (!joinable(previous)) return;
+    sync.change(blocks.with(i - 1, { ...previous, text: previous.text + text }).toSpliced(i, 1));
+    focusText(previous.blockId, previous.text.length);
+  }
+
+  /** Delete at the end: the next block's text joins this one. */
+  function joinNext(el, block) {
+    const text = readText(el);
+    const i = indexOf(block.blockId);
+    const blocks = sync.blocks();
+    const next = blocks[i + 1];
+    if (!joinable(next)) return;
+    sync.change(blocks.with(i, { ...block, text: text + next.text }).toSpliced(i + 1, 1));
+    focusText(block.blockId, text.length);
+  }
+
+  const joinable = (block) => block && TEXT_TYPES.has(block.type) && block.editable !== false && !sync.conflicts().has(block.blockId);
+
+  /** The nearest block in direction `step` whose text the person can edit. */
+  function neighbour(i, step) {
+    const blocks = sync.blocks();
+    for (let j = i + step; j >= 0 && j < blocks.length; j += step) if (joinable(blocks[j])) return blocks[j];
+    return null;
+  }
+
+  function onKey(event) {
+    const el = textIn(event.target);
+    if (!el) {
+      const locked = event.target.closest?.(".block.is-locked");
+      if (locked && !root.dataset.pick && (event.key.length === 1 || event.key === "Enter" || event.key === "Backspace")) {
+        event.preventDefault();
+        sayLocked(locked);
+      }
+      return;
+    }
+    if (event.isComposing || event.keyCode === 229) return;
+    const block = sync.block(idOf(el));
+    if (!block || sync.conflicts().has(block.blockId)) return;
+    const text = readText(el);
+    const caret = getCaret(el);
+    const collapsed = caret && caret.start === caret.end;
+    const atStart = collapsed && caret.start === 0;
+    const atEnd = collapsed && caret.end === text.length;
+    const plain = !event.shiftKey && !event.altKey;
+    const i = indexOf(block.blockId);
+    let handled = true;
+    if (event.key === "Enter" && !event.shiftKey && (block.type !== "code" || event.ctrlKey || event.metaKey)) split(el, block);
+    else if (event.key === "Backspace" && atStart && plain) backspace(el, block);
+    else if (event.key === "Delete" && atEnd && plain) joinNext(el, block);
+    else if (plain && ((event.key === "ArrowUp" && onEdgeLine(el, "up")) || (event.key === "ArrowLeft" && atStart))) {
+      const before = neighbour(i, -1);
+      handled = Boolean(before && focusText(before.blockId, "end"));
+    } else if (plain && ((event.key === "ArrowDown" && onEdgeLine(el, "down")) || (event.key === "ArrowRight" && atEnd))) {
+      const next = neighbour(i, 1);
+      handled = Boolean(next && focusText(next.blockId, 0));
+    } else if (event.key === "Escape") el.blur();
+    else handled = false;
+    if (handled) event.preventDefault();
+  }
+
+  // --- Events ---------------------------------------------------------------------------------------
+
+  root.addEventListener("focusin", (event) => {
+    for (const note of root.querySelectorAll(".lock-note")) if (!note.parentElement.contains(event.target)) note.remove();
+    const el = textIn(event.target);
+    // After the browser has placed the caret where the person clicked.
+    if (el) setTimeout(() => document.activeElement === el && showSource(el));
+  });
+  // Typing into the formatted text would lose its Markdown: the source comes first.
+  root.addEventListener("beforeinput", (event) => {
+    const el = textIn(event.target);
+    if (el) showSource(el);
+  });
+  root.addEventListener("input", (event) => {
+    const el = textIn(event.target);
+    if (el) sync.setText(idOf(el), readText(el));
+  });
+  root.addEventListener("focusout", (event) => {
+    const el = event.target.closest?.(".block-text[data-editable]");
+    if (!el || el.dataset.raw === undefined || drawing || !root.contains(el)) return;
+    const blockId = idOf(el);
+    sync.setText(blockId, readText(el));
+    delete el.dataset.raw;
+    draw();
+    if (root.contains(el) && el !== document.activeElement) pageView.redraw(blockId);
+    void sync.flush();
+  });
+  root.addEventListener("keydown", onKey);
+  root.addEventListener("click", (event) => {
+    if (root.dataset.pick) return;
+    const box = event.target.closest("button.checkbox");
+    if (box) {
+      const blockId = box.closest("[data-block-id]").dataset.blockId;
+      const block = sync.block(blockId);
+      if (!block || sync.conflicts().has(blockId)) return;
+      const attrs = { ...block.attrs, checked: !block.attrs?.checked };
+      sync.change(sync.blocks().with(indexOf(blockId), { ...block, attrs }));
+      pageView.elementOf(blockId)?.querySelector("button.checkbox")?.focus();
+      return;
+    }
+    const locked = event.target.closest(".block.is-locked");
+    if (locked && editable) sayLocked(locked);
+  });
+
+  return { draw, focusText };
+}
+
+/** The block Enter starts after `block`: a list goes on with an item of its kind, anything else a paragraph. */
+function continuation(block) {
+  if (!LIST_TYPES.has(block.type)) return { type: "paragraph" };
+  const depth = block.attrs?.depth;
+  const attrs = { ...(block.type === "todo" ? { checked: false } : {}), ...(depth ? { depth } : {}) };
+  return { type: block.type, ...(Object.keys(attrs).length ? { attrs } : {}) };
+}
+
+function asParagraph(block) {
+  const { attrs, ...rest } = block;
+  return { ...rest, type: "paragraph" };
+}
+
+// Core's block ids (core/src/ids.rs): `b_` and ten characters of its base32 alphabet. The editor names a
+// new block itself, so the block exists on the page (and takes the caret) before the server has it.
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+function mintBlockId() {
+  const random = crypto.getRandomValues(new Uint8Array(10));
+  return `b_${Array.from(random, (b) => ALPHABET[b & 31]).join("")}`;
+}

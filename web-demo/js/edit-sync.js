@@ -1,0 +1,341 @@
+// The page as the person edits it, kept in step with the server.
+//
+// Three versions of each block meet here:
+// - the server's, as this tab last knew it: the WASM `PageSession` (every preview and context is computed
+//   on it, and every edit is built on it, so it is always a page the server had);
+// - the person's (`model`): what the page shows, with the edits not saved yet;
+// - a newer server page (after a command, a review, a Hermes run, or a save that landed on a newer
+//   revision).
+// A newer page is merged block by block against the session's: a block only they changed takes theirs, a
+// block only the person changed keeps the person's, and a block both changed differently becomes a
+// conflict that the person settles (Keep mine, Take theirs). Nothing is overwritten either way unseen.
+//
+// Saving sends the difference between the person's page and the session's as one `PATCH …/blocks` batch
+// (based on the session's revision, each text change pinned to the block's `revisionRef` through the
+// package's `PageSession.editBlock`), so an edit of another block in between never stops it: the server
+// answers a conflict only for a block someone else changed.
+
+import { fetchDocument, saveBlocks } from "./api.js";
+
+/** How long typing may pause before the block is saved. */
+export const SAVE_PAUSE_MS = 700;
+
+/**
+ * @param {object} deps
+ * @param {object} deps.engine the loaded WASM engine (`PageSession`, `isPageAiError`, `mintIdempotencyKey`)
+ * @param {string} deps.documentId
+ * @param {object} deps.page the stored page
+ * @param {() => void} deps.onModel the person's page or its conflicts changed: draw them
+ * @param {() => void} deps.onSession the session moved to another server page
+ * @param {(state: string, error?: Error) => void} deps.onStatus `saved`, `saving`, `unsaved`, `failed`, `conflict`
+ */
+export function createEditSync({ engine, documentId, page, onModel, onSession, onStatus }) {
+  let session = new engine.PageSession(page);
+  let meta = metaOf(page);
+  let model = page.blocks.map(copy);
+  /** blockId → {theirs: Block | null, yours: Block}: blocks both sides changed, waiting for the person. */
+  const conflicts = new Map();
+  let timer = null;
+  let running = null;
+  let again = false;
+  let failed = null; // {json, key, error} of the last save that did not reach the server
+  let status = "saved";
+
+  const setStatus = (next, error) => {
+    status = next;
+    onStatus(next, error);
+  };
+
+  /** Saves soon (after `delay` ms), or at once with 0. */
+  function schedule(delay) {
+    clearTimeout(timer);
+    if (status !== "saving") setStatus("unsaved");
+    timer = setTimeout(() => void save(), delay);
+  }
+
+  /** Saves until the person's page and the server's agree (or only conflicts are left). */
+  function save() {
+    clearTimeout(timer);
+    if (running) {
+      again = true;
+      return running;
+    }
+    let last = null;
+    running = (async () => {
+      // Round after round until nothing is left to send (typing goes on during a save; a save that found
+      // a conflict goes on with the other blocks).
+      for (let round = 0; round < 6 && last !== "stop"; round++) {
+        again = false;
+        try {
+          last = await saveOnce();
+        } catch (error) {
+          // Reading the page after a save failed (the network went away): say so, try again on the next edit.
+          setStatus("failed", error);
+          last = "stop";
+        }
+      }
+    })().finally(() => {
+      running = null;
+      // More typing came in during the last round: save it too. Conflicts found round after round stop
+      // here, said as a failed save the person can try again.
+      if (last === "again") setStatus("failed", { code: "mnote_revision_conflict" });
+      else if (again || last === "done") schedule(0);
+    });
+    return running;
+  }
+
+  async function saveOnce() {
+    const base = byId(session.page().blocks);
+    const { operations, revisionRefs, sent } = difference(base);
+    if (!operations.length) {
+      setStatus(conflicts.size ? "conflict" : "saved");
+      return "stop";
+    }
+    const edit = { baseRevision: session.revision, operations, ...(revisionRefs.length ? { revisionRefs } : {}) };
+    const json = JSON.stringify(edit);
+    // The same edit sent again keeps its key, so a save that landed unseen is not applied twice.
+    const idempotencyKey = failed?.json === json ? failed.key : engine.mintIdempotencyKey();
+    setStatus("saving");
+    let result;
+    try {
+      result = await saveBlocks(documentId, { ...edit, idempotencyKey });
+    } catch (error) {
+      if (error.code === "mnote_revision_conflict") {
+        // Someone changed a block this edit touches: read the page and let the merge show each conflict.
+        adopt(await fetchDocument(documentId), base);
+        return "again";
+      }
+      failed = { json, key: idempotencyKey };
+      setStatus("failed", error);
+      return "stop";
+    }
+    failed = null;
+    const known = overlay(base, sent);
+    if (!follow(result)) adopt(await fetchDocument(documentId), known);
+    else onSession();
+    return "done";
+  }
+
+  /** Follows our own applied write in WASM when it is the session's next revision. */
+  function follow(result) {
+    if (result.baseRevision !== session.revision) return false;
+    try {
+      session.applyLocal(result);
+      return true;
+    } catch (error) {
+      if (!engine.isPageAiError(error)) throw error;
+      return false;
+    }
+  }
+
+  /**
+   * Makes `stored` the session's page and merges it into the person's: `base` holds each block as this
+   * tab believed the server had it (the session's page, plus what it just saved).
+   */
+  function adopt(stored, base = byId(session.page().blocks)) {
+    session.free();
+    session = new engine.PageSession(stored);
+    meta = metaOf(stored);
+    model = merge(base, stored.blocks);
+    onModel();
+    onSession();
+    if (status !== "saving") setStatus(conflicts.size ? "conflict" : pending() ? "unsaved" : "saved");
+    if (pending()) schedule(0);
+  }
+
+  /** The person's page, block by block against `base` and the server's `theirs`. */
+  function merge(base, theirs) {
+    const mine = byId(model);
+    const out = [];
+    for (const t of theirs) {
+      const b = base.get(t.blockId);
+      const m = mine.get(t.blockId);
+      if (!b) out.push(t); // a block new to this tab
+      else if (!m) {
+        // The person deleted it: it stays deleted unless they changed it meanwhile.
+        if (!same(t, b)) out.push(t);
+      } else if (conflicts.has(t.blockId)) {
+        conflicts.get(t.blockId).theirs = t;
+        out.push(m);
+      } else if (same(t, b) || same(t, m)) out.push(m);
+      else if (same(m, b)) out.push(t);
+      else {
+        conflicts.set(t.blockId, { theirs: t, yours: m });
+        out.push(m);
+      }
+    }
+    // The person's blocks the server does not have: new ones not saved yet, or ones they deleted.
+    const kept = new Set(out.map((b) => b.blockId));
+    for (const [i, m] of model.entries()) {
+      if (kept.has(m.blockId)) continue;
+      const b = base.get(m.blockId);
+      if (b && same(m, b)) continue; // deleted by them, untouched here: gone
+      if (b && !conflicts.has(m.blockId)) conflicts.set(m.blockId, { theirs: null, yours: m });
+      else if (conflicts.has(m.blockId)) conflicts.get(m.blockId).theirs = null;
+      const after = model.slice(0, i).reverse().find((p) => kept.has(p.blockId));
+      out.splice(after ? out.findIndex((o) => o.blockId === after.blockId) + 1 : 0, 0, m);
+      kept.add(m.blockId);
+    }
+    for (const id of conflicts.keys()) if (!kept.has(id)) conflicts.delete(id);
+    return out;
+  }
+
+  /** The operations that turn the session's page into the person's (conflicts left out). */
+  function difference(base) {
+    const operations = [];
+    const revisionRefs = [];
+    const sent = new Map();
+    const shown = new Set(model.map((b) => b.blockId));
+    let previous = null;
+    for (const m of model) {
+      const b = base.get(m.blockId);
+      if (conflicts.has(m.blockId)) {
+        if (b) previous = m.blockId;
+        continue;
+      }
+      if (!b) {
+        const block = { blockId: m.blockId, type: m.type, text: m.text, ...(hasAttrs(m.attrs) ? { attrs: m.attrs } : {}) };
+        const next = model.find((n) => base.has(n.blockId));
+        if (previous) operations.push({ op: "insert_after", afterBlockId: previous, block });
+        else if (next) operations.push({ op: "insert_before", beforeBlockId: next.blockId, block });
+        else continue;
+        sent.set(m.blockId, m);
+        previous = m.blockId;
+        continue;
+      }
+      if (!same(m, b)) {
+        const op = { op: "update", blockId: m.blockId };
+        if (m.text !== b.text) {
+          op.text = m.text;
+          revisionRefs.push(...refOf(m.blockId, m.text));
+        }
+        if (m.type !== b.type) op.type = m.type;
+        if (canonical(m.attrs) !== canonical(b.attrs)) op.attrs = m.attrs ?? {};
+        operations.push(op);
+        sent.set(m.blockId, m);
+      }
+      previous = m.blockId;
+    }
+    for (const b of base.values()) {
+      if (shown.has(b.blockId) || conflicts.has(b.blockId)) continue;
+      operations.push({ op: "delete", blockId: b.blockId });
+      sent.set(b.blockId, null);
+    }
+    return { operations, revisionRefs, sent };
+  }
+
+  /** The block's `revisionRef` as the session holds it, from the package's own edit of it. */
+  function refOf(blockId, text) {
+    try {
+      return session.editBlock(blockId, text).body.revisionRefs ?? [];
+    } catch (error) {
+      if (!engine.isPageAiError(error)) throw error;
+      return [];
+    }
+  }
+
+  function pending() {
+    const base = byId(session.page().blocks);
+    return difference(base).operations.length > 0;
+  }
+
+  const index = (blockId) => model.findIndex((b) => b.blockId === blockId);
+
+  return {
+    /** The WASM session: the server's page as this tab knows it. */
+    session: () => session,
+    /** The page as the person sees it. */
+    view: () => ({ ...meta, revision: session.revision, blocks: model }),
+    block: (blockId) => model[index(blockId)] ?? null,
+    blocks: () => model,
+    conflicts: () => conflicts,
+    status: () => status,
+    lastError: () => failed,
+
+    /** The person typed: the block's new text, saved when typing pauses. */
+    setText(blockId, text) {
+      const i = index(blockId);
+      if (i < 0 || model[i].text === text) return;
+      model = model.with(i, { ...model[i], text });
+      schedule(SAVE_PAUSE_MS);
+    },
+
+    /** A change of the page's blocks (a split, a merge, a deletion, a type or a checkbox): saved at once. */
+    change(next) {
+      model = next.map(copy);
+      onModel();
+      schedule(0);
+    },
+
+    /** Saves now; resolves when the server has every edit (or a save failed). */
+    flush: () => (status === "saved" && !timer ? Promise.resolve() : save()),
+
+    /** Takes a server page that a command, a review or Hermes wrote (`result`: the write, when known). */
+    follow(stored, result = null) {
+      const base = byId(session.page().blocks);
+      if (result && follow(result) && sameBlocks(session.page().blocks, stored.blocks)) {
+        model = merge(base, stored.blocks);
+        onModel();
+        onSession();
+        return;
+      }
+      adopt(stored, base);
+    },
+
+    /** Reads the server's page again and merges it. */
+    async reload() {
+      const stored = await fetchDocument(documentId);
+      if (stored.revision !== session.revision) adopt(stored);
+    },
+
+    /** Settles a conflict with the person's version: saved on the current page. */
+    keepMine(blockId) {
+      if (!conflicts.delete(blockId)) return;
+      onModel();
+      schedule(0);
+    },
+
+    /** Settles a conflict with the server's version; the person's is dropped. */
+    takeTheirs(blockId) {
+      const conflict = conflicts.get(blockId);
+      if (!conflict) return;
+      conflicts.delete(blockId);
+      const i = index(blockId);
+      if (i >= 0) model = conflict.theirs ? model.with(i, copy(conflict.theirs)) : model.toSpliced(i, 1);
+      onModel();
+      setStatus(conflicts.size ? "conflict" : pending() ? "unsaved" : "saved");
+    },
+
+    /** Tries the failed save again. */
+    retry: () => save(),
+  };
+}
+
+function metaOf(page) {
+  const { blocks, ...meta } = page;
+  return meta;
+}
+
+const copy = (block) => ({ ...block, ...(block.attrs ? { attrs: { ...block.attrs } } : {}) });
+const byId = (blocks) => new Map(blocks.map((b) => [b.blockId, b]));
+const hasAttrs = (attrs) => attrs && Object.keys(attrs).length > 0;
+
+/** `base` with what a save sent (a block, or null for a deletion) in place of each block it touched. */
+function overlay(base, sent) {
+  const out = new Map(base);
+  for (const [id, block] of sent) block ? out.set(id, block) : out.delete(id);
+  return out;
+}
+
+/** Attributes as a string with sorted keys (an absent set is an empty one). */
+function canonical(attrs) {
+  const entries = Object.entries(attrs ?? {}).filter(([, v]) => v !== undefined);
+  return JSON.stringify(entries.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** Whether two versions of a block say the same. */
+export function same(a, b) {
+  return a.type === b.type && a.text === b.text && a.editable === b.editable && canonical(a.attrs) === canonical(b.attrs);
+}
+
+const sameBlocks = (a, b) => a.length === b.length && a.every((x, i) => x.blockId === b[i].blockId && same(x, b[i]));
