@@ -55,8 +55,9 @@ test-nostd:
 test-wasm: setup wasm
 	node --test wasm/tests/
 
+# --experimental-websocket: Node 20's own WebSocket client, for the live channel's tests (live.test.mjs).
 test-e2e: wasm worker
-	node --test --test-concurrency=1 $(E2E_OTHER)
+	node --experimental-websocket --test --test-concurrency=1 $(E2E_OTHER)
 
 # The Hermes client proxy under wrangler dev: against the scripted double that follows SPEC §10
 # (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes.
@@ -64,9 +65,11 @@ test-hermes: setup worker
 	node --test --test-concurrency=1 $(E2E_HERMES)
 
 # The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP; and a
-# person editing the page while Hermes proposes a change (tests/hermes/live_edits.test.mjs).
+# person editing the page while Hermes proposes a change (tests/hermes/live_edits.test.mjs); and the proposal
+# reaching a watching page's live channel before the run ends (tests/hermes/live_channel.test.mjs).
 test-tools: setup worker
-	node --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs tests/hermes/live_edits.test.mjs
+	node --experimental-websocket --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs \
+		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs
 
 test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
 
@@ -76,6 +79,7 @@ bench: setup-dev wasm
 	node benches/sse_relay.mjs
 	node benches/worker_tools.mjs
 	node benches/worker_storage.mjs
+	node --experimental-websocket benches/live_fanout.mjs
 	node benches/live_writes.mjs
 
 # Fuzzes core's parsers (SPEC §12): tool arguments, router prompts, Markdown import, continuation tokens.

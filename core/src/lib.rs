@@ -23,6 +23,8 @@
 //!   accepts them, with partial accept, rebase over edits to other blocks, stale detection, retry and
 //!   undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
+//! - [`live`]: a document's live channel (`mnote.live_event.v1`): the messages a committed command sends,
+//!   what a reconnecting client is replayed, and how a client's copy of the page follows them.
 //! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
 //! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.
 //! - [`ids`]: how ids and keys are spelled (one alphabet, the length of each kind); the caller brings the
@@ -58,6 +60,7 @@ pub mod executor;
 pub mod history;
 pub mod ids;
 pub mod json;
+pub mod live;
 pub mod manifest;
 #[cfg(feature = "std")]
 pub mod markdown;

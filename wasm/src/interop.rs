@@ -190,6 +190,19 @@ impl CatalogInput {
     }
 }
 
+/// What `PageSession.applyRemote` answers: whether the page changed, its revision now, and the kind of the
+/// message it followed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RemoteApplied {
+    /// Whether the page changed (a `page.changed` or a `snapshot`).
+    pub applied: bool,
+    /// The page's revision after the message.
+    pub revision: u64,
+    /// The message's kind.
+    pub kind: pageai_core::wire::LiveKind,
+}
+
 /// What `reviewVerbs` reads of a review session (`mnote.page_ai_review_session.v1`): its state and its
 /// actions. The rest of the session may come along and is ignored.
 #[derive(Debug, serde::Deserialize)]

@@ -4,7 +4,8 @@
 //! `route` parses and self-checks the prompt against the page held here, and `preview` dry-runs the call
 //! it recommends. `editBlock` turns a person's new text of a block into the edit to send and previews it.
 //! `applyLocal` follows a write the server applied, so the session stays at the server's revision without
-//! loading the page again.
+//! loading the page again; `applyRemote` (in `remote`) follows the document's live channel, whoever
+//! wrote.
 
 use pageai_core::context::ContextRequest;
 use pageai_core::edits::BlockEdits;
@@ -21,6 +22,8 @@ use wasm_bindgen::prelude::*;
 use crate::contexts::{self, Contexts};
 use crate::interop::{self, EditOptions, PreviewOptions, RouteOptions, ToolCall};
 use crate::{error, ids, preview};
+
+mod remote;
 
 /// A page held in WASM memory. Call `free()` when done (or use `using` where supported).
 #[wasm_bindgen]

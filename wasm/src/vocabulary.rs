@@ -12,7 +12,7 @@ use pageai_core::manifest::Tool;
 use pageai_core::profile::ReviewMode;
 use pageai_core::review::{Action, State};
 use pageai_core::route::{Intent, ReasonCode};
-use pageai_core::wire::SCHEMA_IDS;
+use pageai_core::wire::{LiveKind, SCHEMA_IDS};
 
 /// One list of wire names.
 pub(crate) struct List {
@@ -46,6 +46,12 @@ pub(crate) fn lists() -> Vec<List> {
             Tool::ALL.iter().map(|t| t.spec().mcp_name).collect(),
         ),
         list("schemaIds", "SchemaId", "Every wire schema id (`mnote.{name}.v1`).", SCHEMA_IDS.to_vec()),
+        list(
+            "liveKinds",
+            "LiveEventKind",
+            "Every kind of `mnote.live_event.v1` message a document's live channel sends.",
+            LiveKind::ALL.iter().map(|k| k.as_str()).collect(),
+        ),
         list(
             "intents",
             "RouteIntent",

@@ -90,6 +90,7 @@ describe("the packed tarball", () => {
         assert.ok(packedFiles.includes(file), `${file} is packed`);
       }
     }
+    assert.ok(packedFiles.includes("web/live.js") && packedFiles.includes("web/live.d.ts"), "the live client");
     // The JS halves of diffChars and of the session's allowed ids (wasm/js/), which both builds import.
     for (const build of ["web", "node"]) {
       for (const snippet of ["spans.js", "allowed.js"]) {
@@ -166,6 +167,20 @@ describe("the packed tarball", () => {
     assert.deepEqual(out.esm, out.cjs);
     assert.ok(out.sameFunction);
     assert.equal(out.markdown, "# 发布 Release <!-- mnote:block id=h_1 -->");
+  });
+
+  test("the live channel's client loads with import(), with no WASM", () => {
+    const script = `
+      const live = await import("@mnote/pageai/live");
+      console.log(JSON.stringify({
+        path: import.meta.resolve("@mnote/pageai/live"),
+        exports: Object.keys(live).sort(),
+      }));`;
+    const out = JSON.parse(run(process.execPath, ["--input-type=module", "-e", script]));
+    assert.match(out.path, /node_modules\/@mnote\/pageai\/web\/live\.js$/);
+    assert.deepEqual(out.exports, ["connectLive"]);
+    const source = readFileSync(fileURLToPath(out.path), "utf8");
+    assert.doesNotMatch(source, /^\s*import\b/m, "it imports nothing, so a page loads no .wasm for it");
   });
 
   test("the web build initializes from bytes and gives the same answers", async () => {

@@ -435,6 +435,7 @@ mod tests {
             dev_auto_login: true,
             sign_in: crate::config::SignInLimits { free_failures: 1, lock_seconds: 1, max_lock_seconds: 1 },
             jwt: None,
+            live_max_sockets: 1,
         }
     }
 

@@ -15,6 +15,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::fmt;
 
+use pageai_core::live;
 use pageai_core::profile::Profile;
 use serde::{Deserialize, Serialize};
 use worker::Env;
@@ -127,6 +128,9 @@ pub struct Config {
     pub sign_in: SignInLimits,
     /// Signed sign-in tokens, when configured (`MNOTE_JWT_*`).
     pub jwt: Option<JwtConfig>,
+    /// Sockets one document's live channel accepts at once (`MNOTE_LIVE_MAX_SOCKETS`, at most core's
+    /// [`pageai_core::live::MAX_SOCKETS`]).
+    pub live_max_sockets: u32,
 }
 
 /// Where signed sign-in tokens' keys come from, and what the tokens must say (`identity::jwt`).
@@ -184,6 +188,10 @@ impl Config {
                 max_lock_seconds: number_var(env, "MNOTE_SIGN_IN_MAX_LOCK_SECONDS", DEFAULT_SIGN_IN_MAX_LOCK_SECONDS),
             },
             jwt: jwt_config(env),
+            live_max_sockets: number_var(env, "MNOTE_LIVE_MAX_SOCKETS", u64::from(live::MAX_SOCKETS))
+                .clamp(1, u64::from(live::MAX_SOCKETS))
+                .try_into()
+                .unwrap_or(live::MAX_SOCKETS),
         }
     }
 }

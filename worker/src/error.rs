@@ -66,6 +66,13 @@ pub fn status_for(error: &Error) -> u16 {
     }
 }
 
+/// The WebSocket close code a live socket is closed with for `error`: 4000 plus its HTTP status (4429 for
+/// `mnote_live_socket_limit`, 4413 for `mnote_live_message_too_large`), in the range RFC 6455 leaves to
+/// applications, so a client reads the same class it would from an HTTP answer.
+pub fn close_code_for(error: &Error) -> u16 {
+    4000 + status_for(error)
+}
+
 /// Headers an error adds besides the body: Hermes' `Retry-After`, passed through, and the wait of a
 /// client with too many failed sign-ins.
 pub fn extra_headers(error: &Error) -> Vec<(&'static str, String)> {
@@ -156,6 +163,9 @@ mod tests {
             (C::HermesUpstreamUnauthorized, 502),
             (C::HermesUpstreamRateLimited, 429),
             (C::HermesUpstreamUnavailable, 502),
+            (C::LiveSocketLimit, 429),
+            (C::LiveMessageTooLarge, 413),
+            (C::LiveResync, 409),
             (C::TooManyAttempts, 429),
             (C::RoleForbidden, 403),
             (C::ContextRequired, 400),

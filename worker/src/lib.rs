@@ -9,11 +9,13 @@
 //! - [`router`]: resolves a request to a [`routes::Route`] and runs its handler; the `fetch` event only
 //!   calls it.
 //! - [`routes`]: the route table, who may call each route ([`routes::authorize`]), and one file per route
-//!   group (`health`, `documents`, `auth`, `hermes_proxy`, `profile`, `page_ai`, `tools`, `mcp`).
+//!   group (`health`, `documents`, `live`, `auth`, `hermes_proxy`, `profile`, `page_ai`, `tools`, `mcp`).
 //! - [`http`]: what handlers, services and objects share: the request context, capped body reading and
 //!   success responses.
 //! - [`durable`]: one file per Durable Object class (`DocumentObject`, `ProfileObject`, `GuardObject`: the
-//!   failed sign-ins of each client and the signed-out sessions).
+//!   failed sign-ins of each client and the signed-out sessions). The document object also serves the
+//!   document's live channel (`GET /api/documents/{id}/live`, a hibernatable WebSocket fed by every command
+//!   it commits: [`durable::document::live`]).
 //! - [`services`]: what runs inside a document's object (tool calls, page-AI commands, review actions), its
 //!   SQLite books, the MCP protocol, and the Hermes upstream client.
 //! - [`auth`]: who may call a route (session cookie or Bearer client token, allowed origins), and the tool
@@ -48,7 +50,7 @@ use worker::{Context, Env, Request, Response, event};
 use crate::config::Config;
 use crate::error::{Failure, TRACE_HEADER, failure_response};
 use crate::http::RequestContext;
-use crate::routes::{Route, auth as auth_routes, documents, health, hermes_proxy, mcp, page_ai, profile, tools};
+use crate::routes::{Route, auth as auth_routes, documents, health, hermes_proxy, live, mcp, page_ai, profile, tools};
 
 #[event(start)]
 fn start() {
@@ -111,6 +113,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesModels => hermes_proxy::models(ctx).await,
         Route::HermesTools => hermes_proxy::tools(ctx).await,
         Route::PatchBlocks { document_id } => documents::patch_blocks(req, document_id, ctx).await,
+        Route::DocumentLive { document_id } => live::open(req, document_id, ctx).await,
         Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,
         Route::VerifyAudit { document_id } => documents::verify_audit(req, document_id, ctx).await,
         Route::DocumentEvents { document_id } => documents::events(req, document_id, ctx).await,

@@ -127,6 +127,11 @@ error_codes! {
     HermesUpstreamUnauthorized => "hermes_client_upstream_unauthorized", BadGateway;
     HermesUpstreamRateLimited => "hermes_client_upstream_rate_limited", TooManyRequests;
     HermesUpstreamUnavailable => "hermes_client_upstream_unavailable", BadGateway;
+    // The live channel's limits; a socket past one is closed with 4000 + the class's status.
+    LiveSocketLimit => "mnote_live_socket_limit", TooManyRequests;
+    LiveMessageTooLarge => "mnote_live_message_too_large", PayloadTooLarge;
+    // The client's copy of the page cannot follow the channel: it must catch up or reload.
+    LiveResync => "mnote_live_resync", Conflict;
     // Too many failed sign-ins from one client: it waits, then tries again.
     TooManyAttempts => "mnote_too_many_attempts", TooManyRequests;
     // The caller may see the document, but their role there does not allow this (a viewer writing).

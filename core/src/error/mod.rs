@@ -232,6 +232,28 @@ pub enum Error {
         /// No answer came within the configured timeout.
         timed_out: bool,
     },
+    /// A document's live channel already holds as many sockets as it accepts.
+    LiveSocketLimit {
+        /// Sockets per document.
+        limit: u32,
+    },
+    /// A message on the live channel is larger than the channel accepts (from a client) or sends.
+    LiveMessageTooLarge {
+        /// The message's size, in bytes.
+        bytes: usize,
+        /// The largest accepted, in bytes.
+        limit: usize,
+    },
+    /// A live message does not follow from the page a client holds (a gap, an old or a skipped message):
+    /// the client must catch up from the channel or load the page again.
+    LiveResync {
+        /// The revision the client's page is at.
+        revision: u64,
+        /// The revision the message is at.
+        message_revision: u64,
+        /// What does not fit.
+        reason: String,
+    },
     /// Too many failed sign-ins (a wrong login token or Bearer client token) came from this client; no
     /// credential of it is checked until the wait is over.
     TooManyAttempts {
@@ -350,6 +372,9 @@ impl Error {
             Error::HermesUpstreamUnauthorized { .. } => C::HermesUpstreamUnauthorized,
             Error::HermesUpstreamRateLimited { .. } => C::HermesUpstreamRateLimited,
             Error::HermesUpstreamUnavailable { .. } => C::HermesUpstreamUnavailable,
+            Error::LiveSocketLimit { .. } => C::LiveSocketLimit,
+            Error::LiveMessageTooLarge { .. } => C::LiveMessageTooLarge,
+            Error::LiveResync { .. } => C::LiveResync,
             Error::TooManyAttempts { .. } => C::TooManyAttempts,
             Error::RoleForbidden { .. } => C::RoleForbidden,
             Error::ContextRequired { .. } => C::ContextRequired,

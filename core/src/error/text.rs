@@ -106,6 +106,15 @@ impl Error {
                 format!("Hermes did not answer in time: {reason}")
             }
             Error::HermesUpstreamUnavailable { reason, .. } => format!("Hermes is unavailable: {reason}"),
+            Error::LiveSocketLimit { limit } => {
+                format!("the document's live channel already holds its limit of {limit} sockets")
+            }
+            Error::LiveMessageTooLarge { bytes, limit } => {
+                format!("a live message of {bytes} bytes exceeds the channel's limit of {limit} bytes")
+            }
+            Error::LiveResync { revision, message_revision, reason } => {
+                format!("resync: {reason} (the page is at revision {revision}, the message at {message_revision})")
+            }
             Error::TooManyAttempts { .. } => "too many failed sign-in attempts from this client".to_string(),
             Error::RoleForbidden { act, role } => format!("a {role} of this workspace may not {act}"),
             Error::ContextRequired { tool } => format!("{tool} writes, and names no contextId"),
@@ -189,6 +198,12 @@ impl Error {
             Error::HermesUpstreamUnavailable { .. } => {
                 "retry later; if it persists, check that Hermes is running".into()
             }
+            Error::LiveSocketLimit { .. } => "close another tab of this document, or retry later".into(),
+            Error::LiveMessageTooLarge { .. } => "send the channel nothing but small control messages".into(),
+            Error::LiveResync { revision, .. } => format!(
+                "catch up: reconnect with ?revision={revision} (connectLive does), or read the page again \
+                 (GET /api/documents/{{id}}) and apply it as a snapshot"
+            ),
             Error::TooManyAttempts { retry_after_seconds } => {
                 format!("wait {retry_after_seconds} s (the Retry-After header), then sign in with the right token")
             }
@@ -271,6 +286,11 @@ impl Error {
             Error::HermesUpstreamRateLimited { retry_after } => json!({ "retryAfter": retry_after }),
             Error::HermesUpstreamUnavailable { reason, status, timed_out } => {
                 json!({ "reason": reason, "upstreamStatus": status, "timedOut": timed_out })
+            }
+            Error::LiveSocketLimit { limit } => json!({ "limit": limit }),
+            Error::LiveMessageTooLarge { bytes, limit } => json!({ "bytes": bytes, "limitBytes": limit }),
+            Error::LiveResync { revision, message_revision, reason } => {
+                json!({ "revision": revision, "messageRevision": message_revision, "reason": reason })
             }
             Error::TooManyAttempts { retry_after_seconds } => json!({ "retryAfterSeconds": retry_after_seconds }),
             Error::RoleForbidden { act, role } => json!({ "act": act, "role": role }),

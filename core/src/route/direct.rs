@@ -330,7 +330,10 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::TooManyAttempts { .. }
         | Error::RoleForbidden { .. }
         | Error::ContextRequired { .. }
-        | Error::StoredTooLarge { .. } => (ReasonCode::Complex, Vec::new()),
+        | Error::StoredTooLarge { .. }
+        | Error::LiveSocketLimit { .. }
+        | Error::LiveMessageTooLarge { .. }
+        | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),
     }
 }
 

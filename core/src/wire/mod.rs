@@ -19,6 +19,7 @@
 //! | `mnote.page_ai_review_session.v1` | [`ReviewSessionV1`] |
 //! | `mnote.page_ai_review_answer.v1` | [`ReviewAnswerV1`] |
 //! | `mnote.tool_event.v1` | [`ToolEventV1`] |
+//! | `mnote.live_event.v1` | [`LiveEventV1`] |
 //! | (audit log entries) | [`AuditEntryV1`] |
 //! | (every error) | [`ErrorBody`] |
 //!
@@ -29,6 +30,7 @@ mod audit;
 mod context;
 mod doc_search;
 mod error;
+mod live_event;
 mod manifest;
 mod review;
 mod route;
@@ -45,6 +47,10 @@ pub use audit::AuditEntryV1;
 pub use context::{ContextBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
 pub use doc_search::{DOC_SEARCH_V1, SearchHitV1, SearchResultV1};
 pub use error::ErrorBody;
+pub use live_event::{
+    FollowStep, HelloV1, LIVE_EVENT_V1, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, LiveLimitsV1,
+    PageChangeV1, RefetchV1,
+};
 pub use manifest::{AI_TOOL_MANIFEST_V1, AnnotationsV1, AvailabilityV1, ManifestV1, ToolDescriptorV1};
 pub use review::{
     AcceptActionV1, ActionsV1, AnswerRecordV1, AppliedV1, BaseV1, BlockStampV1, PAGE_AI_REVIEW_ANSWER_V1,
@@ -57,7 +63,7 @@ pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultV1};
 pub use warning::WarningV1;
 
 /// Every schema id above, in the table's order: what the adapters generate their lists and types from.
-pub const SCHEMA_IDS: [&str; 8] = [
+pub const SCHEMA_IDS: [&str; 9] = [
     PAGE_AI_CONTEXT_V1,
     TOOL_RESULT_V1,
     DOC_SEARCH_V1,
@@ -66,6 +72,7 @@ pub const SCHEMA_IDS: [&str; 8] = [
     PAGE_AI_REVIEW_SESSION_V1,
     PAGE_AI_REVIEW_ANSWER_V1,
     TOOL_EVENT_V1,
+    LIVE_EVENT_V1,
 ];
 
 /// Rejects a payload whose `schema` is not `expected`.

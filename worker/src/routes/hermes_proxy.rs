@@ -194,7 +194,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
     let context_id = ids::mint("ctx_", ID_CHARS)?;
     let command = DocumentCommand::FreezeRun {
         document_id: order.document_id.to_string(),
-        context_id,
+        context_id: context_id.clone(),
         request: ContextRequest::new(scope).with_formats(&[Format::PageXml]).with_budget(ctx.config.context_max_chars),
         ttl_seconds: ctx.config.context_ttl_seconds,
         message: message.to_string(),
@@ -228,6 +228,21 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         status: None,
         timed_out: false,
     })?;
+    // The run's tool calls name its context: tie them to the run for the live channel. The run is started
+    // either way; a page then sees its calls under `mcp`.
+    let bind = DocumentCommand::BindRun {
+        document_id: order.document_id.to_string(),
+        context_id,
+        run_id: started.run_id.clone(),
+        ttl_seconds: ctx.config.context_ttl_seconds,
+    };
+    if let Err(failure) = client.send::<serde_json::Value>(&bind, &ctx.trace_id).await {
+        let status = match failure {
+            Failure::Core(error) => error.code().as_str().to_string(),
+            Failure::Relayed(response) => response.status_code().to_string(),
+        };
+        worker::console_error!("[{}] bind run {} to its context: {status}", ctx.trace_id, started.run_id);
+    }
     Ok(started.run_id)
 }
 

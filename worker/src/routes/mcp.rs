@@ -78,7 +78,8 @@ async fn call_tool(
         Ok(id) => id,
         Err(error) => return mcp::call_error(reply, &error, &ctx.trace_id),
     };
-    let run_id = run_id.filter(|r| ids::is_sane_trace_id(r)).unwrap_or_else(|| "mcp".to_string());
+    let run_id =
+        run_id.filter(|r| ids::is_sane_trace_id(r)).unwrap_or_else(|| crate::durable::document::MCP_RUN.to_string());
     let sent = async {
         let call = ToolCallRequest {
             tool_name: name,

@@ -10,6 +10,7 @@ pub mod auth;
 pub mod documents;
 pub mod health;
 pub mod hermes_proxy;
+pub mod live;
 pub mod mcp;
 pub mod page_ai;
 pub mod profile;
@@ -73,6 +74,11 @@ pub enum Route {
     HermesTools,
     /// `PATCH /api/documents/{id}/blocks`: a person's block edits.
     PatchBlocks {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
+    /// `GET /api/documents/{id}/live`: the live channel (WebSocket upgrade).
+    DocumentLive {
         /// The path's document id, not yet validated.
         document_id: String,
     },
@@ -155,6 +161,9 @@ impl Route {
             },
             ["api", "documents", doc, "blocks"] if !doc.is_empty() => {
                 only(Method::Patch, Route::PatchBlocks { document_id: id(doc) })
+            }
+            ["api", "documents", doc, "live"] if !doc.is_empty() => {
+                only(Method::Get, Route::DocumentLive { document_id: id(doc) })
             }
             ["api", "documents", doc, "audit"] if !doc.is_empty() => {
                 only(Method::Get, Route::DocumentAudit { document_id: id(doc) })
@@ -242,6 +251,7 @@ impl Route {
             | Route::HermesModels
             | Route::HermesTools => Access::Hermes,
             Route::PatchBlocks { .. }
+            | Route::DocumentLive { .. }
             | Route::DocumentAudit { .. }
             | Route::VerifyAudit { .. }
             | Route::DocumentEvents { .. }
@@ -258,7 +268,8 @@ impl Route {
 
 /// Lets the request through with the caller it proved, or answers why not: 401 without a valid credential
 /// (the Hermes client code on Hermes routes), 429 while the client is locked out after failed sign-ins,
-/// 403 for a state-changing request from a foreign or missing origin.
+/// 403 for a state-changing request, or a live channel upgrade (a browser sends cookies with a cross-site
+/// WebSocket), from a foreign or missing origin.
 pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Result<Option<Principal>, Error> {
     let caller = match route.access() {
         Access::Open => return Ok(None),
@@ -269,7 +280,8 @@ pub async fn authorize(req: &Request, route: &Route, ctx: &RequestContext) -> Re
         Access::Hermes => Some(credential(req, ctx).await?.ok_or(Error::HermesUnauthorized)?),
         Access::Mnote => Some(credential(req, ctx).await?.ok_or(Error::Unauthorized)?),
     };
-    if !matches!(req.method(), Method::Get | Method::Head | Method::Options) {
+    let live = matches!(route, Route::DocumentLive { .. });
+    if live || !matches!(req.method(), Method::Get | Method::Head | Method::Options) {
         check_origin(req, &ctx.config, caller.as_ref().map(|c| c.credential))?;
     }
     Ok(caller.map(|c| c.principal))
@@ -333,6 +345,9 @@ mod tests {
         assert_eq!(get("/api/documents/d/audit"), Ok(Route::DocumentAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/audit/verify"), Ok(Route::VerifyAudit { document_id: "d".into() }));
         assert_eq!(get("/api/documents/d/events"), Ok(Route::DocumentEvents { document_id: "d".into() }));
+        assert_eq!(get("/api/documents/d/live"), Ok(Route::DocumentLive { document_id: "d".into() }));
+        assert_eq!(code(post("/api/documents/d/live")), "mnote_method_not_allowed");
+        assert_eq!(Route::DocumentLive { document_id: "d".into() }.access(), Access::Mnote);
         assert_eq!(get("/api/documents/d/review-sessions"), Ok(Route::DocumentSessions { document_id: "d".into() }));
     }
 

@@ -17,9 +17,11 @@ use pageai_core::Error;
 use pageai_core::audit::AuditStore;
 use pageai_core::events::ToolEventV1;
 use pageai_core::executor::idempotency::IdempotencyStore;
-use pageai_core::executor::{self, FrozenContext};
+use pageai_core::executor::{self, FrozenContext, Origin};
+use pageai_core::live::AppliedWrite;
 use pageai_core::profile::Profile;
 use pageai_core::review::ReviewSessionV1;
+use pageai_core::wire::ToolResultV1;
 use serde_json::Value;
 
 use crate::clock::Now;
@@ -96,6 +98,8 @@ pub struct Desk<'a> {
     pub contexts: &'a mut dyn ContextStore,
     /// Tool and review events emitted by this command, in order.
     pub events: &'a mut Vec<ToolEventV1>,
+    /// The writes this command applied, in order: what the live channel tells of the page change.
+    pub writes: &'a mut Vec<AppliedWrite>,
     /// Fresh ids.
     pub mint: &'a mut dyn Mint,
 }
@@ -113,8 +117,19 @@ impl<'a> Desk<'a> {
             sessions: &mut *self.sessions,
             contexts: &mut *self.contexts,
             events: &mut *self.events,
+            writes: &mut *self.writes,
             mint: &mut *self.mint,
         }
+    }
+
+    /// Journals an applied write for the live channel.
+    pub fn applied(&mut self, origin: Origin, run_id: &str, review_session_id: Option<&str>, result: &ToolResultV1) {
+        self.writes.push(AppliedWrite {
+            origin,
+            run_id: (!run_id.is_empty()).then(|| run_id.to_string()),
+            review_session_id: review_session_id.map(String::from),
+            result: result.clone(),
+        });
     }
 
     /// The contexts a call's arguments name (`contextId`), read up front for core's `ContextLookup`.
@@ -235,6 +250,8 @@ pub mod memory {
         pub contexts: Contexts,
         /// Emitted events.
         pub events: Vec<ToolEventV1>,
+        /// Applied writes.
+        pub writes: Vec<AppliedWrite>,
         /// Ids.
         pub mint: Counter,
         /// Whom the calls act for.
@@ -252,6 +269,7 @@ pub mod memory {
                 sessions: Sessions::default(),
                 contexts: Contexts::default(),
                 events: Vec::new(),
+                writes: Vec::new(),
                 mint: Counter::default(),
                 acting: crate::identity::Acting::single_user(),
             }
@@ -269,6 +287,7 @@ pub mod memory {
                 sessions: &mut self.sessions,
                 contexts: &mut self.contexts,
                 events: &mut self.events,
+                writes: &mut self.writes,
                 mint: &mut self.mint,
             }
         }

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use pageai_core::Error;
 use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::events;
+use pageai_core::executor::Origin;
 use pageai_core::json::to_json;
 use pageai_core::page::Page;
 use pageai_core::review::{self, AcceptRequest, Answer, RetryRequest, RevertRequest, ReviewSessionV1, Stamp};
@@ -111,6 +112,14 @@ fn written(
         Some(result) => AuditDraft::for_result(action, result, Some(&session.session_id)),
         None => otherwise(),
     };
+    if let Some(result) = &answer.applied {
+        // An accept writes as `review_accept`; a revert is the person's own undo.
+        let origin = match action {
+            AuditAction::ReviewAccept => Origin::ReviewAccept,
+            _ => Origin::User,
+        };
+        desk.applied(origin, &session.run_id, Some(&session.session_id), result);
+    }
     desk.sessions.put(session, None)?;
     desk.events.push(events::review_updated(session, &desk.now.at));
     audit::record(&mut *desk.audit, draft)?;

@@ -142,7 +142,7 @@ fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Resul
         new_context_id: &new_context_id,
     };
     match desk.with_env(&contexts, |env| review::submit(page, &call, env)) {
-        Submission::Execute => plain(page, &call, &contexts, desk),
+        Submission::Execute => plain(page, &call, &request.run_id, &contexts, desk),
         Submission::Session(proposal) => session(page, &call, request, proposal, &contexts, desk),
     }
 }
@@ -151,6 +151,7 @@ fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Resul
 fn plain(
     page: &mut Page,
     call: &Call<'_>,
+    run_id: &str,
     contexts: &BTreeMap<String, FrozenContext>,
     desk: &mut Desk<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
@@ -159,6 +160,7 @@ fn plain(
         Effect::Read { frozen: Some(frozen) } => desk.freeze(frozen)?,
         Effect::Applied(result) => {
             audit::record(&mut *desk.audit, AuditDraft::for_result(AuditAction::ToolApplied, result, None))?;
+            desk.applied(call.origin, run_id, None, result);
         }
         Effect::Read { frozen: None } | Effect::Previewed(_) | Effect::Replayed => {}
     }
@@ -189,6 +191,9 @@ fn session(
     let session = desk.with_env(contexts, |env| review::propose(page, &propose, env))?;
     desk.sessions.put(&session, Some(&proposal))?;
     desk.events.push(events::review_updated(&session, &desk.now.at));
+    if let Some(applied) = &session.applied {
+        desk.applied(call.origin, &request.run_id, Some(&session.session_id), &applied.result);
+    }
     let draft = match &session.applied {
         Some(applied) => AuditDraft::for_result(AuditAction::ToolApplied, &applied.result, Some(&session.session_id)),
         None => AuditDraft::for_session(AuditAction::ReviewPropose, &session, call.actor, call.at, page.revision),

@@ -41,7 +41,10 @@ impl DocumentCommand {
             | DocumentCommand::Events { .. }
             | DocumentCommand::Review { action: ReviewAction::Get, .. } => Some(Act::Read),
             // A run or a command proposes; what its writes may do is the role's, through the policy.
-            DocumentCommand::Command { .. } | DocumentCommand::FreezeRun { .. } => Some(Act::Propose),
+            // Binding a run to the context frozen for it belongs to the same person's run.
+            DocumentCommand::Command { .. } | DocumentCommand::FreezeRun { .. } | DocumentCommand::BindRun { .. } => {
+                Some(Act::Propose)
+            }
             DocumentCommand::Put { .. } | DocumentCommand::EditBlocks { .. } => Some(Act::Write),
             DocumentCommand::Review { .. } => Some(Act::Accept),
             DocumentCommand::CallTool { .. } | DocumentCommand::PutProfile { .. } => None,
@@ -93,6 +96,19 @@ impl DocumentObject {
             }
             (_, None) => Err(Error::Unauthorized),
         }
+    }
+
+    /// Lets a live channel open for `caller`: a role in the page's workspace that allows reading it
+    /// (without one, the page answers as if it did not exist).
+    pub(super) fn admit_live(
+        &self,
+        document_id: &str,
+        caller: Option<&Principal>,
+        trace_id: &str,
+    ) -> Result<(), Error> {
+        let caller = caller.ok_or(Error::Unauthorized)?;
+        let workspace = self.resident.borrow_mut().page(document_id, trace_id)?.0.workspace_id.clone();
+        acting(caller, &workspace, Act::Read, document_id).map(|_| ())
     }
 
     /// Whom a tool call acts for: its context's person, or the single user on the implicit workspace.

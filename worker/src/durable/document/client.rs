@@ -2,12 +2,13 @@
 
 use pageai_core::Error;
 use serde::de::DeserializeOwned;
-use worker::{Env, Response};
+use worker::{Env, Headers, Method, Request, RequestInit, Response};
 
 use super::command::DocumentCommand;
+use super::live::Resume;
 use crate::config::DOCUMENTS_BINDING;
 use crate::durable::{ObjectAnswer, ROWS_WRITTEN_HEADER};
-use crate::error::{Failure, OrInternal};
+use crate::error::{Failure, OrInternal, TRACE_HEADER};
 use crate::identity::Principal;
 
 /// A document object's answer, decoded, with the rows the command wrote.
@@ -87,5 +88,34 @@ impl DocumentClient {
     /// Sends `command` and decodes the answer as `T`.
     pub async fn send<T: DeserializeOwned>(&self, command: &DocumentCommand, trace_id: &str) -> Result<T, Failure> {
         Ok(self.call(command, trace_id).await?.value)
+    }
+
+    /// Hands a live upgrade to the object; answers its `101` with the socket (or its coded error).
+    pub async fn live(&self, document_id: &str, resume: &Resume, trace_id: &str) -> Result<Response, Failure> {
+        let mut url = worker::Url::parse("https://document.internal/live").or_internal("build live url", trace_id)?;
+        {
+            let mut query = url.query_pairs_mut();
+            query.append_pair("documentId", document_id);
+            if let Some(after) = resume.after {
+                query.append_pair("after", &after.to_string());
+            }
+            if let Some(revision) = resume.revision {
+                query.append_pair("revision", &revision.to_string());
+            }
+        }
+        let headers = Headers::new();
+        headers.set("upgrade", "websocket").or_internal("set upgrade header", trace_id)?;
+        headers.set(TRACE_HEADER, trace_id).or_internal("set trace header", trace_id)?;
+        if let Some(caller) = &self.caller {
+            headers.set(super::access::CALLER_HEADER, caller).or_internal("set caller header", trace_id)?;
+        }
+        let mut init = RequestInit::new();
+        init.with_method(Method::Get).with_headers(headers);
+        let request = Request::new_with_init(url.as_str(), &init).or_internal("build live request", trace_id)?;
+        let response = self.stub.fetch_with_request(request).await.or_internal("open the live channel", trace_id)?;
+        match response.status_code() {
+            101 => Ok(response),
+            _ => Err(Failure::Relayed(response)),
+        }
     }
 }

@@ -117,6 +117,18 @@ pub enum DocumentCommand {
         /// The key the router puts in a recommended call.
         idempotency_key: String,
     },
+    /// A Hermes run started with the context frozen for it: bind the context to the run id, so MCP tool
+    /// calls naming the context are evented with the run's id. Answers `{"bound": true}`.
+    BindRun {
+        /// The document the object serves.
+        document_id: String,
+        /// The run's frozen context.
+        context_id: String,
+        /// The run id Hermes answered.
+        run_id: String,
+        /// How long the binding lasts (the context's validity), in seconds.
+        ttl_seconds: u64,
+    },
     /// The profile changed (`PUT /api/profile`): the profile object sends the new one to every document
     /// object that holds a copy, before it answers the `PUT`. Answers [`ProfileHeld`].
     PutProfile {
@@ -144,6 +156,7 @@ impl DocumentCommand {
             | DocumentCommand::VerifyAudit { document_id }
             | DocumentCommand::Events { document_id, .. }
             | DocumentCommand::FreezeRun { document_id, .. }
+            | DocumentCommand::BindRun { document_id, .. }
             | DocumentCommand::PutProfile { document_id, .. } => document_id,
         }
     }
@@ -162,6 +175,7 @@ impl DocumentCommand {
             | DocumentCommand::VerifyAudit { .. }
             | DocumentCommand::Events { .. }
             | DocumentCommand::FreezeRun { .. }
+            | DocumentCommand::BindRun { .. }
             | DocumentCommand::PutProfile { .. } => false,
         }
     }

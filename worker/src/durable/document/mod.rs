@@ -22,20 +22,22 @@ pub mod access;
 mod books;
 pub mod client;
 pub mod command;
+pub mod live;
 mod profile_copy;
 mod resident;
 mod transact;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use pageai_core::json::to_json;
 use pageai_core::profile::Profile;
 use pageai_core::{Error, wire};
-use worker::{DurableObject, Env, Request, Response, State, durable_object};
+use worker::{DurableObject, Env, Request, Response, State, WebSocket, WebSocketIncomingMessage, durable_object};
 
 pub use client::{Answered, DocumentClient, pass_rows};
 pub use command::{DocumentCommand, FrozenRun, ProfileHeld};
 
+use crate::clock::Now;
 use crate::config::Config;
 use crate::durable::ROWS_WRITTEN_HEADER;
 use crate::durable::profile::{ProfileClient, VersionedProfile};
@@ -43,6 +45,7 @@ use crate::error::{Failure, TRACE_HEADER, error_response, internal};
 use crate::http::text_response;
 use crate::identity::{Acting, Principal};
 use crate::ids;
+use crate::services::ledger::run_contexts;
 use crate::services::sqlite::ObjectSql;
 use crate::services::{block_edits, commands, reviews, tool_calls};
 use profile_copy::ProfileCopy;
@@ -52,6 +55,9 @@ use resident::Resident;
 /// glue `#[durable_object]` generates.
 #[durable_object]
 struct DocumentObject {
+    state: State,
+    /// The live channel's last `seq`, read from `live_log` once per wake ([`live`]).
+    live_seq: Cell<Option<u64>>,
     env: Env,
     config: Config,
     sql: ObjectSql,
@@ -62,7 +68,14 @@ struct DocumentObject {
 impl DurableObject for DocumentObject {
     fn new(state: State, env: Env) -> Self {
         let sql = ObjectSql::new(state.storage());
+        // The runtime answers a live socket's `ping` itself, without waking the object.
+        match worker::worker_sys::WebSocketRequestResponsePair::new("ping", "pong") {
+            Ok(pair) => state.set_websocket_auto_response(&pair),
+            Err(e) => worker::console_error!("live channel: no ping auto-response: {e:?}"),
+        }
         DocumentObject {
+            state,
+            live_seq: Cell::new(None),
             config: Config::from_env(&env),
             env,
             resident: RefCell::new(Resident::new(sql.clone())),
@@ -75,6 +88,14 @@ impl DurableObject for DocumentObject {
         let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
         let caller = req.headers().get(access::CALLER_HEADER).ok().flatten();
         let caller = caller.and_then(|json| serde_json::from_str::<Principal>(&json).ok());
+        if let Some(document_id) = live_upgrade(&req) {
+            // The channel reads the page: the caller's role in its workspace must allow reading.
+            let admitted = self.admit_live(&document_id, caller.as_ref(), &trace_id);
+            return match admitted.and_then(|()| self.accept_live(&document_id, &req, &trace_id)) {
+                Ok(response) => Ok(response),
+                Err(error) => error_response(&error, &trace_id),
+            };
+        }
         let outcome = match req.text().await {
             Ok(body) => match wire::from_json::<DocumentCommand>(&body) {
                 Ok(command) => self.handle(command, caller.as_ref(), &trace_id).await,
@@ -91,6 +112,51 @@ impl DurableObject for DocumentObject {
         response.headers_mut().set(ROWS_WRITTEN_HEADER, &rows.to_string())?;
         Ok(response)
     }
+
+    async fn websocket_message(&self, ws: WebSocket, message: WebSocketIncomingMessage) -> worker::Result<()> {
+        self.live_message(&ws, &message)
+    }
+
+    async fn websocket_close(&self, ws: WebSocket, code: usize, _reason: String, _clean: bool) -> worker::Result<()> {
+        // Finish the closing handshake; a socket already gone has nothing to answer.
+        let code = u16::try_from(code).ok().filter(|c| *c == 1000 || (3000..5000).contains(c)).unwrap_or(1000);
+        let _ = live::close(&ws, code, "closed");
+        Ok(())
+    }
+
+    async fn websocket_error(&self, ws: WebSocket, _error: worker::Error) -> worker::Result<()> {
+        let _ = live::close(&ws, 1011, "socket error");
+        Ok(())
+    }
+}
+
+impl DocumentObject {
+    /// An MCP call names no run (`mcp`): when its `contextId` was bound to a Hermes run, it is that run's.
+    fn bound_run(&self, run_id: &mut String, args: &serde_json::Value) -> Result<(), Error> {
+        if run_id != MCP_RUN {
+            return Ok(());
+        }
+        if let Some(context_id) = args.get("contextId").and_then(serde_json::Value::as_str)
+            && let Some(bound) = run_contexts::run_of(&self.sql, context_id, Now::read().ms)?
+        {
+            *run_id = bound;
+        }
+        Ok(())
+    }
+}
+
+/// The run id of an MCP call that names no run.
+pub const MCP_RUN: &str = "mcp";
+
+/// The document of a live upgrade the front forwarded (`/live?documentId=…` with `Upgrade: websocket`).
+fn live_upgrade(req: &Request) -> Option<String> {
+    let upgrade = req.headers().get("upgrade").ok().flatten()?;
+    if !upgrade.eq_ignore_ascii_case("websocket") {
+        return None;
+    }
+    let url = req.url().ok()?;
+    let document_id = url.query_pairs().find(|(k, _)| k == "documentId").map(|(_, v)| v.into_owned())?;
+    Some(document_id)
 }
 
 impl DocumentObject {
@@ -157,7 +223,8 @@ impl DocumentObject {
                 to_json(&*resident.page(&document_id, trace_id)?.0)
             }
             DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, acting, trace_id),
-            DocumentCommand::CallTool { document_id, call } => {
+            DocumentCommand::CallTool { document_id, mut call } => {
+                self.bound_run(&mut call.run_id, &call.args)?;
                 self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
                     to_json(&tool_calls::call(page, &call, desk)?)
                 })
@@ -205,6 +272,13 @@ impl DocumentObject {
                     idempotency_key: &idempotency_key,
                 };
                 to_json(&self.freeze_run(&document_id, &run, acting, trace_id)?)
+            }
+            DocumentCommand::BindRun { context_id, run_id, ttl_seconds, document_id } => {
+                self.resident.borrow_mut().page(&document_id, trace_id)?;
+                let now_ms = Now::read().ms;
+                let ttl_ms = i64::try_from(ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
+                run_contexts::bind(&self.sql, &context_id, &run_id, now_ms, now_ms.saturating_add(ttl_ms))?;
+                to_json(&serde_json::json!({ "bound": true }))
             }
             DocumentCommand::PutProfile { profile, version, .. } => {
                 let holding = self.profile.borrow_mut().pushed(VersionedProfile { profile, version });

@@ -5,6 +5,7 @@
 use pageai_core::Error;
 use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::json::to_json;
+use pageai_core::live::{self, AppliedWrite, Author, Change, Commit};
 use pageai_core::page::Page;
 use pageai_core::profile::Profile;
 
@@ -15,7 +16,7 @@ use crate::identity::Acting;
 use crate::ids::RandomMint;
 use crate::services::desk::Desk;
 use crate::services::documents::PageDraft;
-use crate::services::ledger::Ledger;
+use crate::services::ledger::{Ledger, LiveRow};
 use crate::services::page_store::{Mirror, MirrorPatch};
 
 impl DocumentObject {
@@ -49,7 +50,24 @@ impl DocumentObject {
             return Err(internal("read document storage", failure, trace_id));
         }
         let json = to_json(&page)?;
-        resident.replace(page, trace_id, |rows| ledger.commit(Some(rows), true))?;
+        let stored = resident.loaded(trace_id)?.page.as_ref();
+        let (written, deleted) = live::compared(stored, &page);
+        let change = Change {
+            from_revision: stored.map_or(0, |p| p.revision),
+            written: &written,
+            deleted: &deleted,
+            author: Author::Person(&acting.user),
+        };
+        let commit = Commit { page: &page, at: &now.at, change: Some(change), events: &[], sessions: &[] };
+        ledger.live = self.live_rows(&commit, trace_id)?;
+        let rows = ledger.live.clone();
+        match resident.replace(page, trace_id, |page_rows| ledger.commit(Some(page_rows), true)) {
+            Ok(()) => self.broadcast(&rows),
+            Err(error) => {
+                self.forget_seq();
+                return Err(error);
+            }
+        }
         Ok(json)
     }
 
@@ -72,6 +90,7 @@ impl DocumentObject {
         let mut ledger = Ledger::new(&sql, now.ms);
         ledger.contexts.act_for(acting);
         let mut mint = RandomMint::default();
+        let mut writes: Vec<AppliedWrite> = Vec::new();
         let outcome = {
             let Ledger { idempotency, audit, sessions, contexts, events, .. } = &mut ledger;
             let mut desk = Desk {
@@ -84,16 +103,51 @@ impl DocumentObject {
                 sessions,
                 contexts,
                 events,
+                writes: &mut writes,
                 mint: &mut mint,
             };
             work(page, &mut desk)
         };
-        let (keep, settled) = settle(ledger, mint, page, mirror, outcome.is_ok(), page.revision != revision, trace_id);
+        let changed = page.revision != revision;
+        let started_on = outcome.is_ok().then_some(revision);
+        let told = self.tell(&mut ledger, page, started_on, &writes, &now.at, trace_id);
+        let (keep, settled) = settle(ledger, mint, page, mirror, outcome.is_ok(), changed, trace_id);
         if !keep {
             resident.forget();
         }
+        match (&settled, told) {
+            (Ok(()), Ok(rows)) => self.broadcast(&rows),
+            _ => self.forget_seq(),
+        }
         settled?;
         outcome
+    }
+
+    /// Builds this command's live messages into `ledger` (committed with it) and answers them for the
+    /// broadcast. `started_on` is the revision a command that succeeded started on (`None` when it failed):
+    /// a failed command tells only its tool events; one that changed the page, the change too.
+    fn tell(
+        &self,
+        ledger: &mut Ledger,
+        page: &Page,
+        started_on: Option<u64>,
+        writes: &[AppliedWrite],
+        at: &str,
+        trace_id: &str,
+    ) -> Result<Vec<LiveRow>, Error> {
+        let (written, deleted) = live::touched(writes);
+        let succeeded = started_on.is_some();
+        let change = started_on.filter(|from| *from != page.revision).map(|from_revision| Change {
+            from_revision,
+            written: &written,
+            deleted: &deleted,
+            author: Author::Writes(writes),
+        });
+        let sessions = if succeeded { ledger.sessions.stored() } else { Vec::new() };
+        let commit = Commit { page, at, change, events: &ledger.events, sessions: &sessions };
+        let rows = self.live_rows(&commit, trace_id)?;
+        ledger.live.clone_from(&rows);
+        Ok(rows)
     }
 }
 

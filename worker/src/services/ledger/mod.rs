@@ -14,6 +14,8 @@ mod audit;
 mod contexts;
 mod events;
 mod idempotency;
+pub mod live_log;
+pub mod run_contexts;
 mod sessions;
 
 use std::cell::RefCell;
@@ -26,6 +28,7 @@ pub use audit::{AuditHead, AuditTable};
 pub use contexts::ContextTable;
 pub use events::{EventTable, StoredEvent};
 pub use idempotency::IdempotencyTable;
+pub use live_log::LiveRow;
 pub use sessions::SessionTable;
 
 use super::page_store::PageRows;
@@ -84,6 +87,9 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
         audit::HEAD_SCHEMA,
         events::SCHEMA,
         events::INDEX,
+        live_log::SCHEMA,
+        live_log::INDEX,
+        run_contexts::SCHEMA,
     ] {
         sql.run(statement, Vec::new()).map_err(|e| self::storage("create table", e))?;
     }
@@ -104,6 +110,8 @@ pub struct Ledger {
     pub contexts: ContextTable,
     /// Events emitted by this command.
     pub events: Vec<ToolEventV1>,
+    /// The live channel's messages of this command, written with its events (a failed command's too).
+    pub live: Vec<LiveRow>,
 }
 
 impl Ledger {
@@ -117,6 +125,7 @@ impl Ledger {
             sessions: SessionTable::new(raw.clone()),
             contexts: ContextTable::new(raw.clone(), now_ms),
             events: Vec::new(),
+            live: Vec::new(),
             sql: sql.clone(),
             latch,
         }
@@ -135,7 +144,7 @@ impl Ledger {
     /// Writes everything this command recorded, with `page` when it changed, in one transaction. When
     /// `succeeded` is false only the events are written: a failed command changes nothing else.
     pub fn commit(self, page: Option<PageRows>, succeeded: bool) -> Result<(), String> {
-        let Ledger { sql, idempotency, audit, sessions, contexts, events, .. } = self;
+        let Ledger { sql, idempotency, audit, sessions, contexts, events, live, .. } = self;
         let events = EventTable::encode(&events).map_err(|e| e.message())?;
         atomically(&sql, move |sql: &dyn Sql| {
             if succeeded {
@@ -147,7 +156,8 @@ impl Ledger {
                 sessions.flush(sql)?;
                 audit.flush(sql)?;
             }
-            EventTable::flush(sql, events)
+            EventTable::flush(sql, events)?;
+            live_log::flush(sql, &live)
         })
     }
 }

@@ -51,6 +51,11 @@ impl SessionTable {
         SessionTable { sql, pending: Vec::new() }
     }
 
+    /// The sessions this command stored, in order, as stored.
+    pub fn stored(&self) -> Vec<ReviewSessionV1> {
+        self.pending.iter().map(|p| p.session.clone()).collect()
+    }
+
     /// Every session of the document, newest first, at most `limit`.
     pub fn list(&self, limit: u32) -> Result<Vec<SessionSummary>, Error> {
         let rows: Vec<SummaryRow> = self

@@ -1,0 +1,430 @@
+//! `mnote.live_event.v1`: one message of a document's live channel (`GET /api/documents/{id}/live`).
+//!
+//! Every message has the same envelope, `{schema, seq, revision, kind, at, documentId}`, and one payload
+//! field named after its kind:
+//!
+//! | `kind` | payload | what it says |
+//! |---|---|---|
+//! | `hello` | `hello` ([`HelloV1`]) | sent once per connection, after the catch-up: the channel is live at `seq` and `revision` |
+//! | `page.changed` | `change` ([`PageChangeV1`]) | a write committed: the blocks it changed (with their new `revisionRef`s), the ones it deleted, its operations, actor and origin |
+//! | `tool.event` | `event` (a `mnote.tool_event.v1`) | a tool call started, completed or failed |
+//! | `review.updated` | `session` (a `mnote.page_ai_review_session.v1`) | a review session was made or moved |
+//! | `snapshot` | `page` | the whole page, for a client too far behind to catch up message by message |
+//! | `refetch` | `refetch` ([`RefetchV1`]) | a message too large to send: read what it would have said over HTTP |
+//!
+//! The Rust type is an enum ([`LiveBody`]); on the wire the payload sits beside the envelope, so a reader
+//! switches on `kind` and reads one field. Decoding refuses unknown fields and a payload that does not
+//! match its kind.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::{ReviewSessionV1, ToolEventV1};
+use crate::executor::Origin;
+use crate::ops::Operation;
+use crate::page::{Attrs, BlockType, Page, Permission};
+
+/// Schema id of [`LiveEventV1`].
+pub const LIVE_EVENT_V1: &str = "mnote.live_event.v1";
+
+/// Which message, and so which payload field it carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub enum LiveKind {
+    /// The channel is live (`hello`).
+    #[serde(rename = "hello")]
+    Hello,
+    /// A write changed the page (`change`).
+    #[serde(rename = "page.changed")]
+    PageChanged,
+    /// A tool event (`event`).
+    #[serde(rename = "tool.event")]
+    ToolEvent,
+    /// A review session changed (`session`).
+    #[serde(rename = "review.updated")]
+    ReviewUpdated,
+    /// The whole page (`page`).
+    #[serde(rename = "snapshot")]
+    Snapshot,
+    /// A message that was too large to send (`refetch`).
+    #[serde(rename = "refetch")]
+    Refetch,
+}
+
+impl LiveKind {
+    /// Every kind.
+    pub const ALL: [LiveKind; 6] = [
+        LiveKind::Hello,
+        LiveKind::PageChanged,
+        LiveKind::ToolEvent,
+        LiveKind::ReviewUpdated,
+        LiveKind::Snapshot,
+        LiveKind::Refetch,
+    ];
+
+    /// The wire name, e.g. `page.changed`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            LiveKind::Hello => "hello",
+            LiveKind::PageChanged => "page.changed",
+            LiveKind::ToolEvent => "tool.event",
+            LiveKind::ReviewUpdated => "review.updated",
+            LiveKind::Snapshot => "snapshot",
+            LiveKind::Refetch => "refetch",
+        }
+    }
+
+    /// The name of the payload field a message of this kind carries.
+    pub const fn payload_field(self) -> &'static str {
+        match self {
+            LiveKind::Hello => "hello",
+            LiveKind::PageChanged => "change",
+            LiveKind::ToolEvent => "event",
+            LiveKind::ReviewUpdated => "session",
+            LiveKind::Snapshot => "page",
+            LiveKind::Refetch => "refetch",
+        }
+    }
+}
+
+/// The limits a channel holds its sockets to, as `hello` reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LiveLimitsV1 {
+    /// Sockets one document accepts at once; one more is closed with `mnote_live_socket_limit`.
+    pub max_sockets: u32,
+    /// Largest message a client may send, in bytes; a larger one closes the socket with
+    /// `mnote_live_message_too_large`.
+    pub max_incoming_bytes: u32,
+    /// Largest message the channel sends, in bytes; a larger one becomes a `refetch` notice.
+    pub max_message_bytes: u32,
+}
+
+/// The payload of `hello`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HelloV1 {
+    /// How many stored messages were replayed to this socket before `hello`.
+    pub replayed: u64,
+    /// Whether a `snapshot` was sent before `hello` (the client was too far behind to replay).
+    pub snapshot: bool,
+    /// The channel's limits.
+    pub limits: LiveLimitsV1,
+}
+
+/// One block a write inserted, changed or moved, as it is after the write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LiveBlockV1 {
+    /// The block.
+    pub block_id: String,
+    /// The block right before it on the page, or `null` when it is the first block.
+    pub after_block_id: Option<String>,
+    /// Its `revisionRef` at the new revision.
+    pub revision_ref: String,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub kind: BlockType,
+    /// Its text.
+    pub text: String,
+    /// Its attributes.
+    #[serde(default, skip_serializing_if = "Attrs::is_empty")]
+    pub attrs: Attrs,
+    /// Whether it may be written.
+    pub editable: bool,
+}
+
+/// The payload of `page.changed`: what one committed command did to the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PageChangeV1 {
+    /// The revision the change was applied on; the envelope's `revision` is the one it made.
+    pub from_revision: u64,
+    /// Who asked: `user`, `shortcut`, `hermes` or `review_accept`.
+    pub origin: Origin,
+    /// The actor the audit log records.
+    pub actor: String,
+    /// The Hermes run (or shortcut run) the write belongs to, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// The tool call that wrote, when a tool call did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// The tool that wrote, when a tool call did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// The review session the write went through, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_session_id: Option<String>,
+    /// The page title after the change.
+    pub title: String,
+    /// The page's permission after the change.
+    pub permission: Permission,
+    /// How many blocks the page has after the change.
+    pub block_count: usize,
+    /// Every inserted, changed or moved block, in page order.
+    pub blocks: Vec<LiveBlockV1>,
+    /// Every deleted block.
+    pub deleted_block_ids: Vec<String>,
+    /// The operations as validated (minted ids filled in); empty for a whole-page store.
+    pub operations: Vec<Operation>,
+}
+
+/// The payload of `refetch`: a message that was not sent because it was too large.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RefetchV1 {
+    /// The kind of the message it replaces.
+    pub skipped: LiveKind,
+    /// Always `mnote_live_message_too_large`.
+    pub code: String,
+    /// The size of the message it replaces, in bytes.
+    pub bytes: usize,
+    /// The largest message the channel sends.
+    pub limit_bytes: usize,
+    /// For a skipped `review.updated`: the session to read (`GET /api/page-ai/review-sessions/{id}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_session_id: Option<String>,
+}
+
+/// A message's payload: one variant per [`LiveKind`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum LiveBody {
+    /// `hello`.
+    Hello(HelloV1),
+    /// `page.changed`.
+    PageChanged(PageChangeV1),
+    /// `tool.event`.
+    ToolEvent(ToolEventV1),
+    /// `review.updated`.
+    ReviewUpdated(Box<ReviewSessionV1>),
+    /// `snapshot`.
+    Snapshot(Box<Page>),
+    /// `refetch`.
+    Refetch(RefetchV1),
+}
+
+impl LiveBody {
+    /// Its kind.
+    pub fn kind(&self) -> LiveKind {
+        match self {
+            LiveBody::Hello(_) => LiveKind::Hello,
+            LiveBody::PageChanged(_) => LiveKind::PageChanged,
+            LiveBody::ToolEvent(_) => LiveKind::ToolEvent,
+            LiveBody::ReviewUpdated(_) => LiveKind::ReviewUpdated,
+            LiveBody::Snapshot(_) => LiveKind::Snapshot,
+            LiveBody::Refetch(_) => LiveKind::Refetch,
+        }
+    }
+}
+
+/// `mnote.live_event.v1`: one message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveEventV1 {
+    /// Always [`LIVE_EVENT_V1`].
+    pub schema: String,
+    /// Position in the document's channel. Stored messages count up by one; `hello` and `snapshot` carry
+    /// the position the socket is caught up to. Resume with `?after=<seq>`.
+    pub seq: u64,
+    /// The page revision once this message is applied.
+    pub revision: u64,
+    /// When the command ran (or the socket connected), RFC 3339.
+    pub at: String,
+    /// The document.
+    pub document_id: String,
+    /// The payload.
+    pub body: LiveBody,
+}
+
+/// How a message is written: the envelope and one payload field, borrowed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WireRef<'a> {
+    schema: &'a str,
+    seq: u64,
+    revision: u64,
+    kind: LiveKind,
+    at: &'a str,
+    document_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hello: Option<&'a HelloV1>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change: Option<&'a PageChangeV1>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    event: Option<&'a ToolEventV1>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<&'a ReviewSessionV1>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    page: Option<&'a Page>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refetch: Option<&'a RefetchV1>,
+}
+
+/// How a message is read: every payload field optional, exactly one of them present. A tool event and a
+/// review session are read as `E` and `S`: their types for [`LiveEventV1`], skipped unread for
+/// [`LiveFollowV1`].
+#[derive(Deserialize)]
+// Missing payload fields read as `None` (serde's rule for `Option`).
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Wire<E, S> {
+    schema: String,
+    seq: u64,
+    revision: u64,
+    kind: LiveKind,
+    at: String,
+    document_id: String,
+    hello: Option<HelloV1>,
+    change: Option<PageChangeV1>,
+    event: Option<E>,
+    session: Option<S>,
+    page: Option<Box<Page>>,
+    refetch: Option<RefetchV1>,
+}
+
+impl<E, S> Wire<E, S> {
+    /// Refuses a message whose payload fields are not exactly its kind's.
+    fn check(&self) -> Result<(), String> {
+        let present = [
+            self.hello.is_some(),
+            self.change.is_some(),
+            self.event.is_some(),
+            self.session.is_some(),
+            self.page.is_some(),
+            self.refetch.is_some(),
+        ];
+        let own = match self.kind {
+            LiveKind::Hello => self.hello.is_some(),
+            LiveKind::PageChanged => self.change.is_some(),
+            LiveKind::ToolEvent => self.event.is_some(),
+            LiveKind::ReviewUpdated => self.session.is_some(),
+            LiveKind::Snapshot => self.page.is_some(),
+            LiveKind::Refetch => self.refetch.is_some(),
+        };
+        match own && present.iter().filter(|p| **p).count() == 1 {
+            true => Ok(()),
+            false => Err(alloc::format!(
+                "a {} message carries one payload field, `{}`",
+                self.kind.as_str(),
+                self.kind.payload_field()
+            )),
+        }
+    }
+}
+
+/// A message as a client that follows the page reads it ([`crate::live::follow_light`]): the envelope,
+/// and the payloads that change the page. A tool event's and a review session's contents are skipped
+/// unread, so a browser that only follows the page carries no decoder for them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveFollowV1 {
+    /// Always [`LIVE_EVENT_V1`].
+    pub schema: String,
+    /// Position in the channel.
+    pub seq: u64,
+    /// The page revision once this message is applied.
+    pub revision: u64,
+    /// The kind.
+    pub kind: LiveKind,
+    /// The document.
+    pub document_id: String,
+    /// What following needs of the payload.
+    pub step: FollowStep,
+}
+
+/// What following needs of a message's payload.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FollowStep {
+    /// `hello`.
+    Hello,
+    /// `page.changed`.
+    PageChanged(PageChangeV1),
+    /// `snapshot`.
+    Snapshot(Box<Page>),
+    /// `refetch`.
+    Refetch(RefetchV1),
+    /// `tool.event` or `review.updated`: nothing to follow.
+    Other,
+}
+
+impl<'de> Deserialize<'de> for LiveFollowV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{Error as _, IgnoredAny};
+        let wire = Wire::<IgnoredAny, IgnoredAny>::deserialize(deserializer)?;
+        wire.check().map_err(D::Error::custom)?;
+        let kind = wire.kind;
+        let step = match (wire.change, wire.page, wire.refetch) {
+            (Some(change), _, _) => FollowStep::PageChanged(change),
+            (_, Some(page), _) => FollowStep::Snapshot(page),
+            (_, _, Some(refetch)) => FollowStep::Refetch(refetch),
+            (None, None, None) if kind == LiveKind::Hello => FollowStep::Hello,
+            (None, None, None) => FollowStep::Other,
+        };
+        Ok(LiveFollowV1 {
+            schema: wire.schema,
+            seq: wire.seq,
+            revision: wire.revision,
+            kind,
+            document_id: wire.document_id,
+            step,
+        })
+    }
+}
+
+impl Serialize for LiveEventV1 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut wire = WireRef {
+            schema: &self.schema,
+            seq: self.seq,
+            revision: self.revision,
+            kind: self.body.kind(),
+            at: &self.at,
+            document_id: &self.document_id,
+            hello: None,
+            change: None,
+            event: None,
+            session: None,
+            page: None,
+            refetch: None,
+        };
+        match &self.body {
+            LiveBody::Hello(hello) => wire.hello = Some(hello),
+            LiveBody::PageChanged(change) => wire.change = Some(change),
+            LiveBody::ToolEvent(event) => wire.event = Some(event),
+            LiveBody::ReviewUpdated(session) => wire.session = Some(session),
+            LiveBody::Snapshot(page) => wire.page = Some(page),
+            LiveBody::Refetch(refetch) => wire.refetch = Some(refetch),
+        }
+        wire.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for LiveEventV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let wire = Wire::<ToolEventV1, Box<ReviewSessionV1>>::deserialize(deserializer)?;
+        wire.check().map_err(D::Error::custom)?;
+        let body = match (wire.hello, wire.change, wire.event, wire.session, wire.page, wire.refetch) {
+            (Some(hello), ..) => LiveBody::Hello(hello),
+            (_, Some(change), ..) => LiveBody::PageChanged(change),
+            (_, _, Some(event), ..) => LiveBody::ToolEvent(event),
+            (_, _, _, Some(session), ..) => LiveBody::ReviewUpdated(session),
+            (.., Some(page), _) => LiveBody::Snapshot(page),
+            (.., Some(refetch)) => LiveBody::Refetch(refetch),
+            (None, None, None, None, None, None) => return Err(D::Error::custom("a message carries a payload")),
+        };
+        Ok(LiveEventV1 {
+            schema: wire.schema,
+            seq: wire.seq,
+            revision: wire.revision,
+            at: wire.at,
+            document_id: wire.document_id,
+            body,
+        })
+    }
+}
