@@ -244,7 +244,8 @@ describe('the live channel', { timeout: 600_000 }, () => {
       { runId: 'run_live_1' },
     );
     assert.equal(res.status, 200, res.text);
-    const started = await watcher.until((m) => m.kind === 'tool.event');
+    // The helper freezes a context first (a doc_fetch of its own run); the write is told with its run id.
+    const started = await watcher.until((m) => m.kind === 'tool.event' && m.event.runId === 'run_live_1');
     assert.equal(started.event.runId, 'run_live_1');
     await watcher.until((m) => m.kind === 'review.updated' || m.kind === 'page.changed');
     watcher.close();
