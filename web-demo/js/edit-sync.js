@@ -40,6 +40,7 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
   let running = null;
   let again = false;
   let failed = null; // {json, key, error} of the last save that did not reach the server
+  let inflight = null; // what the save under way sent: blockId → block, or null for a deletion
   let status = "saved";
 
   const setStatus = (next, error) => {
@@ -98,9 +99,11 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
     const idempotencyKey = failed?.json === json ? failed.key : engine.mintIdempotencyKey();
     setStatus("saving");
     let result;
+    inflight = sent;
     try {
       result = await saveBlocks(documentId, { ...edit, idempotencyKey });
     } catch (error) {
+      inflight = null;
       if (error.code === "mnote_revision_conflict") {
         // Someone changed a block this edit touches: read the page and let the merge show each conflict.
         adopt(await fetchDocument(documentId), base);
@@ -110,6 +113,7 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
       setStatus("failed", error);
       return "stop";
     }
+    inflight = null;
     failed = null;
     const known = overlay(base, sent);
     if (!follow(result)) adopt(await fetchDocument(documentId), known);
@@ -151,7 +155,9 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
   /**
    * Follows one message of the live channel: the session applies it (`applyRemote`, which throws
    * `mnote_live_resync` when it cannot), and a changed page merges into the person's as `adopt` does. A
-   * change the session already has (this tab's own save, followed from its answer) is skipped.
+   * change the session already has (this tab's own save, followed from its answer) is skipped; the channel
+   * may bring this tab's save before its answer does: a block that arrives as the save sent it counts as
+   * this tab's (the person may have typed on since), not as theirs.
    */
   function applyRemote(message) {
     const known = { applied: false, revision: session.revision, kind: message?.kind };
@@ -160,6 +166,10 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
     const base = byId(session.page().blocks);
     const applied = session.applyRemote(message);
     if (!applied.applied) return applied;
+    for (const block of session.page().blocks) {
+      const mine = inflight?.get(block.blockId);
+      if (mine && same(mine, block)) base.set(block.blockId, block);
+    }
     meta = metaOf(session.page());
     model = merge(base, session.page().blocks);
     onModel();
