@@ -2,23 +2,32 @@
 // reload (a command applied in one, a block typed in one), a write made over the API (a tool call through
 // the tool route, naming its frozen context, and a whole-page PUT) shows in an open page, a proposal held
 // for review over the API appears in the Review panel, and the indicator in the top bar says the page is
-// live. Screenshots of a page that just received a remote change, at both widths, go to
+// live. During a Hermes run (the scripted double) the run view shows each mnote tool call the run makes
+// (through its frozen context) as it ends, and a proposal the run holds for review appears in the Review
+// panel while the run still goes on. Screenshots of a page that just received a remote change, at both widths, go to
 // tests/artifacts/screens/.
 //
 //   node --experimental-websocket --test --test-concurrency=1 tests/e2e/browser_live.test.mjs
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+
+import { startHermesDouble } from "../hermes/double.mjs";
 
 import { DESKTOP, PHONE } from "./lib/browser.mjs";
 import { applyCommand, command, shoot, startDemo } from "./lib/demo.mjs";
-import { TOOL_VARS, replaceArgs, toolCall } from "./lib/mnote.mjs";
+import { TOOL_VARS, mcp, replaceArgs, toolCall } from "./lib/mnote.mjs";
 
+const HERMES_KEY = `hk-${randomBytes(24).toString("hex")}`;
+
+let double;
 let demo;
 let seq = 0;
 
 before(
   async () => {
-    demo = await startDemo({ vars: TOOL_VARS });
+    double = await startHermesDouble({ apiKey: HERMES_KEY, keepaliveMs: 300, deltaGapMs: 150 });
+    demo = await startDemo({ vars: { ...TOOL_VARS, HERMES_UPSTREAM_URL: double.url, HERMES_API_KEY: HERMES_KEY } });
     // AI commands apply at once; the review test asks for review on its own command.
     const res = await send("PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "yolo" });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -28,6 +37,7 @@ before(
 
 after(async () => {
   await demo?.stop();
+  await double?.close();
 });
 
 async function send(method, path, body) {
@@ -210,5 +220,62 @@ describe("writes made elsewhere", () => {
     assert.equal(await textOf(tab.page, "q_motto").textContent(), "Stay hungry");
     await notReloaded(tab.page);
     assert.deepEqual([...tab.problems, ...phone.problems], []);
+  });
+});
+
+describe("a Hermes run", () => {
+  let id;
+  let tab;
+
+  before(async () => {
+    id = await freshDocument();
+    tab = await openLive(DESKTOP, id);
+  });
+
+  after(async () => {
+    await send("PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "yolo" });
+    await tab?.context.close();
+  });
+
+  test("shows each mnote tool call of the run, and its proposal in the Review panel, while it runs", async () => {
+    const { page } = tab;
+    await command(page, "[slow] 帮我把这一页润色得更专业", "hermes");
+    const answered = page.waitForResponse((r) => r.url().endsWith("/api/page-ai/command"));
+    await page.click("#command-hermes");
+    const answer = await (await answered).json();
+    assert.equal(answer.hermesRun?.started, true, JSON.stringify(answer));
+    await page.waitForFunction(() => document.querySelector("#hermes-answer")?.textContent.includes("slow1"));
+
+    // A write as Hermes makes it: over MCP, naming the context the run was given (in its instructions),
+    // which ties it to the run.
+    const contextId = /\bctx_[a-z0-9]+/.exec(double.last("POST /v1/runs").body.instructions)?.[0];
+    assert.ok(contextId, "the run's instructions name its context");
+    const write = async (matchText, content) => {
+      const stored = await demo.storedPage(id);
+      const args = replaceArgs(id, stored.revision, { matchText, content, contextId });
+      const res = await mcp(demo.worker.url, "tools/call", { name: "doc_apply_block_ops", arguments: args });
+      assert.equal(res.status, 200, res.text);
+      assert.notEqual(res.body.result?.isError, true, res.text);
+      return res.body.result;
+    };
+    await write("First paragraph", "First paragraph, polished");
+    const row = page.locator('#hermes-events li[data-tool="mcp__mnote__doc_apply_block_ops"]');
+    await row.first().waitFor({ timeout: 20_000 });
+    await page.waitForFunction(() => /changed 1 block · revision \d+/.test(document.querySelector("#hermes-events")?.textContent ?? ""));
+    await shows(page, "p_one", "First paragraph, polished");
+
+    await send("PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "review" });
+    await write("Stay hungry", "Stay polished");
+    await page.waitForSelector("#review-session[data-state=awaiting_user]", { timeout: 20_000 });
+    assert.equal(await textOf(page, "q_motto").textContent(), "Stay hungry", "held, not written");
+    await page.waitForFunction(() => /waiting for your review/.test(document.querySelector("#hermes-events")?.textContent ?? ""));
+    // The run still goes on: all of this came while it streamed.
+    assert.equal(await page.locator("#hermes-run").getAttribute("data-status"), "streaming");
+    assert.equal(await row.count(), 2, "one row per mnote tool call");
+    await shoot(page, "live-hermes-run-desktop");
+
+    await page.click("#command-stop");
+    await page.waitForSelector("#hermes-run[data-status=cancelled]", { timeout: 30_000 });
+    assert.deepEqual(tab.problems, []);
   });
 });
