@@ -182,15 +182,19 @@ async function main() {
   connectLiveStatus($("#live-status"), {
     documentId,
     session: edits.live(),
-    onEvent(message) {
+    onEvent(message, applied) {
       switch (message.kind) {
         case "hello":
           // Back after a cut: what the replay did not carry (a snapshot skips review updates) is read again.
           if (hellos++ > 0 || message.hello.snapshot) void Promise.all([refreshReview(), refreshAudit()]);
           break;
         case "page.changed":
+          // The page followed already (edits.live() applied it; the audit log follows the session). The
+          // blocks a change made elsewhere wrote light up for a moment, so the eye finds them.
+          if (!applied?.applied) break;
+          for (const { blockId } of message.change.blocks) if (!applied.mine?.has(blockId)) pageView.flash(blockId);
+          break;
         case "snapshot":
-          // The page followed already (edits.live() applied it); the audit log follows the session.
           break;
         case "tool.event":
           commandPanel.toolEvent(message.event);

@@ -190,6 +190,8 @@ describe("writes made elsewhere", () => {
     // The audit log follows: its newest entry is the one the write made.
     const { head } = await demo.api(`/api/documents/${id}/audit?limit=1`);
     await tab.page.waitForSelector(`#audit-list .audit-entry[data-seq="${head.seq}"]`, { timeout: 20_000 });
+    // The changed block lights up for a moment, so the eye finds it.
+    await tab.page.waitForSelector('#page-blocks [data-block-id="p_two"].just-changed');
     await tab.page.locator('#page-blocks [data-block-id="p_two"]').scrollIntoViewIfNeeded();
     await shoot(tab.page, "live-remote-change-desktop");
     await shoot(phone.page, "live-remote-change-phone");

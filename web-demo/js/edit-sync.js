@@ -166,16 +166,21 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
     const base = byId(session.page().blocks);
     const applied = session.applyRemote(message);
     if (!applied.applied) return applied;
+    const mine = new Set();
     for (const block of session.page().blocks) {
-      const mine = inflight?.get(block.blockId);
-      if (mine && same(mine, block)) base.set(block.blockId, block);
+      const sent = inflight?.get(block.blockId);
+      if (sent && same(sent, block)) {
+        base.set(block.blockId, block);
+        mine.add(block.blockId);
+      }
     }
     meta = metaOf(session.page());
     model = merge(base, session.page().blocks);
     onModel();
     onSession();
     if (status !== "saving") setStatus(conflicts.size ? "conflict" : pending() ? "unsaved" : "saved");
-    return applied;
+    // `mine`: the blocks that came back as this tab's own save sent them.
+    return { ...applied, mine };
   }
 
   /** The person's page, block by block against `base` and the server's `theirs`. */
