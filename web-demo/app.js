@@ -3,6 +3,12 @@
 // review panel, the context panel (contexts, in WASM), the tool toggles and the audit log. Each panel lives
 // in its own module under js/; this file only wires them together and owns the session. The layout
 // (js/layout.js) puts the panels beside the page on a wide screen and behind a tab bar on a phone.
+//
+// The page is live: it listens on the document's live channel (js/live-status.js, through the package's
+// `connectLive`), so a change made in another tab, by Hermes or by the assistant shows here as it is
+// committed (merged with what the person is typing, as any newer page is), a proposal held for review
+// appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
+// starts and ends. Nothing polls.
 
 import { ApiError, abortRun, fetchDocument, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
@@ -16,6 +22,7 @@ import { count, h, replace } from "./js/dom.js";
 import { loadEngine } from "./js/engine.js";
 import { errorWords } from "./js/labels.js";
 import { createLayout } from "./js/layout.js";
+import { connectLiveStatus } from "./js/live-status.js";
 import { createPageView } from "./js/page-view.js";
 import { createPromptMemory } from "./js/prompts.js";
 import { createSaveStatus } from "./js/save-status.js";
@@ -46,7 +53,11 @@ async function main() {
   let contextPanel;
   let commandPanel;
   let auditPanel;
+  let reviewPanel;
   let editor;
+  // A burst of live messages reads each panel once more, not once per message.
+  const refreshAudit = serial(() => auditPanel?.refresh());
+  const refreshReview = serial((pick) => reviewPanel?.refresh(pick));
   const saveStatus = createSaveStatus($("#save-status"), { retry: () => edits.retry() });
   // The page as the person edits it; its WASM session (the server's page as this tab knows it) is what
   // every preview, context and edit is computed on.
@@ -59,7 +70,7 @@ async function main() {
       showMeta(edits.view());
       contextPanel?.refresh();
       commandPanel?.refresh();
-      void auditPanel?.refresh();
+      void refreshAudit();
     },
     onStatus: (state, error) => saveStatus.show(state, error),
   });
@@ -106,8 +117,10 @@ async function main() {
   /**
    * Sends a prompt to Hermes: the command route freezes the page and starts the run through the Hermes
    * proxy, in a new session of this document; `onStart` gets the run's ids (so it can be stopped) and its
-   * events stream back to `onEvent`. When the run ends, the page is read again, since Hermes may have
-   * written through the mnote tools.
+   * events stream back to `onEvent`. What Hermes does to the page through the mnote tools arrives on the
+   * live channel while it runs (its tool calls in the run view, its writes on the page, its proposals in
+   * the Review panel); when the run ends, the page and the panels are read once more, only in case the
+   * channel was cut off meanwhile (each read changes nothing when the channel had it all).
    */
   async function sendToHermes({ prompt, selection }, { onStart, onEvent }) {
     await edits.flush();
@@ -124,7 +137,7 @@ async function main() {
       const last = await streamRun(run.runId, run.sessionId, onEvent);
       return { outcome: "hermes", run, last };
     } finally {
-      await Promise.all([reload(), reviewPanel.refresh(), auditPanel.refresh()]);
+      await Promise.all([reload(), refreshReview(), refreshAudit()]);
     }
   }
 
@@ -134,7 +147,7 @@ async function main() {
   const deps = { session, isPageAiError: engine.isPageAiError, pageView };
   contextPanel = createContextPanel($("#context-panel"), { ...deps, onPick: () => commandPanel?.refresh() });
   auditPanel = createAuditPanel($("#audit-panel"), { documentId });
-  const reviewPanel = createReviewPanel($("#review-panel"), {
+  reviewPanel = createReviewPanel($("#review-panel"), {
     documentId,
     prompts,
     engine,
@@ -162,9 +175,78 @@ async function main() {
     onMode: (reviewMode) => toolsPanel.save({ reviewMode }),
   });
   contextPanel.refresh();
+  // Opened before the panels are read: the channel resumes from the revision this page was read at, so
+  // nothing committed in between is missed.
+  const isOpen = (session) => engine.vocabulary.openReviewStates.includes(session?.state);
+  let hellos = 0;
+  connectLiveStatus($("#live-status"), {
+    documentId,
+    session: edits.live(),
+    onEvent(message, applied) {
+      switch (message.kind) {
+        case "hello":
+          // Back after a cut: what the replay did not carry (a snapshot skips review updates) is read again.
+          if (hellos++ > 0 || message.hello.snapshot) void Promise.all([refreshReview(), refreshAudit()]);
+          break;
+        case "page.changed":
+          // The page followed already (edits.live() applied it; the audit log follows the session). The
+          // blocks a change made elsewhere wrote light up for a moment, so the eye finds them.
+          if (!applied?.applied) break;
+          for (const { blockId } of message.change.blocks) if (!applied.mine?.has(blockId)) pageView.flash(blockId);
+          break;
+        case "snapshot":
+          break;
+        case "tool.event":
+          commandPanel.toolEvent(message.event);
+          void refreshAudit();
+          break;
+        case "review.updated":
+          // A proposal that now waits for review is the one to show.
+          void refreshReview(isOpen(message.session) ? message.session.sessionId : undefined);
+          void refreshAudit();
+          break;
+        case "refetch":
+          // Too large to send: the client read the page again for a page change; a review session is read here.
+          if (message.refetch.skipped === "review.updated") void refreshReview(message.refetch.reviewSessionId);
+          void refreshAudit();
+          break;
+      }
+    },
+  });
   await Promise.all([toolsPanel.load(), reviewPanel.refresh(), auditPanel.refresh()]);
   commandPanel.refresh();
   document.body.dataset.state = "ready";
+}
+
+/**
+ * `fn` run one call at a time: a call while one runs waits for it, and the calls made meanwhile fold into
+ * one more run (with the newest arguments that name something). Failures are logged, not thrown.
+ */
+function serial(fn) {
+  let running = null;
+  let next = null;
+  const start = (args) => {
+    running = Promise.resolve()
+      .then(() => fn(...args))
+      .catch((error) => console.warn(error))
+      .finally(() => {
+        running = null;
+        if (!next) return;
+        const { args: queued, resolve } = next;
+        next = null;
+        resolve(start(queued));
+      });
+    return running;
+  };
+  return (...args) => {
+    if (!running) return start(args);
+    if (!next) {
+      let resolve;
+      const promise = new Promise((r) => (resolve = r));
+      next = { args, promise, resolve };
+    } else if (args[0] !== undefined || next.args[0] === undefined) next.args = args;
+    return next.promise;
+  };
 }
 
 function pill(text, kind = "", id = undefined) {

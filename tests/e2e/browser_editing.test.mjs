@@ -89,6 +89,27 @@ const caret = (page) =>
 /** The problems a tab saw, but the save the server refused with a conflict (HTTP 409, and its console line). */
 const refused = (problems) => problems.filter((p) => !/HTTP 409: .*\/blocks$/.test(p) && !/status of 409 \(Conflict\)/.test(p));
 
+/**
+ * Types `text` at the end of a block while `write` (another client's write of the same block) lands first:
+ * the page hears it on its live channel while the person's text is not saved yet, and the tab's save
+ * waits until the write is done, so the two meet as a conflict however fast the save would be.
+ */
+async function typeWhile(page, blockId, text, write) {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route("**/api/documents/*/blocks", async (route) => {
+    await held;
+    await route.continue();
+  });
+  try {
+    await clickToEnd(page, blockId);
+    await page.keyboard.type(text, { delay: 10 });
+    await write();
+  } finally {
+    release();
+  }
+}
+
 /** Clicks into a block's text and puts the caret at its end. */
 async function clickToEnd(page, blockId) {
   await textEl(page, blockId).click();
@@ -237,7 +258,7 @@ describe("editing while the assistant writes", () => {
     const { page, problems } = await openDoc(id);
     await clickToEnd(page, "p_one");
     await page.keyboard.type(" by a person", { delay: 10 });
-    // The assistant writes the quote while the person is still in p_one (this tab was not told).
+    // The assistant writes the quote while the person is still in p_one (the tab hears it live).
     await aiCommand(id, 'replace "Stay hungry" with "Stay curious"');
     await page.keyboard.type(", still typing", { delay: 10 });
     await page.keyboard.press("Escape");
@@ -255,9 +276,7 @@ describe("editing while the assistant writes", () => {
   test("an AI write to the same block shows the conflict view; Keep mine saves the person's version", async () => {
     const id = await freshDocument();
     const { page, problems } = await openDoc(id);
-    await aiCommand(id, 'replace "Second paragraph" with "Second paragraph, by the assistant"');
-    await clickToEnd(page, "p_two");
-    await page.keyboard.type(" (mine)", { delay: 10 });
+    await typeWhile(page, "p_two", " (mine)", () => aiCommand(id, 'replace "Second paragraph" with "Second paragraph, by the assistant"'));
     const card = page.locator('#page-blocks [data-block-id="p_two"] .conflict');
     await card.waitFor();
     assert.equal(await card.locator(".conflict-title").innerText(), "This block was changed while you were editing it.");
@@ -279,9 +298,7 @@ describe("editing while the assistant writes", () => {
   test("Take theirs drops the person's version and shows the assistant's", async () => {
     const id = await freshDocument();
     const { page, problems } = await openDoc(id);
-    await aiCommand(id, 'replace "Second paragraph" with "Second paragraph, by the assistant"');
-    await clickToEnd(page, "p_two");
-    await page.keyboard.type(" (mine)", { delay: 10 });
+    await typeWhile(page, "p_two", " (mine)", () => aiCommand(id, 'replace "Second paragraph" with "Second paragraph, by the assistant"'));
     const card = page.locator('#page-blocks [data-block-id="p_two"] .conflict');
     await card.waitFor();
     // The keyboard is on the choice now.
@@ -302,13 +319,13 @@ test("the same block edited in two tabs: the second sees the conflict view, and 
   const id = await freshDocument();
   const first = await openDoc(id);
   const second = await openDoc(id);
-  await clickToEnd(first.page, "p_two");
-  await first.page.keyboard.type(" (first tab)", { delay: 10 });
-  await first.page.keyboard.press("Escape");
-  await saved(first.page);
-  // The second tab still shows the page as it loaded it.
-  await clickToEnd(second.page, "p_two");
-  await second.page.keyboard.type(" (second tab)", { delay: 10 });
+  // The second tab types into the block while the first one's save of it lands.
+  await typeWhile(second.page, "p_two", " (second tab)", async () => {
+    await clickToEnd(first.page, "p_two");
+    await first.page.keyboard.type(" (first tab)", { delay: 10 });
+    await first.page.keyboard.press("Escape");
+    await saved(first.page);
+  });
   const card = second.page.locator('#page-blocks [data-block-id="p_two"] .conflict');
   await card.waitFor();
   assert.equal(await card.locator(".conflict-theirs .conflict-text").innerText(), "Second paragraph (first tab)");
@@ -362,9 +379,7 @@ test("on a phone: editing, and the conflict view, fit the screen", async () => {
   assert.equal(blockOf(await stored(id), "p_one").text, "First paragraph typed on a phone");
   await shoot(page, "editing-typing-phone");
 
-  await aiCommand(id, 'replace "Second paragraph" with "Second paragraph, by the assistant"');
-  await clickToEnd(page, "p_two");
-  await page.keyboard.type(" (mine)", { delay: 10 });
+  await typeWhile(page, "p_two", " (mine)", () => aiCommand(id, 'replace "Second paragraph" with "Second paragraph, by the assistant"'));
   const card = page.locator('#page-blocks [data-block-id="p_two"] .conflict');
   await card.waitFor();
   await card.scrollIntoViewIfNeeded();

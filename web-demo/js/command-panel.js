@@ -399,7 +399,12 @@ export function createCommandPanel(root, deps) {
     compute();
   }
 
-  return { refresh: compute, showProfile };
+  return {
+    refresh: compute,
+    showProfile,
+    /** One mnote tool event from the live channel: the run it belongs to shows the call. */
+    toolEvent: (event) => runView.toolEvent(event),
+  };
 }
 
 /** At most 120 characters (code points), for unchanged text shown for context. */

@@ -5,7 +5,8 @@
 //   on it, and every edit is built on it, so it is always a page the server had);
 // - the person's (`model`): what the page shows, with the edits not saved yet;
 // - a newer server page (after a command, a review, a Hermes run, or a save that landed on a newer
-//   revision).
+//   revision), or a change another tab, Hermes or the assistant made, as the live channel reports it
+//   (`live()`: the session follows it with `applyRemote`, and the person's page merges it).
 // A newer page is merged block by block against the session's: a block only they changed takes theirs, a
 // block only the person changed keeps the person's, and a block both changed differently becomes a
 // conflict that the person settles (Keep mine, Take theirs). Nothing is overwritten either way unseen.
@@ -39,6 +40,7 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
   let running = null;
   let again = false;
   let failed = null; // {json, key, error} of the last save that did not reach the server
+  let inflight = null; // what the save under way sent: blockId → block, or null for a deletion
   let status = "saved";
 
   const setStatus = (next, error) => {
@@ -97,9 +99,11 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
     const idempotencyKey = failed?.json === json ? failed.key : engine.mintIdempotencyKey();
     setStatus("saving");
     let result;
+    inflight = sent;
     try {
       result = await saveBlocks(documentId, { ...edit, idempotencyKey });
     } catch (error) {
+      inflight = null;
       if (error.code === "mnote_revision_conflict") {
         // Someone changed a block this edit touches: read the page and let the merge show each conflict.
         adopt(await fetchDocument(documentId), base);
@@ -109,6 +113,7 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
       setStatus("failed", error);
       return "stop";
     }
+    inflight = null;
     failed = null;
     const known = overlay(base, sent);
     if (!follow(result)) adopt(await fetchDocument(documentId), known);
@@ -116,8 +121,12 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
     return "done";
   }
 
-  /** Follows our own applied write in WASM when it is the session's next revision. */
+  /**
+   * Follows our own applied write in WASM when it is the session's next revision. The live channel may
+   * have brought it first: a session already at (or past) its revision has it.
+   */
   function follow(result) {
+    if (Number.isInteger(result.newRevision) && result.newRevision <= session.revision) return true;
     if (result.baseRevision !== session.revision) return false;
     try {
       session.applyLocal(result);
@@ -141,6 +150,37 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
     onSession();
     if (status !== "saving") setStatus(conflicts.size ? "conflict" : pending() ? "unsaved" : "saved");
     if (pending()) schedule(0);
+  }
+
+  /**
+   * Follows one message of the live channel: the session applies it (`applyRemote`, which throws
+   * `mnote_live_resync` when it cannot), and a changed page merges into the person's as `adopt` does. A
+   * change the session already has (this tab's own save, followed from its answer) is skipped; the channel
+   * may bring this tab's save before its answer does: a block that arrives as the save sent it counts as
+   * this tab's (the person may have typed on since), not as theirs.
+   */
+  function applyRemote(message) {
+    const known = { applied: false, revision: session.revision, kind: message?.kind };
+    const behind = message?.kind === "page.changed" || message?.kind === "snapshot";
+    if (behind && Number.isInteger(message.revision) && message.revision <= session.revision) return known;
+    const base = byId(session.page().blocks);
+    const applied = session.applyRemote(message);
+    if (!applied.applied) return applied;
+    const mine = new Set();
+    for (const block of session.page().blocks) {
+      const sent = inflight?.get(block.blockId);
+      if (sent && same(sent, block)) {
+        base.set(block.blockId, block);
+        mine.add(block.blockId);
+      }
+    }
+    meta = metaOf(session.page());
+    model = merge(base, session.page().blocks);
+    onModel();
+    onSession();
+    if (status !== "saving") setStatus(conflicts.size ? "conflict" : pending() ? "unsaved" : "saved");
+    // `mine`: the blocks that came back as this tab's own save sent them.
+    return { ...applied, mine };
   }
 
   /** The person's page, block by block against `base` and the server's `theirs`. */
@@ -244,6 +284,16 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
   return {
     /** The WASM session: the server's page as this tab knows it. */
     session: () => session,
+    /**
+     * What `connectLive` follows in place of a `PageSession` (this one is replaced when a page is adopted):
+     * the session's revision, and `applyRemote`, which also merges the change into the person's page.
+     */
+    live: () => ({
+      get revision() {
+        return session.revision;
+      },
+      applyRemote,
+    }),
     /** The page as the person sees it. */
     view: () => ({ ...meta, revision: session.revision, blocks: model }),
     block: (blockId) => model[index(blockId)] ?? null,

@@ -2,9 +2,14 @@
 // people's words: "Read the page", not `mcp__mnote__doc_fetch`) and how it ended. While it runs, Stop
 // (or Esc) asks the server to abort it (`POST /api/hermes/client/runs/{runId}/abort`); the stream then
 // ends with `run.cancelled`, shown as "Cancelled".
+//
+// mnote's own tool events for the run (`mnote.tool_event.v1` on the document's live channel, tied to the
+// run through its frozen context) say more than Hermes' stream: each call as it starts and as it ends, with
+// what it wrote or that it waits for review. Once one arrives, the run's mnote calls are shown from those,
+// and Hermes' own lines for them are left out (its lines for other tools stay).
 
 import { h, replace } from "./dom.js";
-import { errorWords, toolLabel } from "./labels.js";
+import { errorWords, reviewStateLabel, toolLabel } from "./labels.js";
 
 const STATUS = { starting: "Starting…", streaming: "Streaming", stopping: "Stopping…", completed: "Done", cancelled: "Cancelled", failed: "Failed" };
 // Hermes names MCP tools `mcp__<server>__<tool>`; mnote's server is `mnote`.
@@ -26,6 +31,25 @@ export function createRunView(root, { vocabulary, onStop, onChange }) {
     return at >= 0 ? toolLabel(vocabulary.toolNames[at]) : String(name);
   }
 
+  /** The run's tool calls: mnote's events once the channel brought one, Hermes' for the rest. */
+  function shownTools() {
+    const live = run.tools.some((t) => t.source === "mnote");
+    return live ? run.tools.filter((t) => t.source === "mnote" || !MNOTE_TOOL.test(String(t.tool))) : run.tools;
+  }
+
+  /** mnote's event of one of the run's tool calls (`mnote.tool_event.v1`), as the live channel sent it. */
+  function toolEvent(e) {
+    if (!run?.runId || e.runId !== run.runId) return;
+    const at = vocabulary.toolNames.indexOf(e.toolName);
+    const tool = at >= 0 ? `mcp__mnote__${vocabulary.mcpToolNames[at]}` : e.toolName;
+    const entry = run.tools.find((t) => t.source === "mnote" && t.toolCallId === e.toolCallId);
+    const next = { source: "mnote", toolCallId: e.toolCallId, tool, ...callState(e) };
+    if (entry) Object.assign(entry, next);
+    else run.tools.push(next);
+    if (run.status === "starting") run.status = "streaming";
+    paint();
+  }
+
   function paint() {
     root.hidden = !run;
     if (!run) return;
@@ -44,7 +68,7 @@ export function createRunView(root, { vocabulary, onStop, onChange }) {
         ? h(
             "ul",
             { class: "hermes-events", id: "hermes-events" },
-            run.tools.map((t) =>
+            shownTools().map((t) =>
               h("li", { class: `tool-event tool-${t.status}`, "data-tool": t.tool }, h("span", { class: "tool-event-name" }, toolWords(t.tool)), ` · ${t.detail}`),
             ),
           )
@@ -66,11 +90,11 @@ export function createRunView(root, { vocabulary, onStop, onChange }) {
   function event(e) {
     if (!run) return;
     if (e.event === "message.delta") run.text += e.delta ?? "";
-    else if (e.event === "tool.started") run.tools.push({ tool: e.tool, status: "started", detail: "running…" });
+    else if (e.event === "tool.started") run.tools.push({ source: "hermes", tool: e.tool, status: "started", detail: "running…" });
     else if (e.event === "tool.completed") {
-      const open = run.tools.findLast((t) => t.tool === e.tool && t.status === "started");
+      const open = run.tools.findLast((t) => t.source === "hermes" && t.tool === e.tool && t.status === "started");
       const ms = typeof e.duration === "number" ? ` in ${Math.round(e.duration * 1000)} ms` : "";
-      const done = { tool: e.tool, status: e.error ? "failed" : "completed", detail: e.error ? "failed" : `done${ms}` };
+      const done = { source: "hermes", tool: e.tool, status: e.error ? "failed" : "completed", detail: e.error ? "failed" : `done${ms}` };
       if (open) Object.assign(open, done);
       else run.tools.push(done);
     }
@@ -94,6 +118,7 @@ export function createRunView(root, { vocabulary, onStop, onChange }) {
     },
 
     event,
+    toolEvent,
 
     /** How it ended: `{status, text?, error?}`. */
     end({ status, text, error }) {
@@ -129,4 +154,18 @@ export function createRunView(root, { vocabulary, onStop, onChange }) {
       }
     },
   };
+}
+
+/** Where one mnote tool call is, in words, from its event: running, what it did, or why it failed. */
+function callState(e) {
+  const summary = e.summary ?? {};
+  if (e.event === "tool.started") return { status: "started", detail: "running…" };
+  if (e.event === "tool.failed" || summary.ok === false) return { status: "failed", detail: summary.errorCode ? `failed (${summary.errorCode})` : "failed" };
+  if (e.event === "review.updated") return { status: "completed", detail: `review: ${reviewStateLabel(summary.reviewState).toLowerCase()}` };
+  if (summary.blocked) return { status: "completed", detail: "waiting for your review" };
+  if (Number.isInteger(summary.newRevision)) {
+    const n = summary.changedBlockCount ?? 0;
+    return { status: "completed", detail: `changed ${n} block${n === 1 ? "" : "s"} · revision ${summary.newRevision}` };
+  }
+  return { status: "completed", detail: summary.dryRun ? "previewed" : "done" };
 }

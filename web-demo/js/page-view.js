@@ -110,6 +110,16 @@ export function createPageView(root, { onPick }) {
     elementOf: (blockId) => elements.get(blockId) ?? null,
     textOf: (blockId) => elements.get(blockId)?.querySelector(".block-text") ?? null,
 
+    /** Lights a block up for a moment: it just changed elsewhere (another tab, Hermes, the assistant). */
+    flash(blockId) {
+      const el = elements.get(blockId);
+      if (!el) return;
+      el.classList.remove("just-changed");
+      void el.offsetWidth; // restarts the animation when it is still running
+      el.classList.add("just-changed");
+      el.addEventListener("animationend", () => el.classList.remove("just-changed"), { once: true });
+    },
+
     /**
      * Shows a tool result's diff in place: each changed block displays its inline diff, deleted blocks are
      * struck through. `null` restores the page. With `reveal`, the first changed block is scrolled into
