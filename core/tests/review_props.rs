@@ -343,7 +343,12 @@ fn check_all<S: Strategy>(
     each: impl Fn(S::Value) -> Result<Coverage, TestCaseError>,
 ) -> Coverage {
     let total = std::cell::Cell::new(Coverage::default());
-    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases, ..ProptestConfig::default() });
+    // A fixed seed: the coverage floors below judge the generators, so a run must not pass or fail by the
+    // luck of its seed (a random seed once fell under a floor). `make fuzz` and the other property tests
+    // keep exploring with fresh seeds.
+    let config = ProptestConfig { cases, ..ProptestConfig::default() };
+    let rng = proptest::test_runner::TestRng::deterministic_rng(config.rng_algorithm);
+    let mut runner = proptest::test_runner::TestRunner::new_with_rng(config, rng);
     runner
         .run(&strategy, |value| {
             let c = each(value)?;
@@ -370,8 +375,8 @@ fn random_review_sequences_keep_their_promises() {
     let seen = check_all(512, strategy, |(n, ops, steps)| run(n, &ops, &steps));
     eprintln!("{seen:?}");
     // Shrinking re-runs cases, so these are lower bounds on a passing run, not exact counts. Each bound is
-    // about a third of what 512 random cases usually reach (replays: 15 to 38 over a dozen runs), so the
-    // check fails when a generator stops reaching a state, not by chance.
+    // about a third of what 512 random cases usually reach (replays: 15 to 38 over a dozen runs); with the
+    // runner's fixed seed the check fails when a generator stops reaching a state, never by chance.
     assert!(seen.sessions >= 150, "{seen:?}");
     assert!(seen.applied >= 50, "{seen:?}");
     assert!(seen.partial >= 15, "{seen:?}");

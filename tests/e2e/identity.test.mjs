@@ -99,9 +99,14 @@ describe('a fixed key set', () => {
   });
 
   test('POST /api/auth/session trades a token for a cookie that carries the user', async () => {
-    const res = await sendJson(`${fixed.url}/api/auth/session`, 'POST', { token: sign(keys.ed, reader()) }, { origin: fixed.url });
+    const ana = reader();
+    const res = await sendJson(`${fixed.url}/api/auth/session`, 'POST', { token: sign(keys.ed, ana) }, { origin: fixed.url });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.user, 'user_ana');
+    // The roles a token grants end with the token: the session (12 h by default) ends at its exp.
+    assert.equal(res.body.expiresAt, ana.exp, 'the session ends when the token does');
+    const maxAge = Number(/Max-Age=(\d+)/.exec(res.headers.get('set-cookie'))[1]);
+    assert.ok(maxAge > 0 && maxAge <= ana.exp - ana.iat, `Max-Age ${maxAge} is within the token's life`);
     const cookie = res.headers.get('set-cookie').split(';')[0];
     assert.match(cookie, /^mnote_session=v2\./);
     const page = await fetchJson(`${fixed.url}/api/documents/welcome`, { headers: { cookie } });

@@ -173,7 +173,7 @@ pub async fn credential(req: &Request, ctx: &RequestContext) -> Result<Option<Ca
     let header = |name: &str| req.headers().get(name).ok().flatten();
     if let Some(token) = header("authorization").as_deref().and_then(bearer) {
         let principal = match (&ctx.config.jwt, looks_like_jwt(token)) {
-            (Some(config), true) => Some(signed_token(token, config, ctx).await),
+            (Some(config), true) => Some(signed_token(token, config, ctx).await.map(|v| v.principal)),
             _ => secret(&ctx.env, secrets::MNOTE_CLIENT_TOKEN)
                 .map(|expected| tokens_equal(token, expected.expose()).then(Principal::single_user)),
         };
@@ -190,9 +190,9 @@ pub async fn credential(req: &Request, ctx: &RequestContext) -> Result<Option<Ca
     Ok((!revoked).then_some(Caller { credential: Credential::Cookie, principal: session.principal }))
 }
 
-/// The principal a signed token names, if it checks out against the configured keys; why not is logged
-/// (never answered: the caller only learns that it was refused).
-pub async fn signed_token(token: &str, config: &JwtConfig, ctx: &RequestContext) -> Option<Principal> {
+/// The principal a signed token names and its expiry, if it checks out against the configured keys; why
+/// not is logged (never answered: the caller only learns that it was refused).
+pub async fn signed_token(token: &str, config: &JwtConfig, ctx: &RequestContext) -> Option<jwt::Verified> {
     let expected = jwt::Expected { issuer: config.issuer.clone(), audience: config.audience.clone() };
     let keys = match &config.keys {
         JwtKeys::Fixed(json) => match serde_json::from_str(json) {
@@ -209,7 +209,7 @@ pub async fn signed_token(token: &str, config: &JwtConfig, ctx: &RequestContext)
         }
     };
     match jwt::verify(token, &keys, &expected) {
-        Ok(principal) => Some(principal),
+        Ok(verified) => Some(verified),
         Err(refusal) => {
             worker::console_warn!("[{}] signed token refused: {refusal:?}", ctx.trace_id);
             None

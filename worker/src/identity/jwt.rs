@@ -94,6 +94,7 @@ pub fn pick<'a>(keys: &'a JwkSet, kid: Option<&str>) -> Option<&'a Jwk> {
 #[derive(Deserialize)]
 struct Claims {
     sub: String,
+    exp: u64,
     #[serde(default)]
     mnote: MnoteClaim,
 }
@@ -104,8 +105,17 @@ struct MnoteClaim {
     workspaces: BTreeMap<String, String>,
 }
 
-/// Checks `token` against `keys` and answers who it names.
-pub fn verify(token: &str, keys: &JwkSet, expected: &Expected) -> Result<Principal, Refusal> {
+/// What a valid token says: who, and until when (its `exp`, seconds since the epoch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verified {
+    /// The user and their roles.
+    pub principal: Principal,
+    /// The token's expiry: a session made from it ends then at the latest.
+    pub expires_at: u64,
+}
+
+/// Checks `token` against `keys` and answers who it names, until when.
+pub fn verify(token: &str, keys: &JwkSet, expected: &Expected) -> Result<Verified, Refusal> {
     let header = decode_header(token).map_err(|e| Refusal::Malformed(e.to_string()))?;
     let jwk = pick(keys, header.kid.as_deref()).ok_or_else(|| Refusal::UnknownKey(header.kid.clone()))?;
     let algorithm = algorithm_of(jwk).ok_or_else(|| Refusal::UnknownKey(header.kid.clone()))?;
@@ -120,7 +130,8 @@ pub fn verify(token: &str, keys: &JwkSet, expected: &Expected) -> Result<Princip
     validation.set_audience(&[&expected.audience]);
     validation.set_required_spec_claims(&["exp", "sub", "iss", "aud"]);
     let claims = decode::<Claims>(token, &key, &validation).map_err(|e| Refusal::Rejected(e.to_string()))?.claims;
-    principal_of(claims)
+    let expires_at = claims.exp;
+    Ok(Verified { principal: principal_of(claims)?, expires_at })
 }
 
 fn principal_of(claims: Claims) -> Result<Principal, Refusal> {

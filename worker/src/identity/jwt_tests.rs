@@ -79,6 +79,7 @@ fn keys_are_picked_by_kid_or_as_the_only_one() {
 fn claims_give_the_user_and_known_roles() {
     let claims: Claims = serde_json::from_value(json!({
         "sub": "user_ana",
+        "exp": 1,
         "mnote": {"workspaces": {"ws_a": "editor", "ws_b": "owner", "ws_c": "admin"}}
     }))
     .unwrap();
@@ -87,8 +88,8 @@ fn claims_give_the_user_and_known_roles() {
     assert_eq!(who.role_in("ws_a"), Some(Role::Editor));
     assert_eq!(who.role_in("ws_b"), Some(Role::Owner));
     assert_eq!(who.role_in("ws_c"), None, "an unknown role name grants nothing");
-    let bare: Claims = serde_json::from_value(json!({"sub": "u"})).unwrap();
+    let bare: Claims = serde_json::from_value(json!({"sub": "u", "exp": 1})).unwrap();
     assert!(principal_of(bare).unwrap().workspaces.is_empty());
-    let control: Claims = serde_json::from_value(json!({"sub": "a\nb"})).unwrap();
+    let control: Claims = serde_json::from_value(json!({"sub": "a\nb", "exp": 1})).unwrap();
     assert!(principal_of(control).is_err());
 }

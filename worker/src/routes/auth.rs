@@ -12,7 +12,8 @@
 //!   nothing. It lets the demo sign itself in on a developer's machine without a token in the page's code.
 //! - `session {token}` (or `Authorization: Bearer <JWT>` and no body) checks a signed token against the
 //!   configured keys ([`crate::identity::jwt`]) and answers the same cookie, for the user and workspaces
-//!   the token names. A refused token counts against the client like a wrong client token.
+//!   the token names, ending at the token's `exp` if that comes before the session life: the roles a
+//!   token grants end with it. A refused token counts against the client like a wrong client token.
 //! - `logout` revokes the session (a copy of the cookie stops working too) and clears the cookie.
 //!
 //! `login` and `dev-login` sign in the one person of single-user mode ([`Principal::single_user`]).
@@ -73,7 +74,7 @@ pub async fn login(mut req: Request, ctx: &RequestContext) -> Result<Response, F
     if !right {
         return Err(Error::Unauthorized.into());
     }
-    Ok(issue(&req, ctx, &Principal::single_user())?)
+    Ok(issue(&req, ctx, &Principal::single_user(), None)?)
 }
 
 /// Signs in with a signed token: in the body (`{token}`), or as the Bearer token of a body-less request.
@@ -91,10 +92,10 @@ pub async fn signed_session(mut req: Request, ctx: &RequestContext) -> Result<Re
         }
     };
     let Some(token) = token else { return Err(Error::Unauthorized.into()) };
-    let principal = signed_token(&token, config, ctx).await;
-    record_attempt(&req, ctx, principal.is_some()).await?;
-    match principal {
-        Some(principal) => Ok(issue(&req, ctx, &principal)?),
+    let verified = signed_token(&token, config, ctx).await;
+    record_attempt(&req, ctx, verified.is_some()).await?;
+    match verified {
+        Some(verified) => Ok(issue(&req, ctx, &verified.principal, Some(verified.expires_at))?),
         None => Err(Error::Unauthorized.into()),
     }
 }
@@ -117,7 +118,7 @@ pub fn dev_login(req: &Request, ctx: &RequestContext) -> Result<Response, Failur
         );
         return Err(Error::Unauthorized.into());
     }
-    Ok(issue(req, ctx, &Principal::single_user())?)
+    Ok(issue(req, ctx, &Principal::single_user(), None)?)
 }
 
 /// Revokes the request's session, if it has a valid one, and clears the cookie.
@@ -134,11 +135,18 @@ pub async fn logout(req: &Request, ctx: &RequestContext) -> Result<Response, Fai
     Ok(response)
 }
 
-fn issue(req: &Request, ctx: &RequestContext, principal: &Principal) -> Result<Response, Error> {
+/// Answers a new session cookie for `principal`. It lasts the configured session life, and never past
+/// `ends_by` (the signed token's expiry it was made from): the roles a token grants end with the token.
+fn issue(req: &Request, ctx: &RequestContext, principal: &Principal, ends_by: Option<u64>) -> Result<Response, Error> {
     let key = secret(&ctx.env, secrets::MNOTE_SESSION_SECRET);
     let nonce = ids::mint("", 12)?;
-    let ttl = ctx.config.session_ttl_seconds;
-    let expires_at = now_seconds().saturating_add(ttl);
+    let now = now_seconds();
+    let expires_at = session_end(now, ctx.config.session_ttl_seconds, ends_by);
+    let ttl = expires_at.saturating_sub(now);
+    if ttl == 0 {
+        // A token inside the clock-skew leeway of its expiry: nothing left to sign in for.
+        return Err(Error::Unauthorized);
+    }
     let Some(value) = key.and_then(|key| sign_session(&key, expires_at, &nonce, principal)) else {
         worker::console_error!(
             "[{}] sign-in refused: MNOTE_SESSION_SECRET is unset or shorter than 16 characters",
@@ -151,4 +159,23 @@ fn issue(req: &Request, ctx: &RequestContext, principal: &Principal) -> Result<R
     let cookie = session_cookie(&value, ttl, is_https(req));
     response.headers_mut().set("set-cookie", &cookie).or_internal("set cookie", &ctx.trace_id)?;
     Ok(response)
+}
+
+/// When a session made at `now` ends: after `ttl` seconds, or at `ends_by` if that is sooner.
+fn session_end(now: u64, ttl: u64, ends_by: Option<u64>) -> u64 {
+    let full = now.saturating_add(ttl);
+    ends_by.map_or(full, |end| full.min(end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::session_end;
+
+    #[test]
+    fn a_session_never_outlives_the_token_it_was_made_from() {
+        assert_eq!(session_end(1_000, 43_200, None), 44_200, "the client token: the configured life");
+        assert_eq!(session_end(1_000, 43_200, Some(1_090)), 1_090, "a token ending sooner caps it");
+        assert_eq!(session_end(1_000, 43_200, Some(90_000)), 44_200, "a long token gets the configured life");
+        assert_eq!(session_end(1_000, 43_200, Some(990)), 990, "an expired token (inside the leeway) ends it");
+    }
 }
