@@ -157,7 +157,9 @@ impl Error {
             Error::ReviewRequired { .. } => "call with dryRun:true and let the user accept the review".into(),
             Error::IdempotencyConflict { .. } => "use a fresh idempotencyKey for a different request".into(),
             Error::ContextStale { .. } => "fetch the context again from the start".into(),
-            Error::DocumentNotFound { .. } => "create the document with PUT first".into(),
+            Error::DocumentNotFound { .. } => {
+                "check the id (a page in a workspace you have no role in answers the same); PUT makes a new page".into()
+            }
             Error::DocumentReadOnly { .. } => "the document's permission is read; ask its owner".into(),
             Error::InvalidPage { .. } => {
                 "block ids match ^[A-Za-z0-9_-]{1,64}$, are unique, and attrs fit the block type".into()
