@@ -156,7 +156,12 @@ async function main() {
     onAction: () => auditPanel.refresh(),
     onCount: (open) => layout.setBadge("review", open),
   });
-  const toolsPanel = createToolsPanel($("#tools-panel"), { onProfile: (profile) => commandPanel?.showProfile(profile) });
+  // The profile controls (tools, review mode) act on the open page's workspace: its profile is the one
+  // this page's commands, tool calls and runs obey.
+  const toolsPanel = createToolsPanel($("#tools-panel"), {
+    workspaceId: page.workspaceId,
+    onProfile: (profile) => commandPanel?.showProfile(profile),
+  });
   commandPanel = createCommandPanel($("#command-panel"), {
     ...deps,
     vocabulary: engine.vocabulary,

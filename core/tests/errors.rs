@@ -73,6 +73,7 @@ fn samples() -> Vec<Error> {
         Error::RoleForbidden { act: "write".into(), role: "viewer".into() },
         Error::ContextRequired { tool: "mnote.block.update".into() },
         Error::StoredTooLarge { record: "review session".into(), bytes: 2_000_000, limit: 1_900_000 },
+        Error::WorkspaceNotFound { workspace_id: "ws_x".into() },
     ]
 }
 

@@ -327,10 +327,11 @@ describe("web demo", () => {
     await shoot("demo-command-review.png");
     await page.click("#review-mode [data-mode=yolo]");
     await page.waitForFunction(() => document.querySelector("#tools-panel") && !document.querySelector("#tool-list input:disabled"));
-    // Routing and previewing sent nothing; the review mode is the stored profile's, so picking one stores it.
+    // Routing and previewing sent nothing; the review mode is the stored profile's (the open page's
+    // workspace's), so picking one stores it.
     assert.deepEqual(
       requests.map((r) => r.replace(worker.url, "")),
-      ["PUT /api/profile", "PUT /api/profile", "PUT /api/profile"],
+      Array(3).fill("PUT /api/profile?workspaceId=ws_local"),
       "switching commands sent no request",
     );
     page.off("request", record);

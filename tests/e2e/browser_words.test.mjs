@@ -150,14 +150,16 @@ describe("keyboard", () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await route.continue();
     };
-    await page.route("**/api/profile", slow);
+    // The demo names the page's workspace in the query: match the path only.
+    const profileRoute = (u) => u.pathname === "/api/profile";
+    await page.route(profileRoute, slow);
     try {
       await page.click("#review-mode [data-mode=required]");
       await page.click("#review-mode [data-mode=review]");
       await page.click("#review-mode [data-mode=yolo]");
       await page.waitForFunction(() => !document.querySelector("#tool-list input:disabled"));
     } finally {
-      await page.unroute("**/api/profile", slow);
+      await page.unroute(profileRoute, slow);
     }
     assert.equal(await page.locator("#review-mode [aria-pressed=true]").getAttribute("data-mode"), "yolo");
     assert.match(await text("#command-decision"), /applies directly/);

@@ -152,6 +152,18 @@ describe('each document object runs calls under its own copy of the profile', ()
     }
     assert.ok(rows.every((r) => r > 0), `rows written: ${rows}`);
     assert.deepEqual(rows.slice(2), rows.slice(0, 2), 'the large page costs what the small one does');
+
+    // MCP's tools/call reports it the same way.
+    const overMcp = [];
+    for (const doc of ['rows_small', 'rows_large']) {
+      const page = await getPage(url, doc);
+      const args = { documentId: doc, baseRevision: page.revision, dryRun: false, idempotencyKey: fresh('k'), operations: [{ op: 'update', blockId: 'p_1', text: 'three' }] };
+      const res = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: args });
+      assert.equal(res.body.result?.isError, false, res.text);
+      overMcp.push(Number(res.headers.get('x-mnote-rows-written')));
+    }
+    assert.ok(overMcp.every((r) => r > 0), `rows written over MCP: ${overMcp}`);
+    assert.equal(overMcp[1], overMcp[0], 'over MCP too, the large page costs what the small one does');
   });
 });
 

@@ -201,8 +201,8 @@ describe('viewer, editor and owner', () => {
   });
 
   test("a viewer's AI writes are proposals that never land; an editor accepts them", async () => {
-    // In yolo mode an editor's AI write lands at once; a viewer's never does.
-    const yolo = await sendJson(`${url}/api/profile`, 'PUT', { tools: { disabled: [] }, reviewMode: 'yolo' });
+    // In yolo mode (ws_a's profile, set by its owner) an editor's AI write lands at once; a viewer's never does.
+    const yolo = await as('ana', 'PUT', '/api/profile?workspaceId=ws_a', { tools: { disabled: [] }, reviewMode: 'yolo' });
     assert.equal(yolo.status, 200, yolo.text);
     const doc = await pageOf('ana');
     const edited = await toolCall(url, 'doc_apply_block_ops', replaceArgs(doc, 1, { blockId: 'p_2', matchText: 'Risks', content: 'Known risks', contextId: await contextOf('eve', doc) }));
@@ -231,7 +231,10 @@ describe('viewer, editor and owner', () => {
 
   test('only an owner of the profile’s workspace changes the profile', async () => {
     const current = (await as('ana', 'GET', '/api/profile')).body.profile;
-    for (const user of ['vic', 'eve', 'ana']) assertCodedError(await as(user, 'PUT', '/api/profile', current), 403, 'mnote_role_forbidden');
+    for (const user of ['vic', 'eve']) assertCodedError(await as(user, 'PUT', '/api/profile', current), 403, 'mnote_role_forbidden');
+    // Each owner changes their own workspace's (tests/e2e/workspace_profiles.test.mjs covers the rest).
+    assert.equal((await as('ana', 'PUT', '/api/profile', current)).status, 200);
+    assertCodedError(await as('bob', 'PUT', '/api/profile?workspaceId=ws_a', current), 404, 'mnote_workspace_not_found');
     // The single user owns the implicit workspace whose profile it is.
     assert.equal((await sendJson(`${url}/api/profile`, 'PUT', current)).status, 200);
   });

@@ -131,12 +131,15 @@ const postJson = (path, body) =>
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-/** The page-AI profile and the manifest it yields: `{profile: {tools: {disabled}, reviewMode}, manifest}`. */
-export const fetchProfile = () => request("/api/profile");
+/** The profile route of `workspaceId` (each workspace has its own profile; none named: the caller's default). */
+const profilePath = (workspaceId) => (workspaceId ? `/api/profile?workspaceId=${encodeURIComponent(workspaceId)}` : "/api/profile");
 
-/** Stores the profile; answers `{profile, manifest}` as stored. */
-export const putProfile = (profile) =>
-  request("/api/profile", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(profile) });
+/** A workspace's page-AI profile and the manifest it yields: `{profile: {tools: {disabled}, reviewMode}, manifest}`. */
+export const fetchProfile = (workspaceId) => request(profilePath(workspaceId));
+
+/** Stores the workspace's profile (its owner only); answers `{profile, manifest}` as stored. */
+export const putProfile = (profile, workspaceId) =>
+  request(profilePath(workspaceId), { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(profile) });
 
 /** The document's review sessions, newest first: `[{sessionId, state, updatedAt}]`. */
 export const listReviewSessions = (documentId, limit = 20) =>

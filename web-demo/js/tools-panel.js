@@ -1,8 +1,9 @@
 // The tool toggles: every tool of the catalog (core's manifest, as the server filters it for the stored
-// profile), by what it does in a few words and its name, with its risk, and a switch that disables or
-// enables it for Hermes. (The manifest's descriptions are written for models, so they are not shown.) A change is a
-// `PUT /api/profile`; the server answers the manifest it now yields, which is what Hermes' MCP `tools/list`,
-// the run instructions and the executor's guard all read.
+// profile of the open page's workspace), by what it does in a few words and its name, with its risk, and a
+// switch that disables or enables it for Hermes. (The manifest's descriptions are written for models, so they
+// are not shown.) A change is a `PUT /api/profile?workspaceId=…` of that workspace (its owner's to make); the
+// server answers the manifest it now yields, which is what the run instructions and the executor's guard
+// read for every page of the workspace.
 
 import { fetchProfile, putProfile } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -17,13 +18,15 @@ const RISK = {
 
 /**
  * @param {HTMLElement} root the panel's container
- * @param {{ onProfile: (profile: object) => void }} deps called with every profile the server answers
+ * @param {{ workspaceId: string, onProfile: (profile: object) => void }} deps `workspaceId` is the open
+ *   page's (the profile read and changed is that workspace's); `onProfile` is called with every profile
+ *   the server answers
  */
-export function createToolsPanel(root, { onProfile }) {
+export function createToolsPanel(root, { workspaceId, onProfile }) {
   const state = { profile: null, manifest: null, busy: false, error: null, pending: null };
 
   async function load() {
-    show(await fetchProfile());
+    show(await fetchProfile(workspaceId));
   }
 
   function show({ profile, manifest }) {
@@ -49,7 +52,7 @@ export function createToolsPanel(root, { onProfile }) {
       while (state.pending) {
         const next = { ...state.profile, ...state.pending };
         state.pending = null;
-        const answer = await putProfile(next);
+        const answer = await putProfile(next, workspaceId);
         state.profile = answer.profile;
         if (!state.pending) show(answer);
       }

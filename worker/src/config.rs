@@ -23,10 +23,11 @@ use worker::Env;
 /// The Durable Object namespace that holds one object per document.
 pub const DOCUMENTS_BINDING: &str = "DOCUMENTS";
 
-/// The Durable Object namespace of the profile store; it holds one object, [`PROFILE_OBJECT_NAME`].
+/// The Durable Object namespace of the profile store: one object per workspace.
 pub const PROFILES_BINDING: &str = "PROFILES";
 
-/// The name of the one profile object: every route reads the same profile.
+/// The name of the implicit workspace's profile object (the one object of the time before profiles were per
+/// workspace; see [`crate::durable::profile::client::object_name`]).
 pub const PROFILE_OBJECT_NAME: &str = "default";
 
 /// The secret Hermes presents (as `Authorization: Bearer`) to `/mcp` and the tool route.

@@ -170,6 +170,7 @@ mod tests {
             (C::RoleForbidden, 403),
             (C::ContextRequired, 400),
             (C::StoredTooLarge, 413),
+            (C::WorkspaceNotFound, 404),
         ];
         let codes: Vec<ErrorCode> = table.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes, ErrorCode::ALL, "one line per code, in the table's order");

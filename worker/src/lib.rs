@@ -111,7 +111,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesEvents { run_id } => hermes_proxy::events(req, run_id, ctx).await,
         Route::HermesAbortRun { run_id } => hermes_proxy::abort_run(req, run_id, ctx).await,
         Route::HermesModels => hermes_proxy::models(ctx).await,
-        Route::HermesTools => hermes_proxy::tools(ctx).await,
+        Route::HermesTools => hermes_proxy::tools(req, ctx).await,
         Route::PatchBlocks { document_id } => documents::patch_blocks(req, document_id, ctx).await,
         Route::DocumentLive { document_id } => live::open(req, document_id, ctx).await,
         Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,

@@ -140,6 +140,8 @@ error_codes! {
     ContextRequired => "mnote_context_required", BadRequest;
     // A record the document keeps (a review session, an idempotency record) would pass the storage limit.
     StoredTooLarge => "mnote_stored_record_too_large", PayloadTooLarge;
+    // A workspace the caller holds no role in: answered as if it did not exist, as its documents are.
+    WorkspaceNotFound => "mnote_workspace_not_found", NotFound;
 }
 
 impl fmt::Display for ErrorCode {

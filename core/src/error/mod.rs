@@ -281,6 +281,11 @@ pub enum Error {
         /// The most a stored record may take.
         limit: usize,
     },
+    /// A workspace the caller holds no role in (or that does not exist): the same answer either way.
+    WorkspaceNotFound {
+        /// The workspace named.
+        workspace_id: String,
+    },
 }
 
 /// One bad field of an input: where, and what is wrong with it.
@@ -379,6 +384,7 @@ impl Error {
             Error::RoleForbidden { .. } => C::RoleForbidden,
             Error::ContextRequired { .. } => C::ContextRequired,
             Error::StoredTooLarge { .. } => C::StoredTooLarge,
+            Error::WorkspaceNotFound { .. } => C::WorkspaceNotFound,
         }
     }
 }

@@ -121,6 +121,7 @@ impl Error {
             Error::StoredTooLarge { record, bytes, limit } => {
                 format!("the {record} would take {bytes} bytes; a stored record holds at most {limit}")
             }
+            Error::WorkspaceNotFound { workspace_id } => format!("workspace {workspace_id:?} does not exist"),
         }
     }
 
@@ -214,6 +215,7 @@ impl Error {
             Error::ContextRequired { .. } => {
                 "fetch the page first (doc_fetch) and pass the contextId it returns, or the run's own".into()
             }
+            Error::WorkspaceNotFound { .. } => "name a workspace you hold a role in (workspaceId)".into(),
         }
     }
 
@@ -300,6 +302,7 @@ impl Error {
             Error::StoredTooLarge { record, bytes, limit } => {
                 json!({ "record": record, "bytes": bytes, "limitBytes": limit })
             }
+            Error::WorkspaceNotFound { workspace_id } => json!({ "workspaceId": workspace_id }),
         }
     }
 }

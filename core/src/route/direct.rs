@@ -331,6 +331,7 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::RoleForbidden { .. }
         | Error::ContextRequired { .. }
         | Error::StoredTooLarge { .. }
+        | Error::WorkspaceNotFound { .. }
         | Error::LiveSocketLimit { .. }
         | Error::LiveMessageTooLarge { .. }
         | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),

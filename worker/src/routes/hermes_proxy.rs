@@ -12,6 +12,7 @@ use pageai_core::context::{ContextRequest, Format, Scope};
 use pageai_core::ids::{ID_CHARS, KEY_CHARS};
 use pageai_core::manifest::manifest;
 use pageai_core::page::{Permission, validate_block_id};
+use pageai_core::policy::Act;
 use pageai_core::{Error, wire as core_wire};
 use serde::de::DeserializeOwned;
 use serde_json::json;
@@ -183,8 +184,6 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
     let message = check_order(order)?;
     check_owner(order.session_id, ctx)?;
     let hermes = Hermes::new(ctx)?;
-    // The stored profile, as every other reader of it: the router's hint and the tools in the instructions.
-    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
 
     let selection: Vec<String> = order.selected_block_id.iter().map(|s| s.to_string()).collect();
     let scope = match order.selected_block_id {
@@ -199,16 +198,17 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         ttl_seconds: ctx.config.context_ttl_seconds,
         message: message.to_string(),
         selection,
-        profile: profile.clone(),
         idempotency_key: ids::mint("idem_", KEY_CHARS)?,
     };
     let client =
         DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
+    // The object routes the message under its copy of the workspace's profile and answers it, for the
+    // tools in the instructions: one round trip, the profile object is not asked.
     let frozen: FrozenRun = client.send(&command, &ctx.trace_id).await?;
 
     let conversation_history = session_history(&hermes, order.session_id).await?;
 
-    let manifest = manifest(&profile, None, frozen.permission);
+    let manifest = manifest(&frozen.profile, None, frozen.permission);
     let text = instructions(&RunBrief {
         context: &frozen.context,
         route: &frozen.route,
@@ -347,11 +347,13 @@ pub async fn models(ctx: &RequestContext) -> Result<Response, Failure> {
     Ok(json_response(&answer, &ctx.trace_id)?)
 }
 
-/// `GET /api/hermes/client/tools`: the mnote tools the profile enables, from core's one catalog. It needs
-/// no upstream, so it answers even when Hermes is unconfigured.
-pub async fn tools(ctx: &RequestContext) -> Result<Response, Failure> {
-    // The stored profile: the same one the MCP tools/list and the executor guard read.
-    let profile = ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await?;
+/// `GET /api/hermes/client/tools[?workspaceId=…]`: the mnote tools the workspace's profile enables (the
+/// workspace chosen as for `GET /api/profile`), from core's one catalog. It needs no upstream, so it answers
+/// even when Hermes is unconfigured.
+pub async fn tools(req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
+    // The stored profile: the same one the executor guard of the workspace's pages reads.
+    let workspace = crate::routes::profile::workspace_of(&req, ctx, Act::Read)?;
+    let profile = ProfileClient::new(&ctx.env, &workspace, &ctx.trace_id)?.get(&ctx.trace_id).await?;
     let catalog = manifest(&profile, None, Permission::Edit);
     let tools = catalog
         .tools

@@ -3,8 +3,10 @@
 //!
 //! Before any JSON-RPC: an `Origin`, when present, must be the endpoint's own (DNS-rebinding defence), and
 //! the caller needs the tool token. The protocol itself is [`crate::services::mcp`]; this handler adds the
-//! profile (for `tools/list`, read from the profile object) and the document's object (for `tools/call`,
-//! picked by the arguments' `documentId`, which runs the call under its own copy of the profile).
+//! profile (for `tools/list`: the implicit workspace's, the tool token's own, read from its profile object)
+//! and the document's object (for `tools/call`, picked by the arguments' `documentId`, which runs the call
+//! under its own copy of its workspace's profile). A `tools/call` answer carries the object's
+//! `x-mnote-rows-written` header, as the tool route's does.
 
 use pageai_core::manifest;
 use pageai_core::page::Permission;
@@ -13,7 +15,9 @@ use serde_json::Value;
 use worker::{Headers, Request, Response};
 
 use crate::auth;
-use crate::durable::document::{DocumentClient, DocumentCommand};
+use crate::config::DEFAULT_WORKSPACE_ID;
+use crate::durable::ROWS_WRITTEN_HEADER;
+use crate::durable::document::{Answered, DocumentClient, DocumentCommand, pass_rows};
 use crate::durable::profile::ProfileClient;
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
 use crate::http::{RequestContext, read_body};
@@ -52,31 +56,39 @@ pub async fn post(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
         Ok(step) => step,
         Err(fault) => return Ok(rpc(fault.status, &fault.body, None, &ctx.trace_id)?),
     };
-    let body = match step {
+    let (body, rows_written) = match step {
         Step::Accepted => return Ok(accepted(&ctx.trace_id)?),
         Step::Answer { body, new_session } => {
             let session = if new_session { Some(ids::opaque("mcp")?) } else { None };
             return Ok(rpc(200, &body, session.as_deref(), &ctx.trace_id)?);
         }
-        Step::ListTools(reply) => match ProfileClient::new(&ctx.env, &ctx.trace_id)?.get(&ctx.trace_id).await {
-            Ok(profile) => mcp::tools_list(&reply, &manifest::manifest(&profile, None, Permission::Edit)),
-            Err(failure) => fault_of(&reply, failure, &ctx.trace_id).await,
-        },
+        Step::ListTools(reply) => (list_tools(&reply, ctx).await?, None),
         Step::CallTool { reply, name, arguments, run_id } => call_tool(&reply, name, arguments, run_id, ctx).await,
     };
-    Ok(rpc(200, &body, None, &ctx.trace_id)?)
+    Ok(pass_rows(rows_written.as_deref(), rpc(200, &body, None, &ctx.trace_id)?, &ctx.trace_id)?)
 }
 
+/// `tools/list`: the manifest under the implicit workspace's profile. The tool token names no person, so
+/// no other workspace; a call on a page of another workspace is still guarded by that page's own copy.
+async fn list_tools(reply: &Reply, ctx: &RequestContext) -> Result<Value, Error> {
+    let client = ProfileClient::new(&ctx.env, DEFAULT_WORKSPACE_ID, &ctx.trace_id)?;
+    Ok(match client.get(&ctx.trace_id).await {
+        Ok(profile) => mcp::tools_list(reply, &manifest::manifest(&profile, None, Permission::Edit)),
+        Err(failure) => fault_of(reply, failure, &ctx.trace_id).await.0,
+    })
+}
+
+/// `tools/call` on the document's object: the JSON-RPC answer, and the rows the object reports written.
 async fn call_tool(
     reply: &Reply,
     name: String,
     arguments: Value,
     run_id: Option<String>,
     ctx: &RequestContext,
-) -> Value {
+) -> (Value, Option<String>) {
     let document_id = match document_of(&arguments, "") {
         Ok(id) => id,
-        Err(error) => return mcp::call_error(reply, &error, &ctx.trace_id),
+        Err(error) => return (mcp::call_error(reply, &error, &ctx.trace_id), None),
     };
     let run_id =
         run_id.filter(|r| ids::is_sane_trace_id(r)).unwrap_or_else(|| crate::durable::document::MCP_RUN.to_string());
@@ -91,25 +103,27 @@ async fn call_tool(
         };
         let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
         // The object runs the call under its own copy of the profile: one round trip.
-        client.send::<ToolReply>(&DocumentCommand::CallTool { document_id, call }, &ctx.trace_id).await
+        client.call::<ToolReply>(&DocumentCommand::CallTool { document_id, call }, &ctx.trace_id).await
     };
     match sent.await {
-        Ok(tool) => mcp::call_result(reply, tool.result.get(), false),
+        Ok(Answered { value: tool, rows_written }) => (mcp::call_result(reply, tool.result.get(), false), rows_written),
         Err(failure) => fault_of(reply, failure, &ctx.trace_id).await,
     }
 }
 
 /// A failed call as the model should see it: a tool error (`isError:true`, the coded body as text) for
-/// anything the caller can fix, a JSON-RPC internal error for a server fault.
-async fn fault_of(reply: &Reply, failure: Failure, trace_id: &str) -> Value {
+/// anything the caller can fix, a JSON-RPC internal error for a server fault. With the rows an object's
+/// refusal reports written.
+async fn fault_of(reply: &Reply, failure: Failure, trace_id: &str) -> (Value, Option<String>) {
     match failure {
         Failure::Core(error) if error.code() == ErrorCode::StorageFailed => {
-            mcp::internal_error(reply, &error, trace_id)
+            (mcp::internal_error(reply, &error, trace_id), None)
         }
-        Failure::Core(error) => mcp::call_error(reply, &error, trace_id),
+        Failure::Core(error) => (mcp::call_error(reply, &error, trace_id), None),
         Failure::Relayed(mut response) => {
             let status = response.status_code();
-            match response.text().await {
+            let rows_written = response.headers().get(ROWS_WRITTEN_HEADER).ok().flatten();
+            let body = match response.text().await {
                 Ok(body) if status < 500 => mcp::call_result(reply, &body, true),
                 Ok(body) => {
                     let data: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
@@ -120,7 +134,8 @@ async fn fault_of(reply: &Reply, failure: Failure, trace_id: &str) -> Value {
                     &crate::error::internal("read document object answer", e, trace_id),
                     trace_id,
                 ),
-            }
+            };
+            (body, rows_written)
         }
     }
 }

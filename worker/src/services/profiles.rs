@@ -1,14 +1,35 @@
-//! The page-AI profile (disabled tools, review mode): how a stored profile is checked and what the profile
-//! route answers. It is stored once, in the profile Durable Object ([`crate::durable::profile`]), and read
-//! by the MCP `tools/list`, the executor guard and the page-AI command router (through each document
-//! object's copy, which the profile object updates before a `PUT` answers): one source, so they always
-//! agree.
+//! The page-AI profile (disabled tools, review mode): which workspace's profile a request is for, who may
+//! read or change it, how a stored profile is checked and what the profile route answers.
+//!
+//! Each workspace has one, stored in its profile Durable Object ([`crate::durable::profile`]), and read by
+//! the executor guard, the page-AI command router and a Hermes run start (through each document object's
+//! copy of its workspace's profile, which the profile object updates before a `PUT` answers): one source
+//! per workspace, so they always agree.
 
 use pageai_core::Error;
 use pageai_core::manifest::{self, ManifestV1, Tool};
 use pageai_core::page::Permission;
+use pageai_core::policy::{Act, Grants, Role};
 use pageai_core::profile::Profile;
 use serde::{Deserialize, Serialize};
+
+use crate::config::DEFAULT_WORKSPACE_ID;
+
+/// The workspace a profile request is for: the one it names (`?workspaceId=`), else the caller's only
+/// workspace, else the implicit one. The same choice a `PUT` of a new page makes
+/// ([`crate::durable::document::access`]).
+pub fn workspace_for(named: Option<&str>, grants: &Grants) -> String {
+    named.or_else(|| grants.only_workspace()).unwrap_or(DEFAULT_WORKSPACE_ID).to_string()
+}
+
+/// The caller's role in `workspace`, when it allows `act` (core's rule, [`Role::check`]). Without a role the
+/// workspace answers as if it did not exist (`mnote_workspace_not_found`), as its documents do; a role too
+/// low is `mnote_role_forbidden`.
+pub fn admit(grants: &Grants, workspace: &str, act: Act) -> Result<Role, Error> {
+    let role = grants.role_in(workspace).ok_or_else(|| Error::WorkspaceNotFound { workspace_id: workspace.into() })?;
+    role.check(act)?;
+    Ok(role)
+}
 
 /// The answer of `GET/PUT /api/profile`: the profile and the manifest it yields.
 #[derive(Debug, Serialize, Deserialize)]
@@ -54,6 +75,34 @@ pub fn normalize(mut profile: Profile) -> Result<Profile, Error> {
 mod tests {
     use super::*;
     use pageai_core::profile::{ReviewMode, ToolsPolicy};
+
+    #[test]
+    fn the_workspace_is_the_named_one_else_the_only_one_else_the_implicit_one() {
+        let one = Grants::from_pairs([("ws_a", Role::Owner)]);
+        let two = Grants::from_pairs([("ws_a", Role::Owner), ("ws_b", Role::Viewer)]);
+        assert_eq!(workspace_for(Some("ws_b"), &one), "ws_b");
+        assert_eq!(workspace_for(None, &one), "ws_a");
+        assert_eq!(workspace_for(None, &two), DEFAULT_WORKSPACE_ID);
+        assert_eq!(workspace_for(None, &Grants::default()), DEFAULT_WORKSPACE_ID);
+    }
+
+    #[test]
+    fn reading_takes_any_role_changing_takes_the_owner_and_no_role_sees_nothing() {
+        let grants = Grants::from_pairs([("ws_a", Role::Owner), ("ws_b", Role::Editor), ("ws_c", Role::Viewer)]);
+        for workspace in ["ws_a", "ws_b", "ws_c"] {
+            assert!(admit(&grants, workspace, Act::Read).is_ok(), "{workspace}");
+        }
+        assert_eq!(admit(&grants, "ws_a", Act::ChangeProfile), Ok(Role::Owner));
+        for (workspace, role) in [("ws_b", "editor"), ("ws_c", "viewer")] {
+            let refused = admit(&grants, workspace, Act::ChangeProfile).expect_err("not an owner");
+            assert_eq!(refused, Error::RoleForbidden { act: "change_profile".into(), role: role.into() });
+        }
+        for act in [Act::Read, Act::ChangeProfile] {
+            let hidden = admit(&grants, "ws_d", act).expect_err("no role");
+            assert_eq!(hidden, Error::WorkspaceNotFound { workspace_id: "ws_d".into() });
+            assert_eq!(hidden.code().as_str(), "mnote_workspace_not_found");
+        }
+    }
 
     #[test]
     fn disabled_names_are_checked_and_stored_dotted() {

@@ -60,7 +60,7 @@ pub(super) struct RunToFreeze<'a> {
     pub message: &'a str,
     /// The user's selection.
     pub selection: &'a [String],
-    /// Disabled tools and review mode, as the front read them.
+    /// Disabled tools and review mode: the object's copy of the workspace's profile.
     pub profile: &'a Profile,
     /// The key the router puts in a recommended call.
     pub idempotency_key: &'a str,
@@ -127,7 +127,7 @@ impl DocumentObject {
         ledger.contexts.freeze_run(&frozen, &run.request.scope, now_ms.saturating_add(ttl_ms))?;
         ledger.commit(None, true).or_internal("freeze run context", trace_id)?;
         let route = route_message(page, &frozen, run);
-        Ok(FrozenRun { context, permission: page.permission, route })
+        Ok(FrozenRun { context, permission: page.permission, route, profile: run.profile.clone() })
     }
 
     /// The document's books for reading, once the document is known to exist.

@@ -98,7 +98,8 @@ pub enum DocumentCommand {
         limit: u32,
     },
     /// Freeze the page into a context for a Hermes run, store it with an expiry, and route the message
-    /// against it. All in one turn, so the context, the route and the stored row see the same revision.
+    /// against it under the object's copy of the profile (which the answer carries, for the run's tools).
+    /// All in one turn, so the context, the route and the stored row see the same revision.
     FreezeRun {
         /// The document the object serves.
         document_id: String,
@@ -112,8 +113,6 @@ pub enum DocumentCommand {
         message: String,
         /// The user's selection, for the router.
         selection: Vec<String>,
-        /// Disabled tools and review mode.
-        profile: Profile,
         /// The key the router puts in a recommended call.
         idempotency_key: String,
     },
@@ -129,11 +128,13 @@ pub enum DocumentCommand {
         /// How long the binding lasts (the context's validity), in seconds.
         ttl_seconds: u64,
     },
-    /// The profile changed (`PUT /api/profile`): the profile object sends the new one to every document
-    /// object that holds a copy, before it answers the `PUT`. Answers [`ProfileHeld`].
+    /// A workspace's profile changed (`PUT /api/profile`): its profile object sends the new one to every
+    /// document object that holds a copy, before it answers the `PUT`. Answers [`ProfileHeld`].
     PutProfile {
         /// The document the object serves.
         document_id: String,
+        /// The workspace whose profile it is; the page of another workspace does not take it.
+        workspace_id: String,
         /// The new profile.
         profile: Profile,
         /// Its version; a copy keeps the highest it has seen.
@@ -161,20 +162,20 @@ impl DocumentCommand {
         }
     }
 
-    /// Whether the command reads the object's copy of the profile (a `FreezeRun` brings its own).
+    /// Whether the command reads the object's copy of the profile.
     pub fn reads_profile(&self) -> bool {
         match self {
             DocumentCommand::CallTool { .. }
             | DocumentCommand::Command { .. }
             | DocumentCommand::Review { .. }
-            | DocumentCommand::EditBlocks { .. } => true,
+            | DocumentCommand::EditBlocks { .. }
+            | DocumentCommand::FreezeRun { .. } => true,
             DocumentCommand::Get { .. }
             | DocumentCommand::Put { .. }
             | DocumentCommand::ListSessions { .. }
             | DocumentCommand::Audit { .. }
             | DocumentCommand::VerifyAudit { .. }
             | DocumentCommand::Events { .. }
-            | DocumentCommand::FreezeRun { .. }
             | DocumentCommand::BindRun { .. }
             | DocumentCommand::PutProfile { .. } => false,
         }
@@ -200,4 +201,7 @@ pub struct FrozenRun {
     pub permission: Permission,
     /// The router's answer for the message.
     pub route: RouteV1,
+    /// The profile the route was made under (the object's copy of the workspace's): the run's manifest
+    /// and review policy, so the run start asks no other object.
+    pub profile: Profile,
 }

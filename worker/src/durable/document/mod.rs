@@ -7,9 +7,9 @@
 //! [`crate::durable::ROWS_WRITTEN_HEADER`]: the rows the command wrote, as the SQL layer counted them.
 //!
 //! The object keeps the page in memory between requests ([`resident`]): it reads SQLite once per wake
-//! and then writes only the rows a command changed. It also keeps a copy of the page-AI profile
-//! ([`profile_copy`]), fetched from the profile object once per wake and pushed to it on every change, so
-//! a tool call or a command is one Durable Object round trip.
+//! and then writes only the rows a command changed. It also keeps a copy of its workspace's page-AI
+//! profile ([`profile_copy`]), fetched from that workspace's profile object once per wake and pushed to it
+//! on every change, so a tool call, a command or a run start is one Durable Object round trip.
 //!
 //! Storage calls are synchronous, so once a command has its profile, its reads and writes happen in a
 //! single turn with no other request between. A command that writes runs in [`DocumentObject::transact`]:
@@ -172,8 +172,8 @@ impl DocumentObject {
         let profile = if command.reads_profile() {
             // A command for a document that does not exist fails here, before the profile object hears
             // of it.
-            self.resident.borrow_mut().page(command.document_id(), trace_id)?;
-            Some(self.profile(command.document_id(), trace_id).await?)
+            let workspace = self.resident.borrow_mut().page(command.document_id(), trace_id)?.0.workspace_id.clone();
+            Some(self.profile(command.document_id(), &workspace, trace_id).await?)
         } else {
             None
         };
@@ -182,13 +182,13 @@ impl DocumentObject {
         self.run(command, profile.as_ref(), &acting, trace_id)
     }
 
-    /// The object's copy of the profile, fetched (and subscribed to) when it holds none.
-    async fn profile(&self, document_id: &str, trace_id: &str) -> Result<Profile, Error> {
-        if let Some(profile) = self.profile.borrow().current() {
+    /// The object's copy of `workspace`'s profile, fetched (and subscribed to) when it holds none.
+    async fn profile(&self, document_id: &str, workspace: &str, trace_id: &str) -> Result<Profile, Error> {
+        if let Some(profile) = self.profile.borrow().current(workspace) {
             return Ok(profile.clone());
         }
-        self.profile.borrow_mut().fetch_started();
-        let fetched = match ProfileClient::new(&self.env, trace_id) {
+        self.profile.borrow_mut().fetch_started(workspace);
+        let fetched = match ProfileClient::new(&self.env, workspace, trace_id) {
             Ok(client) => client.subscribe(document_id, trace_id).await.map_err(|failure| match failure {
                 Failure::Core(error) => error,
                 Failure::Relayed(response) => {
@@ -259,7 +259,6 @@ impl DocumentObject {
                 ttl_seconds,
                 message,
                 selection,
-                profile,
                 idempotency_key,
             } => {
                 let run = books::RunToFreeze {
@@ -268,7 +267,7 @@ impl DocumentObject {
                     ttl_seconds,
                     message: &message,
                     selection: &selection,
-                    profile: &profile,
+                    profile: profile()?,
                     idempotency_key: &idempotency_key,
                 };
                 to_json(&self.freeze_run(&document_id, &run, acting, trace_id)?)
@@ -280,8 +279,8 @@ impl DocumentObject {
                 run_contexts::bind(&self.sql, &context_id, &run_id, now_ms, now_ms.saturating_add(ttl_ms))?;
                 to_json(&serde_json::json!({ "bound": true }))
             }
-            DocumentCommand::PutProfile { profile, version, .. } => {
-                let holding = self.profile.borrow_mut().pushed(VersionedProfile { profile, version });
+            DocumentCommand::PutProfile { workspace_id, profile, version, .. } => {
+                let holding = self.profile.borrow_mut().pushed(&workspace_id, VersionedProfile { profile, version });
                 to_json(&ProfileHeld { holding })
             }
         }

@@ -1,27 +1,36 @@
-//! The document object's copy of the page-AI profile, with the version it was stored at (see
-//! [`crate::durable::profile`]): fetched once per wake, replaced by every push, never older than what the
-//! object has seen.
+//! The document object's copy of its workspace's page-AI profile, with the version it was stored at (see
+//! [`crate::durable::profile`]): fetched once per wake, replaced by every push of that workspace, never
+//! older than what the object has seen, and never another workspace's.
 
 use pageai_core::profile::Profile;
 
 use crate::durable::profile::VersionedProfile;
 
-/// The copy, and how many fetches of it are under way.
+/// The copy, whose workspace it is, and how many fetches of it are under way.
 #[derive(Debug, Default)]
 pub struct ProfileCopy {
+    /// The workspace of the page (set by the first fetch; a page never moves).
+    workspace: Option<String>,
     held: Option<VersionedProfile>,
     fetching: u32,
 }
 
 impl ProfileCopy {
-    /// The profile, when the object holds a copy.
-    pub fn current(&self) -> Option<&Profile> {
-        self.held.as_ref().map(|held| &held.profile)
+    /// The profile of `workspace`, when the object holds a copy of it.
+    pub fn current(&self, workspace: &str) -> Option<&Profile> {
+        match self.workspace.as_deref() == Some(workspace) {
+            true => self.held.as_ref().map(|held| &held.profile),
+            false => None,
+        }
     }
 
-    /// A fetch starts; the object counts as holding a copy until it ends, so a push that crosses it is
-    /// kept, not refused.
-    pub fn fetch_started(&mut self) {
+    /// A fetch of `workspace`'s profile starts; the object counts as holding a copy until it ends, so a
+    /// push that crosses it is kept, not refused.
+    pub fn fetch_started(&mut self, workspace: &str) {
+        if self.workspace.as_deref() != Some(workspace) {
+            self.workspace = Some(workspace.to_string());
+            self.held = None;
+        }
         self.fetching = self.fetching.saturating_add(1);
     }
 
@@ -31,13 +40,15 @@ impl ProfileCopy {
         if let Some(fetched) = fetched {
             self.keep(fetched);
         }
-        self.current()
+        self.held.as_ref().map(|held| &held.profile)
     }
 
-    /// A push from the profile object. Answers whether the object holds a copy: one that woke only for
-    /// the push does not take it (it fetches when it needs one), so the profile object may forget it.
-    pub fn pushed(&mut self, pushed: VersionedProfile) -> bool {
-        if self.held.is_none() && self.fetching == 0 {
+    /// A push from `workspace`'s profile object. Answers whether the object holds a copy of that profile:
+    /// one that woke only for the push does not take it (it fetches when it needs one), nor does the page
+    /// of another workspace, so the profile object may forget it.
+    pub fn pushed(&mut self, workspace: &str, pushed: VersionedProfile) -> bool {
+        let idle = self.held.is_none() && self.fetching == 0;
+        if idle || self.workspace.as_deref() != Some(workspace) {
             return false;
         }
         self.keep(pushed);
@@ -65,21 +76,35 @@ mod tests {
     #[test]
     fn a_push_that_crosses_a_fetch_wins_when_it_is_newer() {
         let mut copy = ProfileCopy::default();
-        copy.fetch_started();
-        assert!(copy.pushed(version(2, ReviewMode::Yolo)), "a fetch is under way: the push is kept");
+        copy.fetch_started("ws_a");
+        assert!(copy.pushed("ws_a", version(2, ReviewMode::Yolo)), "a fetch is under way: the push is kept");
         let held = copy.fetch_ended(Some(version(1, ReviewMode::Review))).expect("held");
         assert_eq!(held.review_mode, ReviewMode::Yolo, "the older fetched copy does not replace the push");
-        assert!(copy.pushed(version(3, ReviewMode::Required)));
-        assert_eq!(copy.current().map(|p| p.review_mode), Some(ReviewMode::Required));
+        assert!(copy.pushed("ws_a", version(3, ReviewMode::Required)));
+        assert_eq!(copy.current("ws_a").map(|p| p.review_mode), Some(ReviewMode::Required));
     }
 
     #[test]
     fn an_object_without_a_copy_does_not_take_a_push() {
         let mut copy = ProfileCopy::default();
-        assert!(!copy.pushed(version(4, ReviewMode::Yolo)));
-        assert_eq!(copy.current(), None);
-        copy.fetch_started();
+        assert!(!copy.pushed("ws_a", version(4, ReviewMode::Yolo)));
+        assert_eq!(copy.current("ws_a"), None);
+        copy.fetch_started("ws_a");
         assert_eq!(copy.fetch_ended(None), None, "a failed fetch leaves no copy");
-        assert!(!copy.pushed(version(5, ReviewMode::Yolo)));
+        assert!(!copy.pushed("ws_a", version(5, ReviewMode::Yolo)));
+    }
+
+    #[test]
+    fn another_workspace_s_push_is_refused_and_changes_nothing() {
+        let mut copy = ProfileCopy::default();
+        copy.fetch_started("ws_a");
+        copy.fetch_ended(Some(version(1, ReviewMode::Review)));
+        assert!(!copy.pushed("ws_local", version(9, ReviewMode::Yolo)), "not this page's workspace");
+        assert_eq!(copy.current("ws_a").map(|p| p.review_mode), Some(ReviewMode::Review));
+        assert_eq!(copy.current("ws_local"), None, "the copy is only ever ws_a's");
+        copy.fetch_started("ws_a");
+        assert!(!copy.pushed("ws_b", version(10, ReviewMode::Yolo)), "nor while a fetch is under way");
+        copy.fetch_ended(None);
+        assert_eq!(copy.current("ws_a").map(|p| p.review_mode), Some(ReviewMode::Review));
     }
 }

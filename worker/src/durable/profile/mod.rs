@@ -1,19 +1,20 @@
-//! `ProfileObject`: the one stored page-AI profile (disabled tools, review mode), and which document
-//! objects hold a copy of it.
+//! `ProfileObject`: one workspace's page-AI profile (disabled tools, review mode), and which document
+//! objects of that workspace hold a copy of it.
 //!
-//! A single instance, named [`crate::config::PROFILE_OBJECT_NAME`], holds it in SQLite with a version: `0`
+//! One instance per workspace, named by [`client::object_name`], holds it in SQLite with a version: `0`
 //! is the configured default (`MNOTE_DEFAULT_PROFILE`, else review mode with every tool on), each `PUT`
-//! adds one. The MCP `tools/list`, the Hermes client tool listing, the Hermes run start and
-//! `GET /api/profile` ask this object. A document object asks once per wake ([`ProfileCommand::Subscribe`])
-//! and keeps the copy, so a tool call or a command makes one Durable Object round trip, not two; this
-//! object remembers it in `profile_holders`.
+//! adds one. `GET /api/profile`, the MCP `tools/list` (the implicit workspace's) and the Hermes client tool
+//! listing ask this object. A document object asks its workspace's object once per wake
+//! ([`ProfileCommand::Subscribe`]) and keeps the copy, so a tool call, a command or a run start makes one
+//! Durable Object round trip, not two; this object remembers it in `profile_holders`.
 //!
 //! A `PUT` stores the new profile at the next version, then pushes it to every holder at once
-//! ([`DocumentCommand::PutProfile`]) and answers only when each has taken it: the change applies to the
-//! very next call everywhere. A holder that woke only for the push says so and is forgotten, unless it
-//! subscribed again in the meantime (each subscription bumps its `generation`, and only the generation
-//! that was pushed to is forgotten). A push that fails makes the `PUT` fail (the profile is stored; a
-//! retry pushes again).
+//! ([`DocumentCommand::PutProfile`], naming the workspace) and answers only when each has taken it: the
+//! change applies to the very next call on every page of the workspace. A holder that woke only for the
+//! push, or whose page is in another workspace (a holder remembered before profiles were per workspace),
+//! says so and is forgotten, unless it subscribed again in the meantime (each subscription bumps its
+//! `generation`, and only the generation that was pushed to is forgotten). A push that fails makes the
+//! `PUT` fail (the profile is stored; a retry pushes again).
 
 pub mod client;
 
@@ -109,9 +110,9 @@ impl ProfileObject {
                     .or_internal("remember a profile holder", trace_id)?;
                 to_json(&self.stored(trace_id)?)
             }
-            ProfileCommand::Put { profile } => {
+            ProfileCommand::Put { workspace_id, profile } => {
                 let stored = self.store(profile, trace_id)?;
-                self.push(&stored, trace_id).await?;
+                self.push(&workspace_id, &stored, trace_id).await?;
                 to_json(&stored.profile)
             }
         }
@@ -161,7 +162,7 @@ impl ProfileObject {
     }
 
     /// Pushes `stored` to every holder, all at once; forgets holders that no longer hold a copy.
-    async fn push(&self, stored: &VersionedProfile, trace_id: &str) -> Result<(), Error> {
+    async fn push(&self, workspace_id: &str, stored: &VersionedProfile, trace_id: &str) -> Result<(), Error> {
         let holders = self
             .sql
             .rows("SELECT document_id, generation FROM profile_holders", Vec::new())
@@ -174,7 +175,7 @@ impl ProfileObject {
             })
             .collect::<Result<Vec<(String, i64)>, String>>()
             .or_internal("read profile holders", trace_id)?;
-        let pushes = holders.iter().map(|(document_id, _)| self.push_to(document_id, stored, trace_id));
+        let pushes = holders.iter().map(|(document_id, _)| self.push_to(document_id, workspace_id, stored, trace_id));
         let answers = join_all(pushes).await;
         let mut failed = 0usize;
         for ((document_id, generation), answer) in holders.iter().zip(answers) {
@@ -207,12 +208,14 @@ impl ProfileObject {
     async fn push_to(
         &self,
         document_id: &str,
+        workspace_id: &str,
         stored: &VersionedProfile,
         trace_id: &str,
     ) -> Result<ProfileHeld, Failure> {
         let client = DocumentClient::new(&self.env, document_id, trace_id)?;
         let command = DocumentCommand::PutProfile {
             document_id: document_id.into(),
+            workspace_id: workspace_id.into(),
             profile: stored.profile.clone(),
             version: stored.version,
         };

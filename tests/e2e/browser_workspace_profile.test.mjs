@@ -1,0 +1,65 @@
+// The web demo in headless Chromium, signed in as a person of a workspace (a signed token exchanged for the
+// session cookie, issue 18): the review-mode switch and the Tools panel show and store the profile of the
+// open page's workspace, never the implicit ws_local's.
+//
+//   node --test --test-concurrency=1 tests/e2e/browser_workspace_profile.test.mjs
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+
+import { DESKTOP, newTab } from "./lib/browser.mjs";
+import { reviewMode, startDemo } from "./lib/demo.mjs";
+import { claims, jwkSet, jwtVars, makeKeys, sign } from "./lib/identity.mjs";
+import { TEST_CLIENT_TOKEN } from "./lib/wrangler.mjs";
+
+const keys = makeKeys();
+const ANA = sign(keys.es, claims({ sub: "user_ana", workspaces: { ws_a: "owner" } }));
+const DOC = "ws_a_demo_page";
+
+let demo;
+let url;
+
+/** A request as `token`'s user (ana's signed token, or the single user's client token). */
+async function api(token, method, path, body) {
+  const headers = { authorization: `Bearer ${token}`, origin: url, ...(body ? { "content-type": "application/json" } : {}) };
+  const res = await fetch(`${url}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const json = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(json));
+  return json;
+}
+
+before(
+  async () => {
+    // No dev auto-login: the tab keeps the cookie of the person it signed in.
+    demo = await startDemo({ vars: { ...jwtVars(jwkSet(keys)), MNOTE_DEV_AUTO_LOGIN: "false", MNOTE_SIGN_IN_FREE_FAILURES: "10000" } });
+    url = demo.worker.url;
+    const blocks = [{ blockId: "p_1", type: "paragraph", text: "The plan is short." }];
+    await api(ANA, "PUT", `/api/documents/${DOC}`, { blocks });
+    await api(ANA, "PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "required" });
+  },
+  { timeout: 300_000 },
+);
+
+after(async () => {
+  await demo?.stop();
+});
+
+test("the profile controls act on the open page's workspace", async () => {
+  const { page } = await newTab(demo.browser, { viewport: DESKTOP });
+  const signedIn = await page.request.post(`${url}/api/auth/session`, { data: { token: ANA }, headers: { origin: url } });
+  assert.equal(signedIn.status(), 200, await signedIn.text());
+  await page.goto(`${url}/?doc=${DOC}`);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 30_000 });
+  assert.equal(await page.getAttribute("body", "data-state"), "ready");
+
+  // ws_a's profile is shown (required), not ws_local's (the default, review).
+  assert.equal(await page.locator("#review-mode [aria-pressed=true]").getAttribute("data-mode"), "required");
+  await reviewMode(page, "yolo");
+  await page.click('[data-tool="mnote.doc.search"] input');
+  await page.waitForFunction(() => !document.querySelector("#tool-list input:disabled"));
+
+  const ws_a = await api(ANA, "GET", "/api/profile?workspaceId=ws_a");
+  assert.deepEqual(ws_a.profile, { tools: { disabled: ["mnote.doc.search"] }, reviewMode: "yolo" });
+  const ws_local = await api(TEST_CLIENT_TOKEN, "GET", "/api/profile");
+  assert.deepEqual(ws_local.profile, { tools: { disabled: [] }, reviewMode: "review" }, "ws_local is untouched");
+});
