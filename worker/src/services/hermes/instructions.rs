@@ -68,7 +68,11 @@ fn push_frozen_context(out: &mut String, context: &PageAiContextV1) {
     if !context.selected_block_ids.is_empty() {
         let _ = writeln!(out, "selectedBlockIds: {}", context.selected_block_ids.join(", "));
     }
-    out.push_str("Pass this contextId and baseRevision to every write; writes may target only the allowed blocks.\n");
+    out.push_str(
+        "Pass this contextId to every mnote tool call, reads (doc_fetch, block_fetch, doc_search) too: the run \
+         acts for the person it was made for, and only this context opens their page. Pass it with baseRevision \
+         to every write; writes may target only the allowed blocks.\n",
+    );
     out.push_str(
         "The user may keep editing: a write conflicts only if a block it touches changed since this context \
          (mnote_revision_conflict lists those blocks with their current text); re-plan from them.\n",
@@ -205,6 +209,7 @@ mod tests {
         });
         for needle in [
             "contextId: ctx_abc",
+            "Pass this contextId to every mnote tool call, reads (doc_fetch, block_fetch, doc_search) too",
             "allowedTargetBlockIds: p_1, p_2",
             "<block id=\"p_2\" type=\"paragraph\">Ship the proxy</block>",
             "mnote.doc.fetch (mcp__mnote__doc_fetch): read",
