@@ -104,10 +104,10 @@ async function polishAs(who, doc, word) {
   const events = await readEvents(`${worker.url}/api/hermes/client/events/${run.body.runId}?sessionId=${sessionId}`, {
     headers: who,
     timeoutMs: 180_000,
-    stopWhen: (e) => ['run.completed', 'run.failed', 'run.cancelled'].includes(e.event),
+    stopWhen: (e) => ['run.completed', 'run.failed', 'run.cancelled'].includes(e.data?.event),
   });
   const last = events.events.at(-1);
-  assert.equal(last?.event, 'run.completed', `run ended ${JSON.stringify(last)}\n${hermes.logs().slice(-2000)}`);
+  assert.equal(last?.data?.event, 'run.completed', `run ended ${JSON.stringify(last)}\n${hermes.logs().slice(-2000)}`);
   const requests = model.requests.slice(first).filter((r) => Array.isArray(r.tools) && r.tools.length);
   assert.ok(contextId, 'the instructions named the run\'s contextId');
   const said = JSON.stringify(requests[0].messages);
