@@ -66,10 +66,12 @@ test-hermes: setup worker
 
 # The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP; and a
 # person editing the page while Hermes proposes a change (tests/hermes/live_edits.test.mjs); and the proposal
-# reaching a watching page's live channel before the run ends (tests/hermes/live_channel.test.mjs).
+# reaching a watching page's live channel before the run ends (tests/hermes/live_channel.test.mjs); and a
+# run of a person of another workspace reading their page with the run's context
+# (tests/hermes/workspace_reads.test.mjs).
 test-tools: setup worker
 	node --experimental-websocket --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs \
-		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs
+		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs tests/hermes/workspace_reads.test.mjs
 
 test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
 

@@ -10,7 +10,7 @@
 // appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
 // starts and ends. Nothing polls.
 
-import { ApiError, abortRun, fetchDocument, runCommand, streamRun } from "./js/api.js";
+import { ApiError, abortRun, fetchDocumentAndRole, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
@@ -32,7 +32,7 @@ const $ = (selector) => document.querySelector(selector);
 const layout = createLayout(document.body, $("#tabbar"));
 
 async function main() {
-  const [engine, page] = await Promise.all([loadEngine(), fetchDocument(documentId)]);
+  const [engine, { page, role }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -65,6 +65,7 @@ async function main() {
     engine,
     documentId,
     page,
+    role,
     onModel: () => editor?.draw(),
     onSession: () => {
       showMeta(edits.view());

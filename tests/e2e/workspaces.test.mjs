@@ -1,7 +1,8 @@
 // End-to-end: workspaces and roles on every route (issue 18, items 2 and 3, finding 2). Users sign in with
 // signed tokens made by the test: ana owns ws_a, bob owns ws_b, eve edits ws_a, vic views ws_a. Another
 // workspace's page answers exactly as a missing one; a viewer reads and proposes, never writes or
-// accepts; Hermes' tool calls act for the person whose context they name, and every AI write names one.
+// accepts; Hermes' tool calls (reads and writes) act for the person whose context they name, and every AI
+// write names one.
 //
 //   node --test --test-concurrency=1 tests/e2e/workspaces.test.mjs
 
@@ -138,6 +139,52 @@ describe('two users in two workspaces', () => {
     assert.equal(own.body.reviewSession.state, 'awaiting_user');
     assert.deepEqual(await text(docA), ['The plan is short.', 'Risks follow.']);
     assert.deepEqual(await text(docB, 'bob'), ['The plan is short.', 'Risks follow.']);
+  });
+
+  test("a read naming the run's context acts for its person: the tool route and MCP read another workspace's page", async () => {
+    const docA = await pageOf('ana');
+    const docB = await pageOf('bob');
+    const anas = await contextOf('ana', docA);
+    const bobs = await contextOf('bob', docB);
+    const reads = (doc, contextId) => [
+      ['doc_fetch', { documentId: doc, scope: { type: 'full' }, contextId }],
+      ['block_fetch', { documentId: doc, blockIds: ['p_1'], contextId }],
+      ['doc_search', { documentId: doc, query: 'plan', contextId }],
+    ];
+    for (const [name, args] of reads(docA, anas)) {
+      const viaRoute = await toolCall(url, name, args);
+      assert.equal(viaRoute.status, 200, `${name}: ${viaRoute.text}`);
+      assert.match(JSON.stringify(viaRoute.body.result), /The plan is short\./, name);
+      const viaMcp = await mcp(url, 'tools/call', { name, arguments: args });
+      assert.equal(viaMcp.body.result?.isError, false, viaMcp.text);
+      assert.match(viaMcp.body.result.content[0].text, /The plan is short\./, name);
+    }
+    // The context her read froze is hers too: a write naming it is held for her (the default review mode).
+    const fetched = await toolCall(url, 'doc_fetch', { documentId: docA, scope: { type: 'full' }, contextId: anas });
+    const held = await toolCall(url, 'doc_apply_block_ops', replaceArgs(docA, 1, { blockId: 'p_1', matchText: 'plan', content: 'roadmap', dryRun: true, contextId: fetched.body.result.contextId }));
+    assert.equal(held.status, 200, held.text);
+    assert.equal(held.body.reviewSession.state, 'awaiting_user');
+    // Bob's context (of his page in ws_b), or a forged one, opens nothing of ws_a: the page answers as if
+    // it did not exist, exactly as a write naming the same context gets.
+    for (const contextId of [bobs, anas + '_forged']) {
+      for (const [name, args] of reads(docA, contextId)) {
+        assertCodedError(await toolCall(url, name, args), 404, 'mnote_document_not_found');
+        const viaMcp = await mcp(url, 'tools/call', { name, arguments: args });
+        assert.equal(viaMcp.body.result?.isError, true, viaMcp.text);
+        assert.match(viaMcp.text, /mnote_document_not_found/);
+      }
+    }
+    // Without a context, reads act as today: the single user, who has no role in ws_a.
+    assertCodedError(await toolCall(url, 'block_fetch', { documentId: docA, blockIds: ['p_1'] }), 404, 'mnote_document_not_found');
+    // On the single user's page a context it never froze is refused with the write's code.
+    const single = fresh('single_read').replaceAll('.', '_');
+    assert.equal((await sendJson(`${url}/api/documents/${single}`, 'PUT', { blocks: paragraphs(['The plan is short.']) })).status, 200);
+    assert.equal((await toolCall(url, 'doc_fetch', { documentId: single, scope: { type: 'full' } })).status, 200, 'an old call stays valid');
+    const unknown = await toolCall(url, 'doc_fetch', { documentId: single, scope: { type: 'full' }, contextId: anas });
+    assertCodedError(unknown, 404, 'mnote_context_not_found');
+    const write = await toolCall(url, 'doc_apply_block_ops', replaceArgs(single, 1, { blockId: 'p_1', matchText: 'plan', content: 'x', dryRun: true, contextId: anas }));
+    assertCodedError(write, 404, 'mnote_context_not_found');
+    assert.deepEqual(await text(docA), ['The plan is short.', 'Risks follow.']);
   });
 
   test('an AI write that names no context is refused with mnote_context_required, on both tool routes', async () => {

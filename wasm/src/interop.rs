@@ -17,6 +17,7 @@ use pageai_core::error::Error;
 use pageai_core::executor::Origin;
 use pageai_core::json;
 use pageai_core::page::{Page, Permission};
+use pageai_core::policy::Role;
 use pageai_core::profile::Profile;
 use pageai_core::review::{Action, ActionsV1, State};
 use serde::Serialize;
@@ -45,6 +46,15 @@ pub(crate) struct ToolCall {
     pub tool_name: String,
     /// The arguments, checked by the executor against the tool's schema.
     pub args: Value,
+}
+
+/// The options of `new PageSession(page, options)`: whom the session previews for.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct SessionOptions {
+    /// The caller's role in the page's workspace, as the Worker knows it; `owner` when omitted.
+    #[serde(default)]
+    pub role: Option<Role>,
 }
 
 /// The options of `PageSession.route`.
@@ -93,6 +103,10 @@ pub(crate) struct PreviewOptions {
     /// Ids for inserted blocks that carry none, used in order before fresh ones are minted.
     #[serde(default)]
     pub block_ids: Vec<String>,
+    /// The role the dry-run runs for: a session's (its [`SessionOptions`]), never a per-call option;
+    /// `owner` when `None`.
+    #[serde(skip)]
+    pub role: Option<Role>,
 }
 
 /// The options of `PageSession.editBlock`.
@@ -154,6 +168,8 @@ impl ValidateOptions {
             profile: core::mem::take(&mut self.profile),
             grants: self.grants.take(),
             block_ids: core::mem::take(&mut self.block_ids),
+            // A stateless check has no session: it judges for the owner, as before.
+            role: None,
         }
     }
 }

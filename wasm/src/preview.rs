@@ -85,7 +85,7 @@ fn stamped(
     contexts: &dyn ContextLookup,
     preview: impl FnOnce(&Stamp, &mut Env<'_>) -> Result<Outcome, Error>,
 ) -> Result<String, Error> {
-    let PreviewOptions { origin, actor, at, tool_call_id, profile, grants, block_ids } = options;
+    let PreviewOptions { origin, actor, at, tool_call_id, profile, grants, block_ids, role } = options;
     let stamp = Stamp {
         origin: origin.unwrap_or(Origin::Shortcut),
         actor: actor.unwrap_or_else(|| "shortcut".to_owned()),
@@ -99,7 +99,8 @@ fn stamped(
     let mut env = Env {
         profile: &profile,
         grants: grants.as_deref(),
-        role: pageai_core::policy::Role::Owner,
+        // The Worker's executor runs for the role of the person a call acts for; a session says whose.
+        role: role.unwrap_or(pageai_core::policy::Role::Owner),
         contexts,
         idempotency: &mut store,
         mint: &mut mint,

@@ -15,12 +15,13 @@ use pageai_core::json::to_json;
 use pageai_core::manifest::args::ApplyBlockOpsArgs;
 use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
+use pageai_core::policy::Role;
 use pageai_core::route::{RouteInput, route};
 use pageai_core::wire::{self, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1};
 use wasm_bindgen::prelude::*;
 
 use crate::contexts::{self, Contexts};
-use crate::interop::{self, EditOptions, PreviewOptions, RouteOptions, ToolCall};
+use crate::interop::{self, EditOptions, PreviewOptions, RouteOptions, SessionOptions, ToolCall};
 use crate::{error, ids, preview};
 
 mod remote;
@@ -31,19 +32,25 @@ pub struct PageSession {
     page: Page,
     contexts: Contexts,
     freed: bool,
+    /// Whom previews run for: the caller's role in the page's workspace (`SessionOptions.role`).
+    role: Role,
 }
 
 #[wasm_bindgen]
 impl PageSession {
-    /// Loads and validates `page` (a `Page` object or its JSON text).
+    /// Loads and validates `page` (a `Page` object or its JSON text). `options.role` is the caller's role
+    /// in the page's workspace (`owner` when omitted): `preview` and `editBlock` judge writes for it, as the
+    /// server's dry-run does for that person.
     ///
     /// @throws {PageAiError} `mnote_invalid_page`, `mnote_invalid_arguments`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "PageInput | string")] page: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SessionOptions")] options: Option<JsValue>,
     ) -> Result<PageSession, JsValue> {
         let page = error::throw(interop::page(&page))?;
-        Ok(PageSession { page, contexts: Contexts::default(), freed: false })
+        let role = error::throw(session_role(options.as_ref()))?;
+        Ok(PageSession { page, contexts: Contexts::default(), freed: false, role })
     }
 
     /// Releases the page and every remembered context. Any later call throws a coded error
@@ -236,6 +243,7 @@ impl PageSession {
         let text = self.contexts.call_without_own_ids(tool_call);
         let call: ToolCall = interop::from_js(text.as_ref().unwrap_or(tool_call), "/toolCall")?;
         let options: PreviewOptions = interop::optional(options, "/options")?;
+        let options = PreviewOptions { role: Some(self.role), ..options };
         preview::run(&self.page, &call, options, &self.contexts)
     }
 
@@ -254,6 +262,7 @@ impl PageSession {
             origin: Some(Origin::User),
             actor: Some(Origin::User.actor().into()),
             profile: options.profile,
+            role: Some(self.role),
             ..PreviewOptions::default()
         };
         let preview = preview::run_write_json(&self.page, WriteArgs::ApplyBlockOps(args), person, &self.contexts)?;
@@ -304,4 +313,10 @@ impl PageSession {
         self.contexts.forget_routing();
         Ok(self.page.revision)
     }
+}
+
+/// The role a session previews for: `options.role`, else `owner` (what a session made without options did).
+fn session_role(options: Option<&JsValue>) -> Result<Role, Error> {
+    let options: SessionOptions = interop::optional(options, "/options")?;
+    Ok(options.role.unwrap_or(Role::Owner))
 }

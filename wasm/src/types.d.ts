@@ -321,6 +321,18 @@ export interface BlockEdit {
   preview: ToolResultV1;
 }
 
+/** A person's role in a workspace: a viewer reads and lets an AI propose, an editor also writes and
+ * accepts, an owner also changes the workspace's profile. */
+export type Role = "viewer" | "editor" | "owner";
+
+/** The options of `new PageSession(page, options)`. */
+export interface SessionOptions {
+  /** The caller's role in the page's workspace (the Worker names it in the `x-mnote-role` header of
+   * `GET /api/documents/{id}`); `owner` when omitted. `preview` and `editBlock` judge writes for it, as
+   * the server's dry-run does for that person: a viewer's write is held (`blocked: true`), never applied. */
+  role?: Role;
+}
+
 /** The options of `PageSession.editBlock`. */
 export interface EditOptions {
   /** The edit's key; a fresh one when omitted. Reuse it to retry the same save. */

@@ -163,6 +163,35 @@ describe("PageSession.preview", () => {
     session.free();
   });
 
+  test("previews for the session's role: a viewer's write is held, an editor's applies as an owner's", () => {
+    const profile = { reviewMode: "yolo" };
+    const previewAs = (options) => {
+      const session = new pageai.PageSession(page(), options);
+      const call = session.route('replace "final" with "settled"', { profile, idempotencyKey: "k_role" }).recommendedToolCall;
+      const result = session.preview(call, { profile, ...AT });
+      const edit = session.editBlock("p_2", "Risks: none.").preview;
+      session.free();
+      return { result, edit };
+    };
+    const owner = previewAs(undefined);
+    assert.equal(owner.result.blocked, false, "a session without options previews for the owner, as before");
+    assert.equal(owner.edit.blocked, false);
+    assert.deepEqual(previewAs({ role: "owner" }).result, owner.result);
+    assert.deepEqual(previewAs({ role: "editor" }).result, owner.result, "an editor's AI write applies in yolo mode");
+    const viewer = previewAs({ role: "viewer" });
+    assert.equal(viewer.result.blocked, true, "a viewer's write is only a proposal");
+    assert.equal(viewer.result.blockedReason, "a viewer's writes are proposals: an editor or owner of the workspace decides");
+    assert.deepEqual(viewer.result.changedBlocks, owner.result.changedBlocks, "the same change, only held");
+    assert.equal(viewer.edit.blocked, true, "a viewer's own edit is held too");
+    // The role is the session's: an unknown one, or one per call, is a coded error naming the field.
+    assert.equal(coded(() => new pageai.PageSession(page(), { role: "admin" }), "mnote_invalid_arguments").details.pointer, "/options/role");
+    assert.equal(coded(() => new pageai.PageSession(page(), { rol: "viewer" }), "mnote_invalid_arguments").details.pointer, "/options/rol");
+    const session = new pageai.PageSession(page(), { role: "viewer" });
+    const call = session.route('replace "final" with "settled"').recommendedToolCall;
+    assert.equal(coded(() => session.preview(call, { role: "owner" }), "mnote_invalid_arguments").details.pointer, "/options/role");
+    session.free();
+  });
+
   test("a recommendation's allowed ids are the caller's to change, and the preview follows the change", () => {
     const session = new pageai.PageSession(page());
     const options = { profile: { reviewMode: "yolo" } };

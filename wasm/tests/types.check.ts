@@ -23,6 +23,7 @@ import {
   type ReviewActionsV1,
   type ReviewGateInput,
   type ReviewMode,
+  type Role,
   type ReviewState,
   type ReviewVerb,
   type ReviewVerbGate,
@@ -297,6 +298,11 @@ void [badState, badVerb, badIntent, badReason, badSchema, badAudit, badToolKey];
 manifest(null, null, "write");
 // @ts-expect-error: a prompt is a string
 new PageSession(input).route(42);
+// A session previews for the caller's role; there are three.
+const viewing: Role = "viewer";
+new PageSession(input, { role: viewing }).free();
+// @ts-expect-error: no such role
+new PageSession(input, { role: "admin" });
 void [badOp, badReplace, badProfile, badRouteOptions, badOrigin, badTool];
 
 void [schema, scopeName, revision, allowed, xml, next, truncated, revisionRef, warning, sessionRevision];

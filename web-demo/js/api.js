@@ -22,6 +22,11 @@ const signIn = () =>
     .catch(() => null));
 
 async function request(path, init = {}) {
+  return (await exchange(path, init)).body;
+}
+
+/** One request: the answer's JSON body and its headers. */
+async function exchange(path, init = {}) {
   await signIn();
   let response;
   try {
@@ -35,11 +40,22 @@ async function request(path, init = {}) {
   }
   const body = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, body);
-  return body;
+  return { body, headers: response.headers };
 }
 
 /** The page of a document, as JSON. */
 export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);
+
+/**
+ * The page of a document and the signed-in person's role in its workspace (`viewer`, `editor` or `owner`),
+ * which the Worker names in the `x-mnote-role` header of the page's GET: the WASM session previews writes
+ * for that role, so a viewer's preview says "held" where the server would hold the write.
+ */
+export async function fetchDocumentAndRole(documentId) {
+  const { body, headers } = await exchange(`/api/documents/${encodeURIComponent(documentId)}`);
+  const role = headers.get("x-mnote-role");
+  return { page: body, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner" };
+}
 
 /**
  * Saves a person's block edits (`PATCH /api/documents/{id}/blocks`, `{baseRevision, operations,

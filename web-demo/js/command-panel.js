@@ -222,12 +222,20 @@ export function createCommandPanel(root, deps) {
     const verb = runView.active()
       ? null
       : direct
-        ? state.route.requiresReview ? "holds it for review" : "applies"
+        ? holds() ? "holds it for review" : "applies"
         : state.route?.requiresHermesRun ? "sends to Hermes" : "applies";
     replace(
       keys,
       verb ? [h("kbd", {}, "Enter"), ` ${verb} · `, h("kbd", {}, "Shift"), "+", h("kbd", {}, "Enter"), " new line"] : [h("kbd", {}, "Esc"), " stops Hermes"],
     );
+  }
+
+  /**
+   * Whether the server will hold the direct command's write: the router says so for the profile and the
+   * risk, and the preview (the session previews for the person's role) says so for a viewer.
+   */
+  function holds() {
+    return Boolean(state.route?.requiresReview || state.preview?.blocked);
   }
 
   function directDecision(route) {
@@ -246,7 +254,7 @@ export function createCommandPanel(root, deps) {
         "div",
         { class: "decision-facts" },
         fact("Dry run", "passed in your browser", "ok"),
-        fact("Review", route.requiresReview ? "needs your review" : "applies directly", route.requiresReview ? "warn" : "ok"),
+        fact("Review", holds() ? "needs your review" : "applies directly", holds() ? "warn" : "ok"),
       ),
     ];
   }
@@ -332,7 +340,7 @@ export function createCommandPanel(root, deps) {
         h("button", { type: "button", class: "danger", id: "command-stop", onclick: () => runView.stop(), title: "Stops the Hermes run (Esc)" }, "Stop"),
       );
     }
-    const label = state.route?.requiresReview ? "Hold for review" : "Apply";
+    const label = holds() ? "Hold for review" : "Apply";
     return h(
       "div",
       { class: "command-actions" },

@@ -26,12 +26,14 @@ export const SAVE_PAUSE_MS = 700;
  * @param {object} deps.engine the loaded WASM engine (`PageSession`, `isPageAiError`, `mintIdempotencyKey`)
  * @param {string} deps.documentId
  * @param {object} deps.page the stored page
+ * @param {"viewer" | "editor" | "owner"} [deps.role] the person's role in the page's workspace: the session
+ *   previews writes for it (`owner` when omitted)
  * @param {() => void} deps.onModel the person's page or its conflicts changed: draw them
  * @param {() => void} deps.onSession the session moved to another server page
  * @param {(state: string, error?: Error) => void} deps.onStatus `saved`, `saving`, `unsaved`, `failed`, `conflict`
  */
-export function createEditSync({ engine, documentId, page, onModel, onSession, onStatus }) {
-  let session = new engine.PageSession(page);
+export function createEditSync({ engine, documentId, page, role = "owner", onModel, onSession, onStatus }) {
+  let session = new engine.PageSession(page, { role });
   let meta = metaOf(page);
   let model = page.blocks.map(copy);
   /** blockId → {theirs: Block | null, yours: Block}: blocks both sides changed, waiting for the person. */
@@ -143,7 +145,7 @@ export function createEditSync({ engine, documentId, page, onModel, onSession, o
    */
   function adopt(stored, base = byId(session.page().blocks)) {
     session.free();
-    session = new engine.PageSession(stored);
+    session = new engine.PageSession(stored, { role });
     meta = metaOf(stored);
     model = merge(base, stored.blocks);
     onModel();

@@ -4,7 +4,8 @@
 //! For a write the order is SPEC §5's: schema → idempotency replay → frozen context → revision → the
 //! operations engine (block exists → in scope → editable → match found → match unique) → policy (tool
 //! disabled or read-only document → capability scope → review mode). The first failure is returned and
-//! nothing is written. Reads check the schema, then the policy.
+//! nothing is written. Reads check the schema, the frozen context they name (if any, by the same rule as
+//! writes), then the policy.
 //!
 //! The revision check is per block (`precondition.rs`): a write conflicts only when a block it touches
 //! changed since the caller's read, known from its frozen context's block hashes, the `revisionRefs` it
@@ -299,6 +300,37 @@ fn check_document(page: &Page, document_id: Option<&str>) -> Result<()> {
     }
 }
 
+/// The frozen context a call names, if it names one: a context this caller does not know (never made, or
+/// expired) is `mnote_context_not_found`, another document's is `mnote_invalid_arguments`. Reads and writes
+/// share the rule, so a read naming a context is judged exactly as a write naming it.
+fn bound_context<'c>(
+    page: &Page,
+    context_id: Option<&str>,
+    contexts: &'c dyn ContextLookup,
+) -> Result<Option<&'c FrozenContext>> {
+    let Some(context_id) = context_id else { return Ok(None) };
+    let context =
+        contexts.frozen(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.into() })?;
+    if context.document_id != page.document_id {
+        return Err(Error::invalid("/contextId", "the context belongs to another document"));
+    }
+    Ok(Some(context))
+}
+
+/// The checks every read passes before it runs: its document, the context it names, the policy.
+fn check_read(
+    tool: Tool,
+    page: &Page,
+    document_id: Option<&str>,
+    context_id: Option<&str>,
+    call: &Call<'_>,
+    env: &Env<'_>,
+) -> Result<()> {
+    check_document(page, document_id)?;
+    bound_context(page, context_id, env.contexts)?;
+    check_available(tool, page, call.origin, env)
+}
+
 fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<Outcome> {
     let context = |request: ContextRequest| -> Result<Outcome> {
         let (ctx, frozen) = FrozenContext::freeze(page, &request, call.new_context_id)?;
@@ -306,8 +338,7 @@ fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<O
     };
     match args {
         ReadArgs::DocFetch(a) => {
-            check_document(page, a.document_id.as_deref())?;
-            check_available(Tool::DocFetch, page, call.origin, env)?;
+            check_read(Tool::DocFetch, page, a.document_id.as_deref(), a.context_id.as_deref(), call, env)?;
             let mut request = ContextRequest::new(a.scope);
             request.formats = a.formats.unwrap_or(request.formats);
             request.budget = a.budget;
@@ -315,15 +346,13 @@ fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<O
             context(request)
         }
         ReadArgs::BlockFetch(a) => {
-            check_document(page, a.document_id.as_deref())?;
-            check_available(Tool::BlockFetch, page, call.origin, env)?;
+            check_read(Tool::BlockFetch, page, a.document_id.as_deref(), a.context_id.as_deref(), call, env)?;
             let mut request = ContextRequest::new(Scope::Selection { block_ids: a.block_ids });
             request.formats = a.formats.unwrap_or(request.formats);
             context(request)
         }
         ReadArgs::DocSearch(a) => {
-            check_document(page, a.document_id.as_deref())?;
-            check_available(Tool::DocSearch, page, call.origin, env)?;
+            check_read(Tool::DocSearch, page, a.document_id.as_deref(), a.context_id.as_deref(), call, env)?;
             let limit = a.limit.map_or(20, |l| l as usize);
             let result = crate::search::search(page, &a.query, limit)?;
             Ok(Outcome { json: to_json(&result)?, effect: Effect::Read { frozen: None } })

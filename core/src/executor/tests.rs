@@ -317,6 +317,47 @@ fn writes_bind_to_the_frozen_context() {
 }
 
 #[test]
+fn a_read_may_name_its_context_and_is_judged_by_the_write_rule() {
+    let mut h = Harness::new();
+    let mut p = page();
+    // Old calls, naming no context, read as before.
+    let fetch = json!({"scope": {"type": "full"}});
+    assert!(h.call(&mut p, "doc_fetch", fetch.clone(), Origin::Hermes).is_ok());
+    let reads = [
+        ("doc_fetch", fetch),
+        ("block_fetch", json!({"documentId": "doc_1", "blockIds": ["p_2"]})),
+        ("doc_search", json!({"documentId": "doc_1", "query": "second"})),
+    ];
+    for (tool, args) in &reads {
+        let mut named = args.clone();
+        named["contextId"] = json!("ctx_1");
+        let read = h.call(&mut p, tool, named.clone(), Origin::Hermes);
+        assert!(read.is_ok(), "{tool}: {read:?}");
+        // Writes answer these same codes for the same contexts.
+        let mut write =
+            apply_args(json!([{"op": "replace", "blockId": "p_2", "matchText": "second", "content": "2"}]), true, "k");
+        for (context_id, code) in [("ctx_forged", "mnote_context_not_found"), ("ctx_other", "mnote_invalid_arguments")]
+        {
+            h.contexts.insert(
+                "ctx_other".into(),
+                FrozenContext {
+                    document_id: "doc_2".into(),
+                    context_id: "ctx_other".into(),
+                    ..h.contexts["ctx_1"].clone()
+                },
+            );
+            named["contextId"] = json!(context_id);
+            write["contextId"] = json!(context_id);
+            let refused = h.call(&mut p, tool, named.clone(), Origin::Hermes).unwrap_err();
+            let refused_write = h.call(&mut p, "doc_apply_block_ops", write.clone(), Origin::Hermes).unwrap_err();
+            assert_eq!(refused.code().as_str(), code, "{tool} with {context_id}");
+            assert_eq!(refused, refused_write, "{tool} with {context_id}");
+        }
+    }
+    assert_eq!(p.revision, 5, "nothing was written");
+}
+
+#[test]
 fn appending_after_a_locked_last_block_leaves_it_untouched() {
     let mut h = Harness::new();
     let mut p = page();

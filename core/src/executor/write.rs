@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use super::idempotency::fingerprint;
 use super::precondition::Preconditions;
-use super::{ContextLookup, Effect, Env, FrozenContext, Origin, Outcome, Staged, check_document, page_save};
+use super::{
+    ContextLookup, Effect, Env, FrozenContext, Origin, Outcome, Staged, bound_context, check_document, page_save,
+};
 use crate::error::{Error, Result};
 use crate::json::{to_json, to_value};
 use crate::manifest::{Tool, args};
@@ -269,17 +271,8 @@ fn target_scope<'r>(
     request: &'r WriteRequest,
     contexts: &'r dyn ContextLookup,
 ) -> Result<(TargetScope<'r>, Option<&'r FrozenContext>)> {
-    let mut frozen = None;
-    let mut bound = None;
-    if let Some(context_id) = &request.context_id {
-        let context =
-            contexts.frozen(context_id).ok_or_else(|| Error::ContextNotFound { context_id: context_id.clone() })?;
-        if context.document_id != page.document_id {
-            return Err(Error::invalid("/contextId", "the context belongs to another document"));
-        }
-        frozen = Some(context.allowed_target_block_ids.as_slice());
-        bound = Some(context);
-    }
+    let bound = bound_context(page, request.context_id.as_deref(), contexts)?;
+    let frozen = bound.map(|context| context.allowed_target_block_ids.as_slice());
     let scope = match (frozen, request.allowed.as_deref()) {
         (None, None) => TargetScope::unrestricted(),
         (Some(ids), None) | (None, Some(ids)) => TargetScope::listed(page, ids),

@@ -15,6 +15,10 @@ use crate::page::{Attrs, Block, BlockType, Page};
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DocFetchArgs {
+    /// The frozen context of your run (its `contextId`): the read acts for the person it was made for.
+    /// Optional; pass it whenever you have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_id: Option<String>,
     /// The document; defaults to the one the call is bound to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_id: Option<String>,
@@ -37,6 +41,10 @@ pub struct DocFetchArgs {
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockFetchArgs {
+    /// The frozen context of your run (its `contextId`): the read acts for the person it was made for.
+    /// Optional; pass it whenever you have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_id: Option<String>,
     /// The document; defaults to the one the call is bound to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_id: Option<String>,
@@ -52,6 +60,10 @@ pub struct BlockFetchArgs {
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DocSearchArgs {
+    /// The frozen context of your run (its `contextId`): the read acts for the person it was made for.
+    /// Optional; pass it whenever you have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_id: Option<String>,
     /// The document; defaults to the one the call is bound to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_id: Option<String>,

@@ -146,19 +146,19 @@ impl Tool {
                 "mnote.doc.fetch",
                 "doc_fetch",
                 "doc.read",
-                "Freeze the page into a context: block ids, revision, conflictDetectionKey and the allowedTargetBlockIds a write may touch. Start here. Scopes: full, outline, block, selection, keyword; views: text, page_xml, json; a budget cuts at block boundaries and returns a continuation token.",
+                "Freeze the page into a context: block ids, revision, conflictDetectionKey and the allowedTargetBlockIds a write may touch. Start here. Scopes: full, outline, block, selection, keyword; views: text, page_xml, json; a budget cuts at block boundaries and returns a continuation token. Pass your run's contextId: the read acts for the person the run is for.",
             ),
             Tool::BlockFetch => read(
                 "mnote.block.fetch",
                 "block_fetch",
                 "block.read",
-                "Fetch blocks by id, with one context-only neighbour on each side. Use it to re-read the exact text before a replace.",
+                "Fetch blocks by id, with one context-only neighbour on each side. Use it to re-read the exact text before a replace. Pass your run's contextId.",
             ),
             Tool::DocSearch => read(
                 "mnote.doc.search",
                 "doc_search",
                 "doc.read",
-                "Find where a text occurs (case- and width-insensitive): block ids and char offsets. Use it to pick a unique matchText.",
+                "Find where a text occurs (case- and width-insensitive): block ids and char offsets. Use it to pick a unique matchText. Pass your run's contextId.",
             ),
             Tool::DocApplyBlockOps => write(
                 "mnote.doc.apply_block_ops",

@@ -74,6 +74,8 @@ fn start_with(input: &RouteInput<'_>, match_text: Option<&str>) -> Option<Recomm
         Scope::Full
     };
     let args = DocFetchArgs {
+        // The run's instructions name the contextId to pass; the hint stays the same for every run.
+        context_id: None,
         document_id: Some(input.page.document_id.clone()),
         scope,
         formats: Some(vec![Format::PageXml]),

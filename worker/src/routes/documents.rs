@@ -1,4 +1,5 @@
-//! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown;
+//! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown (a `GET` also
+//! names the caller's role in the page's workspace, in [`ROLE_HEADER`]);
 //! `PATCH /api/documents/{id}/blocks`: a person's block edits; and what the
 //! document's object keeps beside the page: `…/audit` (the hash-chained log, `?after=&limit=`),
 //! `…/audit/verify`, `…/events` (tool and review events, `?runId=&after=&limit=`) and `…/review-sessions`.
@@ -64,11 +65,21 @@ impl BodyKind {
 pub async fn get(req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
     check_document_id(&document_id)?;
     let format = Format::of(&req, &ctx.trace_id)?;
-    let client =
-        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
+    let principal = ctx.principal()?;
+    let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(principal, &ctx.trace_id)?;
     let page: pageai_core::Page = client.send(&DocumentCommand::Get { document_id }, &ctx.trace_id).await?;
-    Ok(respond(&page, format, &ctx.trace_id)?)
+    let mut response = respond(&page, format, &ctx.trace_id)?;
+    // The object answered, so the caller holds a role in the page's workspace.
+    if let Some(role) = principal.role_in(&page.workspace_id) {
+        response.headers_mut().set(ROLE_HEADER, role.as_str()).or_internal("set the role header", &ctx.trace_id)?;
+    }
+    Ok(response)
 }
+
+/// The header of `GET /api/documents/{id}` that names the caller's role in the page's workspace
+/// (`viewer`, `editor`, `owner`): what the browser package's `PageSession` previews for, so its preview
+/// says what the server will do with that person's writes.
+pub const ROLE_HEADER: &str = "x-mnote-role";
 
 /// Replaces the page with the body (a page as JSON, or Markdown) and answers the stored page.
 pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {

@@ -8,14 +8,17 @@
 //! - a role that does not allow the command's [`Act`]: `mnote_role_forbidden`.
 //!
 //! A tool call (Hermes, over MCP or the tool route) carries no person: it acts for whoever its frozen
-//! context was made for ([`crate::services::ledger::ContextTable::acting_of`]). A call that names no known
-//! context acts for the single user of the implicit workspace, so it reaches only that workspace's pages
-//! (and its writes are refused anyway: `mnote_context_required`).
+//! context was made for ([`crate::services::ledger::ContextTable::acting_of`]), reads and writes alike, and
+//! their role must allow the call (a read reads, a write proposes). A call that names no known context acts
+//! for the single user of the implicit workspace, so it reaches only that workspace's pages (another
+//! workspace's page answers `mnote_document_not_found`; its writes are refused anyway:
+//! `mnote_context_required`, and a context it names but this page never froze: `mnote_context_not_found`).
 //!
 //! A `PUT` of a page that does not exist yet creates it in the workspace it names (`workspaceId`), else in
 //! the caller's only workspace, else in the implicit one; a page never moves to another workspace.
 
 use pageai_core::Error;
+use pageai_core::manifest::Tool;
 use pageai_core::policy::Act;
 use serde_json::Value;
 
@@ -64,7 +67,9 @@ impl DocumentObject {
         let act = command.act();
         match (command, act) {
             (DocumentCommand::PutProfile { .. }, _) => Ok(Acting::single_user()),
-            (DocumentCommand::CallTool { document_id, call }, _) => self.tool_caller(document_id, &call.args, trace_id),
+            (DocumentCommand::CallTool { document_id, call }, _) => {
+                self.tool_caller(document_id, &call.tool_name, &call.args, trace_id)
+            }
             (DocumentCommand::Put { document_id, draft }, Some(act)) => {
                 let caller = caller.ok_or(Error::Unauthorized)?;
                 let stored = self.resident.borrow_mut().loaded(trace_id)?.page.as_ref().map(|p| p.workspace_id.clone());
@@ -112,12 +117,15 @@ impl DocumentObject {
     }
 
     /// Whom a tool call acts for: its context's person, or the single user on the implicit workspace.
-    fn tool_caller(&self, document_id: &str, args: &Value, trace_id: &str) -> Result<Acting, Error> {
+    fn tool_caller(&self, document_id: &str, tool_name: &str, args: &Value, trace_id: &str) -> Result<Acting, Error> {
         let mut resident = self.resident.borrow_mut();
         let workspace = resident.page(document_id, trace_id)?.0.workspace_id.clone();
         if let Some(context_id) = args.get("contextId").and_then(Value::as_str) {
             let ledger = Ledger::new(resident.sql(), js_sys::Date::now() as i64);
             if let Some(acting) = ledger.contexts.acting_of(context_id)? {
+                // A read asks to read; a write at least to propose (the policy holds what the role may
+                // not let land).
+                acting.role.check(tool_act(tool_name))?;
                 return Ok(acting);
             }
         }
@@ -128,9 +136,35 @@ impl DocumentObject {
     }
 }
 
+/// What a tool call asks of the role of the person its context was made for: a read reads, a write proposes
+/// (an unknown tool is refused later, by the executor, with its own code).
+fn tool_act(tool_name: &str) -> Act {
+    match Tool::from_name(tool_name).is_some_and(Tool::writes) {
+        true => Act::Propose,
+        false => Act::Read,
+    }
+}
+
 /// `caller`'s role in `workspace`, if it allows `act`.
 fn acting(caller: &Principal, workspace: &str, act: Act, document_id: &str) -> Result<Acting, Error> {
     let role = caller.role_in(workspace).ok_or_else(|| Error::DocumentNotFound { document_id: document_id.into() })?;
     role.check(act)?;
     Ok(Acting { user: caller.user.clone(), role })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pageai_core::policy::Role;
+
+    #[test]
+    fn a_tool_call_asks_its_contexts_person_to_read_or_to_propose() {
+        for tool in Tool::ALL {
+            let act = tool_act(tool.spec().mcp_name);
+            assert_eq!(act, if tool.writes() { Act::Propose } else { Act::Read }, "{tool:?}");
+            assert_eq!(tool_act(tool.spec().name), act);
+            // Every role may read and propose: a viewer's run reads the page and its writes are held.
+            assert!(Role::ALL.iter().all(|role| role.check(act).is_ok()));
+        }
+    }
 }

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use pageai_core::manifest::ManifestV1;
 use pageai_core::profile::ReviewMode;
 use pageai_core::route::RouteV1;
-use pageai_core::wire::PageAiContextV1;
+use pageai_core::wire::{PageAiContextV1, ToolHintV1};
 
 /// Everything the instructions are built from.
 #[derive(Debug, Clone, Copy)]
@@ -47,7 +47,7 @@ pub fn instructions(brief: &RunBrief<'_>) -> String {
     push_frozen_context(&mut out, context);
     push_selection(&mut out, selected_text);
     push_tools(&mut out, manifest);
-    push_router_hint(&mut out, route);
+    push_router_hint(&mut out, route, &context.context_id);
     push_review_policy(&mut out, manifest.review_mode);
     out
 }
@@ -68,7 +68,11 @@ fn push_frozen_context(out: &mut String, context: &PageAiContextV1) {
     if !context.selected_block_ids.is_empty() {
         let _ = writeln!(out, "selectedBlockIds: {}", context.selected_block_ids.join(", "));
     }
-    out.push_str("Pass this contextId and baseRevision to every write; writes may target only the allowed blocks.\n");
+    out.push_str(
+        "Pass this contextId to every mnote tool call, reads (doc_fetch, block_fetch, doc_search) too: the run \
+         acts for the person it was made for, and only this context opens their page. Pass it with baseRevision \
+         to every write; writes may target only the allowed blocks.\n",
+    );
     out.push_str(
         "The user may keep editing: a write conflicts only if a block it touches changed since this context \
          (mnote_revision_conflict lists those blocks with their current text); re-plan from them.\n",
@@ -123,17 +127,29 @@ fn push_tools(out: &mut String, manifest: &ManifestV1) {
     out.push('\n');
 }
 
-/// `## Router hint`: the router's intent and reason, its `toolHint` and recommended call.
-fn push_router_hint(out: &mut String, route: &RouteV1) {
+/// `## Router hint`: the router's intent and reason, its `toolHint` (its first read bound to the run's
+/// context, `context_id`) and recommended call.
+fn push_router_hint(out: &mut String, route: &RouteV1, context_id: &str) {
     out.push_str("## Router hint\n");
     let _ = writeln!(out, "intent: {} (confidence {:.2}); {}", route.intent, route.confidence, one_line(&route.reason));
     if let Some(hint) = &route.tool_hint {
-        let _ = writeln!(out, "toolHint: {}", one_line(&serde_json::to_string(hint).unwrap_or_default()));
+        let hint = bound_hint(hint, context_id);
+        let _ = writeln!(out, "toolHint: {}", one_line(&serde_json::to_string(&hint).unwrap_or_default()));
     }
     if let Some(call) = &route.recommended_tool_call {
         let _ = writeln!(out, "recommendedToolCall: {}", one_line(&serde_json::to_string(call).unwrap_or_default()));
     }
     out.push('\n');
+}
+
+/// `hint` with its first call naming the run's context, so the model can make it as it stands: a read acts
+/// for the person the context was made for, and outside the implicit workspace only it opens the page.
+fn bound_hint(hint: &ToolHintV1, context_id: &str) -> ToolHintV1 {
+    let mut hint = hint.clone();
+    if let Some(args) = hint.start_with.as_mut().and_then(|call| call.args.as_object_mut()) {
+        args.entry("contextId").or_insert_with(|| context_id.into());
+    }
+    hint
 }
 
 /// `## Review policy`: the review mode and what it means for the run's writes.
@@ -205,11 +221,14 @@ mod tests {
         });
         for needle in [
             "contextId: ctx_abc",
+            "Pass this contextId to every mnote tool call, reads (doc_fetch, block_fetch, doc_search) too",
             "allowedTargetBlockIds: p_1, p_2",
             "<block id=\"p_2\" type=\"paragraph\">Ship the proxy</block>",
             "mnote.doc.fetch (mcp__mnote__doc_fetch): read",
             "mnote.page.save is unavailable: disabled in the profile",
             "toolHint: {",
+            // The hint's first read names the run's context.
+            "\"contextId\":\"ctx_abc\",\"documentId\":\"doc_1\"",
             "reviewMode: review",
             "The user selected this text: \"Ship\"",
         ] {

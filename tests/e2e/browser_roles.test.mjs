@@ -1,0 +1,72 @@
+// Browser: the demo previews for the signed-in person's role (issue 18 item 3). People sign in with signed
+// tokens (`POST /api/auth/session`, no dev auto-login); the demo reads their role from the page's GET
+// (`x-mnote-role`) and makes its WASM session with it, so in yolo mode a viewer's preview of a direct
+// command says "held for review" (the server would hold it), and so do its decision and its button, while
+// an editor's do not.
+//
+//   node --test --test-concurrency=1 tests/e2e/browser_roles.test.mjs
+
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+
+import { DESKTOP, newTab } from "./lib/browser.mjs";
+import { command, shoot, startDemo } from "./lib/demo.mjs";
+import { claims, jwkSet, jwtVars, makeKeys, sign } from "./lib/identity.mjs";
+import { fresh } from "./lib/mnote.mjs";
+
+const keys = makeKeys();
+const jwt = (sub, role) => sign(keys.es, claims({ sub, workspaces: { ws_a: role } }));
+const TOKENS = { owner: jwt("user_ana", "owner"), editor: jwt("user_eve", "editor"), viewer: jwt("user_vic", "viewer") };
+
+let demo;
+let doc;
+
+before(
+  async () => {
+    demo = await startDemo({ vars: { ...jwtVars(jwkSet(keys)), MNOTE_DEV_AUTO_LOGIN: "false", MNOTE_SIGN_IN_FREE_FAILURES: "10000" } });
+    const json = { "content-type": "application/json" };
+    const profile = await demo.api("/api/profile", { method: "PUT", headers: json, body: JSON.stringify({ tools: { disabled: [] }, reviewMode: "yolo" }) });
+    assert.equal(profile.profile?.reviewMode, "yolo", JSON.stringify(profile));
+    doc = fresh("roles").replaceAll(".", "_");
+    const res = await fetch(`${demo.worker.url}/api/documents/${doc}`, {
+      method: "PUT",
+      headers: { ...json, authorization: `Bearer ${TOKENS.owner}`, origin: demo.worker.url },
+      body: JSON.stringify({ workspaceId: "ws_a", title: "Roles", blocks: [{ blockId: "p_1", type: "paragraph", text: "The plan is short." }] }),
+    });
+    assert.equal(res.status, 200, await res.text());
+  },
+  { timeout: 600_000 },
+);
+
+after(async () => {
+  await demo?.stop();
+});
+
+/** A tab signed in as the person holding `role` in ws_a, on the page, once the demo is ready. */
+async function openAs(role) {
+  const tab = await newTab(demo.browser, { viewport: DESKTOP });
+  const url = demo.worker.url;
+  const signedIn = await tab.page.context().request.post(`${url}/api/auth/session`, { headers: { authorization: `Bearer ${TOKENS[role]}`, origin: url } });
+  assert.equal(signedIn.status(), 200, await signedIn.text());
+  await tab.page.goto(`${url}/?doc=${doc}`);
+  await tab.page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 30_000 });
+  assert.equal(await tab.page.getAttribute("body", "data-state"), "ready");
+  return tab;
+}
+
+describe("the demo previews for the person's role", () => {
+  for (const [role, held] of [["viewer", true], ["editor", false]]) {
+    test(`${role}: a direct command's preview ${held ? "is" : "is not"} held for review, as the server would do`, async () => {
+      const { page } = await openAs(role);
+      await command(page, 'replace "plan" with "roadmap"', "direct");
+      const preview = page.locator("#command-panel .diff-head");
+      await preview.waitFor();
+      assert.equal(await page.locator("#command-panel .diff-head .blocked").count(), held ? 1 : 0, await preview.innerText());
+      // The decision and the button say the same as the preview.
+      assert.match(await page.locator("#command-decision").innerText(), held ? /needs your review/ : /applies directly/);
+      assert.equal(await page.locator("#command-apply").innerText(), held ? "Hold for review" : "Apply");
+      await shoot(page, `roles-${role}-preview`);
+      await page.close();
+    });
+  }
+});
