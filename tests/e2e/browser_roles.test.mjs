@@ -25,7 +25,12 @@ before(
   async () => {
     demo = await startDemo({ vars: { ...jwtVars(jwkSet(keys)), MNOTE_DEV_AUTO_LOGIN: "false", MNOTE_SIGN_IN_FREE_FAILURES: "10000" } });
     const json = { "content-type": "application/json" };
-    const profile = await demo.api("/api/profile", { method: "PUT", headers: json, body: JSON.stringify({ tools: { disabled: [] }, reviewMode: "yolo" }) });
+    // ws_a's profile: its owner sets it (each workspace has its own).
+    const profile = await fetch(`${demo.worker.url}/api/profile?workspaceId=ws_a`, {
+      method: "PUT",
+      headers: { ...json, authorization: `Bearer ${TOKENS.owner}`, origin: demo.worker.url },
+      body: JSON.stringify({ tools: { disabled: [] }, reviewMode: "yolo" }),
+    }).then((res) => res.json());
     assert.equal(profile.profile?.reviewMode, "yolo", JSON.stringify(profile));
     doc = fresh("roles").replaceAll(".", "_");
     const res = await fetch(`${demo.worker.url}/api/documents/${doc}`, {

@@ -36,7 +36,7 @@ before(
     worker = await startWorker({ vars: { ...jwtVars(jwkSet(keys)), ...TOOL_VARS, MNOTE_SIGN_IN_FREE_FAILURES: '10000' } });
     url = worker.url;
     // In yolo mode a dry-run is a plain preview, and the role alone decides whether the write would land.
-    profile = await setProfile(url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+    profile = await setProfile(url, { tools: { disabled: [] }, reviewMode: 'yolo' }, { workspaceId: 'ws_a', headers: { authorization: USERS.ana.authorization, origin: url } });
   },
   { timeout: 600_000 },
 );

@@ -42,7 +42,7 @@ before(async () => {
   const vars = { ...TOOL_VARS, ...jwtVars(jwkSet(keys)), MNOTE_SIGN_IN_FREE_FAILURES: '10000' };
   worker = await startWorker({ port, persistTo: persist, vars });
   // In yolo mode an editor's write lands at once: only the role can hold it.
-  await setProfile(worker.url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+  await setProfile(worker.url, { tools: { disabled: [] }, reviewMode: 'yolo' }, { workspaceId: 'ws_team', headers: { ...OWNER, origin: worker.url } });
   model = await startModelServer();
   hermes = await startHermes({ mcp: { url: `${worker.url}/mcp`, toolToken: TOOL_TOKEN }, modelUrl: model.url, modelId: model.modelId });
   await worker.stop();

@@ -76,8 +76,9 @@ export async function mcp(url, method, params = {}, { id = ++seq, headers = bear
 }
 
 /** `PUT /api/profile`; answers the stored profile. */
-export async function setProfile(url, profile) {
-  const res = await sendJson(`${url}/api/profile`, 'PUT', profile);
+export async function setProfile(url, profile, { workspaceId, headers } = {}) {
+  const query = workspaceId ? `?workspaceId=${encodeURIComponent(workspaceId)}` : '';
+  const res = await sendJson(`${url}/api/profile${query}`, 'PUT', profile, headers);
   if (res.status !== 200) throw new Error(`PUT /api/profile: ${res.status} ${res.text}`);
   return res.body.profile;
 }
