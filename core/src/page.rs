@@ -373,8 +373,17 @@ impl Page {
     }
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
+    ///
+    /// A good page is read straight from the text into the typed page, which on a 10,000-block page is a
+    /// few times faster than core's one decoder (a [`serde_json::Value`] first, then the page from it, with
+    /// the path of every field tracked). Only text that does not read that way goes through the decoder,
+    /// so every failure is reported exactly as [`crate::json::from_json`] reports it (and text only the
+    /// decoder accepts, such as a repeated key, still reads as it always did).
     pub fn from_json(json: &str) -> Result<Self> {
-        let page: Page = crate::json::from_json(json)?;
+        let page: Page = match serde_json::from_str(json) {
+            Ok(page) => page,
+            Err(_) => crate::json::from_json(json)?,
+        };
         page.validate()?;
         Ok(page)
     }
