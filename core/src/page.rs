@@ -568,7 +568,7 @@ mod tests {
                 r#"{{{head},"blocks":[{{"blockId":"p","type":"paragraph"}},{{"blockId":"p","type":"paragraph"}}]}}"#
             ),
             format!(r#"{{{head},"blocks":[{{"blockId":"p q","type":"paragraph"}}]}}"#),
-            format!(r#"{{"workspaceId":"ws","documentId":"","blocks":[]}}"#),
+            String::from(r#"{"workspaceId":"ws","documentId":"","blocks":[]}"#),
             format!(r#"{{{head}}}"#),
             format!(r#"{{{head},"blocks":[]}} trailing"#),
             String::from(r#"[1,2]"#),
