@@ -43,12 +43,12 @@ async function main() {
       pill(`Revision ${p.revision}`, "", "doc-revision"),
       pill(`${count(p.blocks.length)} blocks`, "pill-extra"),
       p.permission === "read" ? pill("Read-only", "pill-warn") : null,
+      p.permission !== "read" && !may.write ? pill("View only", "pill-warn", "doc-view-only") : null,
       pill(
         engine.wasmBytes ? `WASM ${Math.round(engine.wasmBytes / 1024)} KB · ${Math.round(engine.loadMs)} ms` : "WASM ready",
         "pill-ok pill-extra",
       ),
     );
-  showMeta(page);
 
   let contextPanel;
   let commandPanel;
@@ -76,8 +76,12 @@ async function main() {
     onStatus: (state, error) => saveStatus.show(state, error),
   });
   const session = () => edits.session();
+  // What this person may do here, by core's role table (the session knows their role): the page shows a
+  // control only to someone the server would let use it.
+  const may = { write: session().may("write"), accept: session().may("accept"), changeProfile: session().may("change_profile") };
   const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => contextPanel.pick(blockId) });
-  editor = createBlockEditor($("#page-blocks"), { sync: edits, pageView, editable: page.permission !== "read" });
+  editor = createBlockEditor($("#page-blocks"), { sync: edits, pageView, editable: page.permission !== "read" && may.write });
+  showMeta(page);
   editor.draw();
   $("#page-blocks").removeAttribute("aria-busy");
   // Leaving or hiding the tab saves what the person typed; leaving with edits not yet saved asks first.
@@ -150,6 +154,7 @@ async function main() {
   auditPanel = createAuditPanel($("#audit-panel"), { documentId });
   reviewPanel = createReviewPanel($("#review-panel"), {
     documentId,
+    canDecide: may.accept,
     prompts,
     engine,
     showTool,
@@ -161,6 +166,7 @@ async function main() {
   // this page's commands, tool calls and runs obey.
   const toolsPanel = createToolsPanel($("#tools-panel"), {
     workspaceId: page.workspaceId,
+    canChange: may.changeProfile,
     onProfile: (profile) => commandPanel?.showProfile(profile),
   });
   commandPanel = createCommandPanel($("#command-panel"), {
@@ -179,6 +185,7 @@ async function main() {
     stopRun: (run) => abortRun(run.runId, { documentId, sessionId: run.sessionId }),
     // The review mode is the stored profile's: what the preview shows is what the server and Hermes obey.
     onMode: (reviewMode) => toolsPanel.save({ reviewMode }),
+    canChangeMode: may.changeProfile,
   });
   contextPanel.refresh();
   // Opened before the panels are read: the channel resumes from the revision this page was read at, so

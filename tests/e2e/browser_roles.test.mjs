@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
 import { DESKTOP, newTab } from "./lib/browser.mjs";
-import { command, shoot, startDemo } from "./lib/demo.mjs";
+import { command, reviewButtons, shoot, startDemo } from "./lib/demo.mjs";
 import { claims, jwkSet, jwtVars, makeKeys, sign } from "./lib/identity.mjs";
 import { fresh } from "./lib/mnote.mjs";
 
@@ -74,4 +74,52 @@ describe("the demo previews for the person's role", () => {
       await page.close();
     });
   }
+});
+
+describe("the demo offers a control only to a person the server would let use it", () => {
+  /** What the signed-in person is offered: editing, the profile controls, the View only mark. */
+  const offered = (page) =>
+    page.evaluate(() => ({
+      viewOnly: Boolean(document.querySelector("#doc-view-only")),
+      editableBlocks: document.querySelectorAll("#page-blocks .block-text[contenteditable=plaintext-only]").length,
+      modesOff: [...document.querySelectorAll("#review-mode [data-mode]")].every((b) => b.disabled),
+      toolsOff: [...document.querySelectorAll("#tool-list input")].every((i) => i.disabled),
+      toolsNote: Boolean(document.querySelector("#tools-owner-only")),
+    }));
+
+  test("a viewer reads; an editor also edits; only the owner changes the review mode and tools", async () => {
+    const seen = {};
+    for (const role of ["viewer", "editor", "owner"]) {
+      const { page } = await openAs(role);
+      await page.waitForSelector("#tool-list input");
+      seen[role] = await offered(page);
+      if (role === "viewer") await shoot(page, "roles-viewer-controls");
+      await page.close();
+    }
+    assert.deepEqual(seen.viewer, { viewOnly: true, editableBlocks: 0, modesOff: true, toolsOff: true, toolsNote: true });
+    assert.deepEqual(seen.editor, { viewOnly: false, editableBlocks: 1, modesOff: true, toolsOff: true, toolsNote: true });
+    assert.deepEqual(seen.owner, { viewOnly: false, editableBlocks: 1, modesOff: false, toolsOff: false, toolsNote: false });
+  });
+
+  test("a viewer's held command waits for an editor: the viewer sees its buttons off and why, the editor can accept", async () => {
+    const viewer = (await openAs("viewer")).page;
+    await command(viewer, 'replace "short" with "brief"', "direct");
+    await viewer.click("#command-apply");
+    await viewer.waitForSelector("#review-session[data-state=awaiting_user]");
+    const theirs = await reviewButtons(viewer);
+    assert.ok(theirs.length > 0 && theirs.every(([, disabled]) => disabled), JSON.stringify(theirs));
+    assert.match(await viewer.locator("#review-viewer-note").innerText(), /an editor or owner of the workspace decides it/);
+    await shoot(viewer, "roles-viewer-review");
+    await viewer.close();
+
+    const editor = (await openAs("editor")).page;
+    await editor.waitForSelector("#review-session[data-state=awaiting_user]");
+    assert.equal(await editor.locator("#review-viewer-note").count(), 0);
+    const accept = (await reviewButtons(editor)).find(([verb]) => verb === "accept");
+    assert.deepEqual(accept?.slice(0, 2), ["accept", false]);
+    await editor.click("#review-session [data-action=accept]");
+    await editor.waitForSelector("#review-session[data-state=accepted]");
+    assert.match(await editor.locator("#page-blocks").innerText(), /The plan is brief\./);
+    await editor.close();
+  });
 });

@@ -15,7 +15,7 @@ use pageai_core::json::to_json;
 use pageai_core::manifest::args::ApplyBlockOpsArgs;
 use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
-use pageai_core::policy::Role;
+use pageai_core::policy::{Act, Role};
 use pageai_core::route::{RouteInput, route};
 use pageai_core::wire::{self, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1};
 use wasm_bindgen::prelude::*;
@@ -65,6 +65,22 @@ impl PageSession {
         self.freed = true;
         self.page.blocks = Vec::new();
         self.contexts = Contexts::default();
+    }
+
+    /// The role this session judges writes for (`SessionOptions.role`, `owner` when omitted).
+    #[wasm_bindgen(getter, unchecked_return_type = "Role")]
+    pub fn role(&self) -> String {
+        self.role.as_str().into()
+    }
+
+    /// Whether the session's role allows `act` (core's role table, the one the Worker checks): a page
+    /// shows a control only to a person the server would let use it, e.g. accept for an editor, the
+    /// review mode for an owner.
+    ///
+    /// @throws {PageAiError} `mnote_invalid_arguments` for a name that is not an act.
+    pub fn may(&self, #[wasm_bindgen(unchecked_param_type = "RoleAct")] act: &str) -> Result<bool, JsValue> {
+        let act = Act::parse(act).ok_or_else(|| Error::invalid("/act", "one of vocabulary().acts"));
+        error::throw(act.map(|act| self.role.permits(act)))
     }
 
     /// The loaded page's revision: the server's, as long as every server write is followed with

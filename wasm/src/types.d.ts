@@ -321,10 +321,6 @@ export interface BlockEdit {
   preview: ToolResultV1;
 }
 
-/** A person's role in a workspace: a viewer reads and lets an AI propose, an editor also writes and
- * accepts, an owner also changes the workspace's profile. */
-export type Role = "viewer" | "editor" | "owner";
-
 /** The options of `new PageSession(page, options)`. */
 export interface SessionOptions {
   /** The caller's role in the page's workspace (the Worker names it in the `x-mnote-role` header of

@@ -9,6 +9,7 @@
 use pageai_core::audit::AuditAction;
 use pageai_core::error::ErrorCode;
 use pageai_core::manifest::Tool;
+use pageai_core::policy::{Act, Role};
 use pageai_core::profile::ReviewMode;
 use pageai_core::review::{Action, State};
 use pageai_core::route::{Intent, ReasonCode};
@@ -87,6 +88,19 @@ pub(crate) fn lists() -> Vec<List> {
             "ReviewVerb",
             "What a person may send a review session: `POST /api/page-ai/review-sessions/{id}/{verb}`.",
             Action::VERBS.iter().map(|a| a.as_str()).collect(),
+        ),
+        list(
+            "roles",
+            "Role",
+            "A person's role in a workspace, least rights first: a viewer reads and lets an AI propose, an editor \
+             also writes and accepts, an owner also changes the workspace's profile.",
+            Role::ALL.iter().map(|r| r.as_str()).collect(),
+        ),
+        list(
+            "acts",
+            "RoleAct",
+            "What a route or a tool asks of a person's role (`PageSession.may`).",
+            Act::ALL.iter().map(|a| a.as_str()).collect(),
         ),
         list(
             "auditActions",

@@ -192,6 +192,27 @@ describe("PageSession.preview", () => {
     session.free();
   });
 
+  test("may(act) answers core's role table for the session's role, the rights the Worker checks", () => {
+    const rights = Object.fromEntries(
+      pageai.vocabulary().roles.map((role) => {
+        const session = new pageai.PageSession(page(), { role });
+        assert.equal(session.role, role);
+        const acts = pageai.vocabulary().acts.filter((act) => session.may(act));
+        session.free();
+        return [role, acts];
+      }),
+    );
+    assert.deepEqual(rights, {
+      viewer: ["read", "propose"],
+      editor: ["read", "propose", "write", "accept"],
+      owner: ["read", "propose", "write", "accept", "change_profile"],
+    });
+    assert.equal(new pageai.PageSession(page()).role, "owner", "a session made without a role is the owner's");
+    const session = new pageai.PageSession(page(), { role: "viewer" });
+    assert.equal(coded(() => session.may("delete_everything"), "mnote_invalid_arguments").details.pointer, "/act");
+    session.free();
+  });
+
   test("a recommendation's allowed ids are the caller's to change, and the preview follows the change", () => {
     const session = new pageai.PageSession(page());
     const options = { profile: { reviewMode: "yolo" } };

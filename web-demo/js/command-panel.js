@@ -11,7 +11,7 @@ import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
 import { explainRoute } from "./explain.js";
 import { createRunView } from "./hermes-run.js";
-import { errorWords, intentLabel, quoted, reviewModeWords, toolLabel } from "./labels.js";
+import { OWNER_ONLY, errorWords, intentLabel, quoted, reviewModeWords, toolLabel } from "./labels.js";
 
 const EXAMPLES = [
   { label: "CJK replace", prompt: "把「第一版草稿」改成「初稿」" },
@@ -31,11 +31,12 @@ const EXAMPLES = [
  *   apply: (command: {prompt: string, mode: string, selection: string[]}) => Promise<{outcome: string, page: object | null}>,
  *   sendToHermes: (command: {prompt: string, selection: string[]}, on: {onStart: Function, onEvent: Function}) => Promise<object>,
  *   stopRun: (run: {runId: string, sessionId: string}) => Promise<void>,
- *   onMode: (reviewMode: string) => void }} deps `onMode` stores a review mode the user picked;
+ *   onMode: (reviewMode: string) => void, canChangeMode?: boolean }} deps `onMode` stores a review mode
+ *   the user picked; `canChangeMode` is whether they may (an owner; for others the modes are shown, off);
  *   `revealPreview` says whether scrolling the page to a previewed block is fine (it moves no input)
  */
 export function createCommandPanel(root, deps) {
-  const { session, isPageAiError, pageView, vocabulary, selection, apply, sendToHermes, onMode } = deps;
+  const { session, isPageAiError, pageView, vocabulary, selection, apply, sendToHermes, onMode, canChangeMode = true } = deps;
   // `tools` is the stored profile's tool settings: the router's hints leave disabled tools out, as the server's do.
   const state = { prompt: "", reviewMode: "yolo", tools: { disabled: [] }, route: null, preview: null, explained: null, status: null, busy: false };
 
@@ -72,7 +73,14 @@ export function createCommandPanel(root, deps) {
   const modeButtons = vocabulary.reviewModes.map((mode) =>
     h(
       "button",
-      { type: "button", class: "segment", "data-mode": mode, title: reviewModeWords(mode).hint, onclick: () => setMode(mode) },
+      {
+        type: "button",
+        class: "segment",
+        "data-mode": mode,
+        disabled: !canChangeMode,
+        title: canChangeMode ? reviewModeWords(mode).hint : `${reviewModeWords(mode).hint} ${OWNER_ONLY}`,
+        onclick: () => setMode(mode),
+      },
       reviewModeWords(mode).label,
     ),
   );

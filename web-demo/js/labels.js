@@ -145,3 +145,9 @@ export function errorWords(error, { documentId } = {}) {
       return { text: error?.message ?? "Something went wrong.", hint: error?.hint ?? "" };
   }
 }
+
+/** Why a person who is not the workspace's owner sees its profile controls switched off. */
+export const OWNER_ONLY = "Only an owner of this workspace changes its tools and review mode.";
+
+/** Why a viewer sees a review's decisions switched off. */
+export const DECIDERS_ONLY = "A viewer sees this review; an editor or owner of the workspace decides it.";

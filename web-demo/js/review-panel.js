@@ -13,19 +13,20 @@
 import { acceptReview, fetchReviewSession, listReviewSessions, reviewAction } from "./api.js";
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
-import { errorWords, listWords, refusedVerbText, reviewStateLabel, reviewVerbWords } from "./labels.js";
+import { DECIDERS_ONLY, errorWords, listWords, refusedVerbText, reviewStateLabel, reviewVerbWords } from "./labels.js";
 import { historyView, originLabel, sessionName, shownSessions, when } from "./review-history.js";
 
 /**
  * @param {HTMLElement} root the panel's container
- * @param {{ documentId: string, prompts: object, onWrite: () => Promise<void>, onAction: () => Promise<void>,
+ * @param {{ documentId: string, canDecide?: boolean, prompts: object, onWrite: () => Promise<void>, onAction: () => Promise<void>,
  *   onCount: (open: number) => void, showTool: (toolName: string) => void, engine: { vocabulary: object,
  *   reviewVerbs: (session: object) => { verb: string, allowed: boolean, reason: string | null }[],
  *   mintIdempotencyKey: () => string, mintToolCallId: () => string } }} deps `onWrite` reloads the page
  *   after a session wrote (accept, revert); `onAction` follows every action (the audit log); `engine` is
- *   the WASM package
+ *   the WASM package; `canDecide` is whether the person's role may send a verb (a viewer's may not: the
+ *   session is shown with its buttons off, and why)
  */
-export function createReviewPanel(root, { documentId, prompts, onWrite, onAction, onCount, showTool, engine }) {
+export function createReviewPanel(root, { documentId, canDecide = true, prompts, onWrite, onAction, onCount, showTool, engine }) {
   const state = { sessions: [], bodies: new Map(), current: null, checked: new Set(), busy: false, notices: new Map() };
   // The states in which a session waits for a person (core's list), for the count and the default pick.
   const open = (s) => engine.vocabulary.openReviewStates.includes(s.state);
@@ -115,7 +116,8 @@ export function createReviewPanel(root, { documentId, prompts, onWrite, onAction
   function sessionView(session) {
     const shown = preview();
     // One gate per verb, from the session's `actions`: whether it is allowed now.
-    const gates = engine.reviewVerbs(session);
+    // A viewer's role allows no verb (the server would answer mnote_role_forbidden): every gate is shut.
+    const gates = engine.reviewVerbs(session).map((gate) => (canDecide ? gate : { ...gate, allowed: false }));
     const allows = (verb) => gates.some((g) => g.verb === verb && g.allowed);
     const notice = state.notices.get(session.sessionId);
     return h(
@@ -132,6 +134,7 @@ export function createReviewPanel(root, { documentId, prompts, onWrite, onAction
       session.stale ? staleView(session, shown, allows("retry")) : null,
       session.error ? errorView(session.error) : null,
       session.applied ? appliedView(session) : shown ? blocksView(shown, allows("accept")) : null,
+      canDecide ? null : h("p", { class: "subtle", id: "review-viewer-note" }, DECIDERS_ONLY),
       h("div", { class: "review-actions" }, gates.map((gate) => button(gate, session, gates))),
     );
   }
@@ -149,7 +152,7 @@ export function createReviewPanel(root, { documentId, prompts, onWrite, onAction
         class: words.primary ? "primary small" : "ghost small",
         "data-action": verb,
         disabled: state.busy || !allowed || nothingPicked,
-        title: allowed ? (nothingPicked ? "Check at least one block to accept" : undefined) : refusedVerbText(verb, session.state, gates),
+        title: allowed ? (nothingPicked ? "Check at least one block to accept" : undefined) : canDecide ? refusedVerbText(verb, session.state, gates) : DECIDERS_ONLY,
         onclick: () => act(verb),
       },
       label,

@@ -7,7 +7,7 @@
 
 import { fetchProfile, putProfile } from "./api.js";
 import { h, replace } from "./dom.js";
-import { errorWords, toolLabel } from "./labels.js";
+import { OWNER_ONLY, errorWords, toolLabel } from "./labels.js";
 
 /** A tool's risk class (core's annotation) as a risk level and words. */
 const RISK = {
@@ -18,11 +18,12 @@ const RISK = {
 
 /**
  * @param {HTMLElement} root the panel's container
- * @param {{ workspaceId: string, onProfile: (profile: object) => void }} deps `workspaceId` is the open
- *   page's (the profile read and changed is that workspace's); `onProfile` is called with every profile
- *   the server answers
+ * @param {{ workspaceId: string, canChange?: boolean, onProfile: (profile: object) => void }} deps
+ *   `workspaceId` is the open page's (the profile read and changed is that workspace's); `canChange` is
+ *   whether this person may change it (an owner; others see the switches off, and why); `onProfile` is
+ *   called with every profile the server answers
  */
-export function createToolsPanel(root, { workspaceId, onProfile }) {
+export function createToolsPanel(root, { workspaceId, canChange = true, onProfile }) {
   const state = { profile: null, manifest: null, busy: false, error: null, pending: null };
 
   async function load() {
@@ -86,6 +87,7 @@ export function createToolsPanel(root, { workspaceId, onProfile }) {
         h("span", { class: "badge badge-quiet", id: "tools-enabled-count" }, `${tools.length - disabled.size} of ${tools.length} on`),
       ),
       state.error ? h("div", { class: "command-status status-error", role: "status" }, errorWords(state.error).text) : null,
+      canChange ? null : h("p", { class: "subtle", id: "tools-owner-only" }, OWNER_ONLY),
       h(
         "ul",
         { class: "tool-list", id: "tool-list" },
@@ -101,7 +103,7 @@ export function createToolsPanel(root, { workspaceId, onProfile }) {
                 type: "checkbox",
                 role: "switch",
                 checked: on,
-                disabled: state.busy,
+                disabled: state.busy || !canChange,
                 "aria-label": `${toolLabel(tool.name)} (${tool.name})`,
                 onchange: (e) => toggle(tool.name, e.target.checked),
               }),

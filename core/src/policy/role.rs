@@ -97,6 +97,14 @@ impl Role {
 }
 
 impl Act {
+    /// Every act, in the order of the table in the module docs.
+    pub const ALL: [Act; 5] = [Act::Read, Act::Propose, Act::Write, Act::Accept, Act::ChangeProfile];
+
+    /// The act named `name` (`read`, `propose`, `write`, `accept`, `change_profile`).
+    pub fn parse(name: &str) -> Option<Act> {
+        Act::ALL.into_iter().find(|act| act.as_str() == name)
+    }
+
     /// The act's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
