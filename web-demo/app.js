@@ -186,6 +186,7 @@ async function main() {
     // The review mode is the stored profile's: what the preview shows is what the server and Hermes obey.
     onMode: (reviewMode) => toolsPanel.save({ reviewMode }),
     canChangeMode: may.changeProfile,
+    canDecide: may.accept,
   });
   contextPanel.refresh();
   // Opened before the panels are read: the channel resumes from the revision this page was read at, so

@@ -106,6 +106,7 @@ describe("the demo offers a control only to a person the server would let use it
     await command(viewer, 'replace "short" with "brief"', "direct");
     await viewer.click("#command-apply");
     await viewer.waitForSelector("#review-session[data-state=awaiting_user]");
+    await viewer.locator("#command-status", { hasText: "an editor or owner of the workspace accepts or rejects it" }).waitFor();
     const theirs = await reviewButtons(viewer);
     assert.ok(theirs.length > 0 && theirs.every(([, disabled]) => disabled), JSON.stringify(theirs));
     assert.match(await viewer.locator("#review-viewer-note").innerText(), /an editor or owner of the workspace decides it/);
@@ -118,7 +119,9 @@ describe("the demo offers a control only to a person the server would let use it
     const accept = (await reviewButtons(editor)).find(([verb]) => verb === "accept");
     assert.deepEqual(accept?.slice(0, 2), ["accept", false]);
     await editor.click("#review-session [data-action=accept]");
-    await editor.waitForSelector("#review-session[data-state=accepted]");
+    await editor.waitForFunction(() => document.querySelector("#review-session")?.dataset.state !== "awaiting_user");
+    const after = editor.locator("#review-session");
+    assert.equal(await after.getAttribute("data-state"), "applied", await after.innerText());
     assert.match(await editor.locator("#page-blocks").innerText(), /The plan is brief\./);
     await editor.close();
   });

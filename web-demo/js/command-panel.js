@@ -11,7 +11,7 @@ import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
 import { explainRoute } from "./explain.js";
 import { createRunView } from "./hermes-run.js";
-import { OWNER_ONLY, errorWords, intentLabel, quoted, reviewModeWords, toolLabel } from "./labels.js";
+import { HELD_FOR_DECIDERS, OWNER_ONLY, errorWords, intentLabel, quoted, reviewModeWords, toolLabel } from "./labels.js";
 
 const EXAMPLES = [
   { label: "CJK replace", prompt: "把「第一版草稿」改成「初稿」" },
@@ -31,12 +31,13 @@ const EXAMPLES = [
  *   apply: (command: {prompt: string, mode: string, selection: string[]}) => Promise<{outcome: string, page: object | null}>,
  *   sendToHermes: (command: {prompt: string, selection: string[]}, on: {onStart: Function, onEvent: Function}) => Promise<object>,
  *   stopRun: (run: {runId: string, sessionId: string}) => Promise<void>,
- *   onMode: (reviewMode: string) => void, canChangeMode?: boolean }} deps `onMode` stores a review mode
- *   the user picked; `canChangeMode` is whether they may (an owner; for others the modes are shown, off);
+ *   onMode: (reviewMode: string) => void, canChangeMode?: boolean, canDecide?: boolean }} deps `onMode`
+ *   stores a review mode the user picked; `canChangeMode` is whether they may (an owner; for others the
+ *   modes are shown, off); `canDecide` whether they may accept what they hold (a viewer may not);
  *   `revealPreview` says whether scrolling the page to a previewed block is fine (it moves no input)
  */
 export function createCommandPanel(root, deps) {
-  const { session, isPageAiError, pageView, vocabulary, selection, apply, sendToHermes, onMode, canChangeMode = true } = deps;
+  const { session, isPageAiError, pageView, vocabulary, selection, apply, sendToHermes, onMode, canChangeMode = true, canDecide = true } = deps;
   // `tools` is the stored profile's tool settings: the router's hints leave disabled tools out, as the server's do.
   const state = { prompt: "", reviewMode: "yolo", tools: { disabled: [] }, route: null, preview: null, explained: null, status: null, busy: false };
 
@@ -377,7 +378,7 @@ export function createCommandPanel(root, deps) {
         state.status = { kind: "ok", text: `Applied · revision ${done.page.revision}` };
         input.value = state.prompt = "";
       } else if (done.outcome === "review") {
-        state.status = { kind: "ok", text: "Held for review: accept or reject it in the Review panel" };
+        state.status = { kind: "ok", text: canDecide ? "Held for review: accept or reject it in the Review panel" : HELD_FOR_DECIDERS };
         input.value = state.prompt = "";
       } else {
         state.status = { kind: "error", text: "The server read this command differently, so nothing was written. Try again." };

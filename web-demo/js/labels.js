@@ -151,3 +151,6 @@ export const OWNER_ONLY = "Only an owner of this workspace changes its tools and
 
 /** Why a viewer sees a review's decisions switched off. */
 export const DECIDERS_ONLY = "A viewer sees this review; an editor or owner of the workspace decides it.";
+
+/** What a viewer's held command waits for. */
+export const HELD_FOR_DECIDERS = "Held for review: an editor or owner of the workspace accepts or rejects it";
