@@ -68,7 +68,7 @@ describe("the demo previews for the person's role", () => {
       await preview.waitFor();
       assert.equal(await page.locator("#command-panel .diff-head .blocked").count(), held ? 1 : 0, await preview.innerText());
       // The decision and the button say the same as the preview.
-      assert.match(await page.locator("#command-decision").innerText(), held ? /needs your review/ : /applies directly/);
+      assert.match(await page.locator("#command-decision").innerText(), held ? /needs an editor's review/ : /applies directly/);
       assert.equal(await page.locator("#command-apply").innerText(), held ? "Hold for review" : "Apply");
       await shoot(page, `roles-${role}-preview`);
       await page.close();
@@ -110,6 +110,7 @@ describe("the demo offers a control only to a person the server would let use it
     const theirs = await reviewButtons(viewer);
     assert.ok(theirs.length > 0 && theirs.every(([, disabled]) => disabled), JSON.stringify(theirs));
     assert.match(await viewer.locator("#review-viewer-note").innerText(), /an editor or owner of the workspace decides it/);
+    assert.equal(await viewer.locator("#review-session .state-badge").innerText(), "Awaiting an editor");
     await shoot(viewer, "roles-viewer-review");
     await viewer.close();
 

@@ -263,7 +263,7 @@ export function createCommandPanel(root, deps) {
         "div",
         { class: "decision-facts" },
         fact("Dry run", "passed in your browser", "ok"),
-        fact("Review", holds() ? "needs your review" : "applies directly", holds() ? "warn" : "ok"),
+        fact("Review", holds() ? (canDecide ? "needs your review" : "needs an editor's review") : "applies directly", holds() ? "warn" : "ok"),
       ),
     ];
   }

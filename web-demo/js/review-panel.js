@@ -126,7 +126,8 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
       h(
         "div",
         { class: "review-session-head" },
-        h("span", { class: `state-badge state-${session.state}` }, reviewStateLabel(session.state)),
+        // A viewer waits too, but not for themself: the session waits for someone who may decide it.
+        h("span", { class: `state-badge state-${session.state}` }, canDecide || !open(session) ? reviewStateLabel(session.state) : "Awaiting an editor"),
         h("span", { class: "subtle" }, `${originLabel(session.source?.origin)} · base revision ${session.base?.revision ?? "?"} · ${when(session.audit?.updatedAt)}`),
       ),
       h("p", { class: "review-session-name", id: "review-session-name", title: session.sessionId }, sessionName(session, prompts)),
