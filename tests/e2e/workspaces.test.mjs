@@ -9,47 +9,39 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { startHermesDouble } from '../hermes/double.mjs';
-import { claims, jwkSet, jwtVars, makeKeys, sign } from './lib/identity.mjs';
-import { TOOL_VARS, fetchJson, fresh, mcp, replaceArgs, sendJson, toolCall } from './lib/mnote.mjs';
-import { assertCodedError, startWorker } from './lib/wrangler.mjs';
+import { makeKeys } from './lib/identity.mjs';
+import { bearers, requester, startPeopleWorker } from './lib/people.mjs';
+import { fetchJson, fresh, mcp, replaceArgs, sendJson, toolCall } from './lib/mnote.mjs';
+import { assertCodedError } from './lib/wrangler.mjs';
 
 const keys = makeKeys();
-const token = (sub, workspaces) => `Bearer ${sign(keys.es, claims({ sub, workspaces }))}`;
-const USERS = {
-  ana: token('user_ana', { ws_a: 'owner' }),
-  bob: token('user_bob', { ws_b: 'owner' }),
-  eve: token('user_eve', { ws_a: 'editor' }),
-  vic: token('user_vic', { ws_a: 'viewer' }),
-};
+const USERS = bearers(keys, {
+  ana: ['user_ana', { ws_a: 'owner' }],
+  bob: ['user_bob', { ws_b: 'owner' }],
+  eve: ['user_eve', { ws_a: 'editor' }],
+  vic: ['user_vic', { ws_a: 'viewer' }],
+});
 
 const HERMES_KEY = 'hk-workspaces-e2e-0123456789abcdef';
 
-let worker;
+let people; // the Worker and its Hermes double
 let url;
 let hermes; // the scripted Hermes double (tests/hermes/double.mjs)
+let as; // as(user, method, path, body)
 
 before(
   async () => {
-    hermes = await startHermesDouble({ apiKey: HERMES_KEY });
-    const vars = { ...jwtVars(jwkSet(keys)), ...TOOL_VARS, MNOTE_SIGN_IN_FREE_FAILURES: '10000', HERMES_UPSTREAM_URL: hermes.url, HERMES_API_KEY: HERMES_KEY };
-    worker = await startWorker({ vars });
-    url = worker.url;
+    people = await startPeopleWorker({ keys, hermesKey: HERMES_KEY });
+    ({ url, hermes } = people);
+    as = requester(url, USERS);
   },
   { timeout: 600_000 },
 );
 
 after(async () => {
-  await worker?.stop();
-  await hermes?.close();
+  await people?.stop();
 });
 
-/** `user`'s request: method, path, JSON body. */
-function as(user, method, path, body) {
-  const headers = { authorization: USERS[user], origin: url };
-  if (body === undefined) return fetchJson(`${url}${path}`, { method, headers });
-  return sendJson(`${url}${path}`, method, body, headers);
-}
 
 const paragraphs = (texts) => texts.map((text, i) => ({ blockId: `p_${i + 1}`, type: 'paragraph', text }));
 
