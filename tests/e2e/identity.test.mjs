@@ -34,11 +34,19 @@ before(
       MNOTE_JWT_JWKS_URL: jwks.url(name),
       MNOTE_JWT_JWKS_MIN_REFRESH_SECONDS: String(floor),
     });
-    [fixed, rotating, floored] = await Promise.all([
+    // Settled, not Promise.all: when one Worker fails to start, the ones that did are stopped too (the
+    // after hook cannot reach Workers that were never assigned, and they would outlive the test).
+    const started = await Promise.allSettled([
       startWorker({ vars: { ...jwtVars(jwkSet(keys)), ...LENIENT } }),
       startWorker({ vars: { ...url('rotating', 1), ...LENIENT } }),
       startWorker({ vars: { ...url('floored', 3600), ...LENIENT } }),
     ]);
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(started.filter((s) => s.status === 'fulfilled').map((s) => s.value.stop()));
+      throw failed.reason;
+    }
+    [fixed, rotating, floored] = started.map((s) => s.value);
   },
   { timeout: 600_000 },
 );
