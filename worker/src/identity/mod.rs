@@ -64,3 +64,10 @@ impl Acting {
         Acting { user: LOCAL_USER.into(), role: Role::Owner }
     }
 }
+
+/// The workspace a request is for when it may name one: the one it names (a profile's `?workspaceId=`, a new
+/// page's `workspaceId`), else the caller's only workspace, else the implicit one. A profile request and the
+/// `PUT` that creates a page choose the same way.
+pub fn workspace_for(named: Option<&str>, grants: &Grants) -> String {
+    named.or_else(|| grants.only_workspace()).unwrap_or(DEFAULT_WORKSPACE_ID).to_string()
+}

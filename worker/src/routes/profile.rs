@@ -2,7 +2,7 @@
 //! yields.
 //!
 //! The workspace is `?workspaceId=…`, else the caller's only workspace, else the implicit one
-//! ([`profiles::workspace_for`]), so the single user (client token) reads and changes the implicit
+//! ([`crate::identity::workspace_for`]), so the single user (client token) reads and changes the implicit
 //! workspace's profile as before. Reading takes any role there, changing takes the owner's (core's
 //! [`Act::ChangeProfile`]); without a role the workspace answers `mnote_workspace_not_found`.
 //!
@@ -42,7 +42,7 @@ pub fn workspace_of(req: &Request, ctx: &RequestContext, act: Act) -> Result<Str
     let url = req.url().or_internal("parse request URL", &ctx.trace_id)?;
     let named = url.query_pairs().find(|(k, _)| k == "workspaceId").map(|(_, v)| v.trim().to_string());
     let grants = &ctx.principal()?.workspaces;
-    let workspace = profiles::workspace_for(named.as_deref().filter(|w| !w.is_empty()), grants);
+    let workspace = crate::identity::workspace_for(named.as_deref().filter(|w| !w.is_empty()), grants);
     profiles::admit(grants, &workspace, act)?;
     Ok(workspace)
 }

@@ -13,15 +13,6 @@ use pageai_core::policy::{Act, Grants, Role};
 use pageai_core::profile::Profile;
 use serde::{Deserialize, Serialize};
 
-use crate::config::DEFAULT_WORKSPACE_ID;
-
-/// The workspace a profile request is for: the one it names (`?workspaceId=`), else the caller's only
-/// workspace, else the implicit one. The same choice a `PUT` of a new page makes
-/// ([`crate::durable::document::access`]).
-pub fn workspace_for(named: Option<&str>, grants: &Grants) -> String {
-    named.or_else(|| grants.only_workspace()).unwrap_or(DEFAULT_WORKSPACE_ID).to_string()
-}
-
 /// The caller's role in `workspace`, when it allows `act` (core's rule, [`Role::check`]). Without a role the
 /// workspace answers as if it did not exist (`mnote_workspace_not_found`), as its documents do; a role too
 /// low is `mnote_role_forbidden`.
@@ -74,6 +65,8 @@ pub fn normalize(mut profile: Profile) -> Result<Profile, Error> {
 #[allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 mod tests {
     use super::*;
+    use crate::config::DEFAULT_WORKSPACE_ID;
+    use crate::identity::workspace_for;
     use pageai_core::profile::{ReviewMode, ToolsPolicy};
 
     #[test]

@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::{DocumentCommand, DocumentObject};
 use crate::config::DEFAULT_WORKSPACE_ID;
-use crate::identity::{Acting, Principal};
+use crate::identity::{Acting, Principal, workspace_for};
 use crate::services::ledger::Ledger;
 use crate::services::reviews::ReviewAction;
 
@@ -82,11 +82,7 @@ impl DocumentObject {
                         Ok(acting)
                     }
                     None => {
-                        let workspace = draft
-                            .workspace_id
-                            .clone()
-                            .or_else(|| caller.workspaces.only_workspace().map(str::to_string))
-                            .unwrap_or_else(|| DEFAULT_WORKSPACE_ID.to_string());
+                        let workspace = workspace_for(draft.workspace_id.as_deref(), &caller.workspaces);
                         let acting = acting(caller, &workspace, act, document_id)?;
                         draft.workspace_id = Some(workspace);
                         Ok(acting)
