@@ -9,10 +9,10 @@
 //   node --test --test-concurrency=1 tests/e2e/workspace_profiles.test.mjs
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { makeKeys } from './lib/identity.mjs';
-import { bearers, requester, startPeopleWorker } from './lib/people.mjs';
+import { bearers, peopleSuite } from './lib/people.mjs';
 import { fresh, mcp, replaceArgs, toolCall } from './lib/mnote.mjs';
 import { assertCodedError } from './lib/wrangler.mjs';
 
@@ -29,23 +29,10 @@ const HERMES_KEY = 'hk-workspace-profiles-0123456789ab';
 const REVIEW = { tools: { disabled: [] }, reviewMode: 'review' };
 const YOLO = { tools: { disabled: [] }, reviewMode: 'yolo' };
 
-let people; // the Worker and its Hermes double
 let url;
 let hermes; // the scripted Hermes double (tests/hermes/double.mjs)
 let as; // as(user, method, path, body)
-
-before(
-  async () => {
-    people = await startPeopleWorker({ keys, hermesKey: HERMES_KEY });
-    ({ url, hermes } = people);
-    as = requester(url, USERS);
-  },
-  { timeout: 600_000 },
-);
-
-after(async () => {
-  await people?.stop();
-});
+peopleSuite({ keys, hermesKey: HERMES_KEY, users: USERS }, (ready) => ({ url, hermes, as } = ready));
 
 
 /** `user` stores `profile` as the profile of `workspace` (their default one when not named). */

@@ -7,10 +7,10 @@
 //   node --test --test-concurrency=1 tests/e2e/workspaces.test.mjs
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { makeKeys } from './lib/identity.mjs';
-import { bearers, requester, startPeopleWorker } from './lib/people.mjs';
+import { bearers, peopleSuite } from './lib/people.mjs';
 import { fetchJson, fresh, mcp, replaceArgs, sendJson, toolCall } from './lib/mnote.mjs';
 import { assertCodedError } from './lib/wrangler.mjs';
 
@@ -24,23 +24,10 @@ const USERS = bearers(keys, {
 
 const HERMES_KEY = 'hk-workspaces-e2e-0123456789abcdef';
 
-let people; // the Worker and its Hermes double
 let url;
 let hermes; // the scripted Hermes double (tests/hermes/double.mjs)
 let as; // as(user, method, path, body)
-
-before(
-  async () => {
-    people = await startPeopleWorker({ keys, hermesKey: HERMES_KEY });
-    ({ url, hermes } = people);
-    as = requester(url, USERS);
-  },
-  { timeout: 600_000 },
-);
-
-after(async () => {
-  await people?.stop();
-});
+peopleSuite({ keys, hermesKey: HERMES_KEY, users: USERS }, (ready) => ({ url, hermes, as } = ready));
 
 
 const paragraphs = (texts) => texts.map((text, i) => ({ blockId: `p_${i + 1}`, type: 'paragraph', text }));

@@ -1,6 +1,8 @@
 // Several people on one Worker: each signs in with a token the test signs (node:crypto keys, no network),
 // and the Worker talks to the scripted Hermes double. The set-up the workspace suites share.
 
+import { after, before } from 'node:test';
+
 import { startHermesDouble } from '../../hermes/double.mjs';
 import { claims, jwkSet, jwtVars, sign } from './identity.mjs';
 import { TOOL_VARS, fetchJson, sendJson } from './mnote.mjs';
@@ -31,4 +33,22 @@ export function requester(url, users) {
     if (body === undefined) return fetchJson(`${url}${path}`, { method, headers });
     return sendJson(`${url}${path}`, method, body, headers);
   };
+}
+
+/**
+ * The suite's hooks: before it, a Worker for `users` (see `startPeopleWorker`) whose `{url, hermes, as}`
+ * `onReady` receives; after it, both stopped.
+ */
+export function peopleSuite({ keys, hermesKey, users }, onReady) {
+  let people;
+  before(
+    async () => {
+      people = await startPeopleWorker({ keys, hermesKey });
+      onReady({ url: people.url, hermes: people.hermes, as: requester(people.url, users) });
+    },
+    { timeout: 600_000 },
+  );
+  after(async () => {
+    await people?.stop();
+  });
 }
