@@ -407,6 +407,7 @@ pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a st
         })
         .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
         .collect();
-    scored.sort();
+    // Equal pairs are the same pair, so an unstable sort gives the stable order.
+    scored.sort_unstable();
     scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect()
 }

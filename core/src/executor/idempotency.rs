@@ -76,7 +76,8 @@ fn canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(map) => {
             let mut entries: alloc::vec::Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
+            // A map's keys are unique, so an unstable sort gives the one order.
+            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
             out.push('{');
             for (i, (key, value)) in entries.into_iter().enumerate() {
                 if i > 0 {

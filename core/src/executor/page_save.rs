@@ -1,10 +1,11 @@
 //! `mnote.page.save` as operations: the whole new block list becomes inserts, moves, updates and deletes,
 //! so the coarse path passes through the same engine and guards as every precise write.
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use hashbrown::HashMap;
 
 use crate::error::{Error, Result};
 use crate::ops::{NewBlock, Operation};
@@ -17,7 +18,7 @@ use crate::page::{Block, Page};
 pub(super) fn operations_for(page: &Page, blocks: &[Block]) -> Result<Vec<Operation>> {
     let seen = check_blocks(page, blocks)?;
     let kept = blocks_that_stay(page, blocks)?;
-    let old: BTreeMap<&str, &Block> = page.blocks.iter().map(|b| (b.block_id.as_str(), b)).collect();
+    let old: HashMap<&str, &Block> = page.blocks.iter().map(|b| (b.block_id.as_str(), b)).collect();
     let mut plan = Plan { order: page.blocks.iter().map(|b| b.block_id.clone()).collect(), ops: Vec::new() };
     let mut previous: Option<&str> = None;
     for block in blocks {
@@ -126,7 +127,7 @@ impl Plan {
 /// Existing blocks that keep their place: every locked block, plus, between consecutive locked blocks, a
 /// longest run whose old positions increase in the new order.
 fn blocks_that_stay<'a>(page: &Page, blocks: &'a [Block]) -> Result<BTreeSet<&'a str>> {
-    let old_index: BTreeMap<&str, usize> =
+    let old_index: HashMap<&str, usize> =
         page.blocks.iter().enumerate().map(|(i, b)| (b.block_id.as_str(), i)).collect();
     let mut kept = BTreeSet::new();
     let mut segment: Vec<(&'a str, usize)> = Vec::new();

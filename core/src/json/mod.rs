@@ -13,6 +13,8 @@ use serde_json::Value;
 
 use crate::error::{Error, FieldError};
 
+mod decoder;
+
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
 ///
 /// The text is parsed into a [`Value`] first and `T` is read from that. Every shape is then read by one
@@ -32,15 +34,10 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
 ///
 /// A failure names every bad field it can find ([`every_bad_field`]), the first in `pointer`.
 pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let pointer = pointer_of(e.path());
-        match serde_error(&pointer, e.inner()) {
-            Error::InvalidArguments { pointer, reason, .. } => {
-                let more = every_bad_field::<T>(value, &pointer, &reason);
-                Error::InvalidArguments { pointer, reason, more }
-            }
-            other => other,
-        }
+    decoder::read(value).map_err(|failure| {
+        let reason = reason_of(&failure.error);
+        let more = every_bad_field(value, &failure.pointer, &reason, &|probe| decoder::read::<T>(probe).map(drop));
+        Error::InvalidArguments { pointer: failure.pointer, reason, more }
     })
 }
 
@@ -54,14 +51,22 @@ const MAX_FIELD_ERRORS: usize = 32;
 /// input). A field that is genuinely missing is listed; one this removed is not listed twice. A bad element
 /// of an array is taken out too, and the pointers after it are counted as in the caller's input. Runs only
 /// on a failed read, so a good input pays nothing.
-fn every_bad_field<T: DeserializeOwned>(value: &Value, first: &str, first_reason: &str) -> Vec<FieldError> {
+///
+/// `read` reads the type in question; the function itself is not generic, so the browser package carries
+/// one copy of it, not one per shape.
+fn every_bad_field(
+    value: &Value,
+    first: &str,
+    first_reason: &str,
+    read: &dyn Fn(&Value) -> Result<(), decoder::Failure>,
+) -> Vec<FieldError> {
     let mut probe = Probe { value: value.clone(), removed: Vec::new(), gone: Vec::new() };
     let mut more = Vec::new();
     let (mut at, mut why) = (String::from(first), String::from(first_reason));
     while more.len() + 1 < MAX_FIELD_ERRORS && probe.take_out(&at, &why) {
-        let Err(e) = serde_path_to_error::deserialize::<_, T>(&probe.value) else { break };
-        let here = pointer_of(e.path());
-        let reason = reason_of(e.inner());
+        let Err(failure) = read(&probe.value) else { break };
+        let here = failure.pointer;
+        let reason = reason_of(&failure.error);
         // "missing field `x`" is reported at the object; the field is named in the reason.
         let missing = missing_field(&reason).map(|name| child(&here, name));
         if probe.gone.contains(&probe.original(missing.as_deref().unwrap_or(&here))) {
@@ -189,23 +194,8 @@ pub fn serde_error(pointer: &str, e: &serde_json::Error) -> Error {
     Error::invalid(pointer, reason_of(e))
 }
 
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        out.push('/');
-        match segment {
-            Segment::Seq { index } => out.push_str(&index.to_string()),
-            Segment::Map { key } => push_escaped(&mut out, key),
-            Segment::Enum { variant } => push_escaped(&mut out, variant),
-            Segment::Unknown => out.push('?'),
-        }
-    }
-    out
-}
-
 // RFC 6901: '~' becomes "~0" and '/' becomes "~1".
-fn push_escaped(out: &mut String, key: &str) {
+pub(crate) fn push_escaped(out: &mut String, key: &str) {
     for c in key.chars() {
         match c {
             '~' => out.push_str("~0"),

@@ -236,7 +236,7 @@ fn page_message(page: &Page, change: &Change<'_>) -> LiveBody {
 
 /// The written blocks as they are now, in page order, each with the block before it.
 fn written_blocks(page: &Page, written: &[String]) -> Vec<LiveBlockV1> {
-    let wanted: BTreeSet<&str> = written.iter().map(String::as_str).collect();
+    let wanted: hashbrown::HashSet<&str> = written.iter().map(String::as_str).collect();
     let mut blocks = Vec::with_capacity(wanted.len());
     let mut before: Option<&str> = None;
     for block in &page.blocks {

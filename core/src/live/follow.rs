@@ -15,6 +15,7 @@ use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use hashbrown::HashSet;
 
 use crate::error::{Error, Result};
 use crate::executor::Origin;
@@ -170,11 +171,11 @@ fn in_place(page: &Page, change: &PageChangeV1) -> Option<Vec<Block>> {
 /// The blocks after any change: the page without the deleted and written blocks, then each written block
 /// after its `afterBlockId`, in page order. The reason when the change does not fit the page.
 fn rebuilt(page: &Page, change: &PageChangeV1) -> core::result::Result<Vec<Block>, String> {
-    let present: BTreeSet<&str> = page.blocks.iter().map(|b| b.block_id.as_str()).collect();
+    let present: HashSet<&str> = page.blocks.iter().map(|b| b.block_id.as_str()).collect();
     if let Some(gone) = change.deleted_block_ids.iter().find(|id| !present.contains(id.as_str())) {
         return Err(format!("the change deletes block {gone:?}, which the page does not have"));
     }
-    let removed: BTreeSet<&str> =
+    let removed: HashSet<&str> =
         change.deleted_block_ids.iter().chain(change.blocks.iter().map(|b| &b.block_id)).map(String::as_str).collect();
     let mut blocks: Vec<Block> =
         page.blocks.iter().filter(|b| !removed.contains(b.block_id.as_str())).cloned().collect();

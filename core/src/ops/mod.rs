@@ -188,8 +188,7 @@ fn risk_of(operations: &[Operation], changed_blocks: usize) -> Risk {
 
 fn summarize(work: &Working<'_>, strongest: &[(String, Change)]) -> (Vec<ChangedBlock>, Vec<BlockDiff>) {
     let page = work.page;
-    let touched: alloc::collections::BTreeMap<&str, Change> =
-        strongest.iter().map(|(id, op)| (id.as_str(), *op)).collect();
+    let touched: hashbrown::HashMap<&str, Change> = strongest.iter().map(|(id, op)| (id.as_str(), *op)).collect();
     // Page order of the result first, then deleted blocks in their old order. Only owned and moved slots
     // can have changed, so untouched blocks cost one match each.
     let mut order: Vec<(&str, Change, Option<&Block>)> = Vec::with_capacity(strongest.len());
@@ -205,7 +204,7 @@ fn summarize(work: &Working<'_>, strongest: &[(String, Change)]) -> (Vec<Changed
             order.push((id, *op, Some(block)));
         }
     }
-    let present: BTreeSet<&str> = order.iter().map(|(id, _, _)| *id).collect();
+    let present: hashbrown::HashSet<&str> = order.iter().map(|(id, _, _)| *id).collect();
     for (id, op) in strongest {
         if !present.contains(id.as_str()) {
             order.push((id.as_str(), *op, None));

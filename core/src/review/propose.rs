@@ -147,7 +147,7 @@ fn with_dry_run(args: &Value, dry_run: bool) -> Value {
 fn base_scope(args: &Value, env: &Env<'_>) -> Option<Vec<String>> {
     let frozen = args.get("contextId").and_then(Value::as_str).and_then(|id| env.contexts.frozen(id));
     let listed: Option<Vec<String>> =
-        args.get("allowedTargetBlockIds").and_then(|v| serde_json::from_value(v.clone()).ok());
+        args.get("allowedTargetBlockIds").and_then(|v| crate::json::from_value_ref(v).ok());
     let scope = match frozen {
         Some(f) => TargetScope::only(f.allowed_target_block_ids.iter().map(String::as_str)),
         None => TargetScope::unrestricted(),
