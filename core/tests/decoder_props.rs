@@ -13,14 +13,15 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use pageai_core::context::ContextRequest;
+use pageai_core::context::{ContextRequest, Scope};
 use pageai_core::error::Error;
 use pageai_core::json::from_value_ref;
 use pageai_core::manifest::args::{
     ApplyBlockOpsArgs, BlockDeleteArgs, BlockFetchArgs, BlockInsertArgs, BlockMoveArgs, BlockUpdateArgs, DocFetchArgs,
     DocSearchArgs, PageSaveArgs, PlanUpdateArgs,
 };
-use pageai_core::page::Page;
+use pageai_core::ops::{NewBlock, Occurrence, Operation};
+use pageai_core::page::{Attrs, BlockType, Page};
 use pageai_core::profile::Profile;
 use pageai_core::wire::{ManifestV1, PageAiContextV1, ReviewSessionV1, ToolEventV1, ToolResultV1};
 use proptest::prelude::*;
@@ -69,9 +70,92 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
     out
 }
 
-/// Core's refusal of a struct given as an array.
+/// Core's refusal of a struct (or an internally tagged enum) given as an array of its fields.
 fn refuses_positional_struct(reason: &str) -> bool {
-    reason.starts_with("invalid type: sequence, expected struct ")
+    ["struct ", "internally tagged enum "]
+        .iter()
+        .any(|what| reason.strip_prefix("invalid type: sequence, expected ").is_some_and(|r| r.starts_with(what)))
+}
+
+/// Whether `value` is or holds an array: an internally tagged enum reports what is wrong inside it at its
+/// own pointer, as serde's buffered read does.
+fn holds_array(value: &Value) -> bool {
+    match value {
+        Value::Array(_) => true,
+        Value::Object(map) => map.values().any(holds_array),
+        _ => false,
+    }
+}
+
+/// Core's two internally tagged enums as serde derives them (buffered through serde's `Content`), the
+/// oracle of core's own reading of them (`json::tagged`); same attributes, same fields.
+mod reference {
+    use super::*;
+
+    fn null_as_default<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de> + Default>(
+        d: D,
+    ) -> Result<T, D::Error> {
+        Ok(<Option<T> as serde::Deserialize>::deserialize(d)?.unwrap_or_default())
+    }
+
+    fn is_unique(o: &Occurrence) -> bool {
+        *o == Occurrence::Unique
+    }
+
+    #[derive(serde::Deserialize, Serialize)]
+    #[serde(tag = "op", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
+    pub enum Operation {
+        Replace {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            block_id: Option<String>,
+            match_text: String,
+            content: String,
+            #[serde(default, skip_serializing_if = "is_unique", deserialize_with = "null_as_default")]
+            occurrence: Occurrence,
+        },
+        InsertAfter {
+            after_block_id: String,
+            block: NewBlock,
+        },
+        InsertBefore {
+            before_block_id: String,
+            block: NewBlock,
+        },
+        Update {
+            block_id: String,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            text: Option<String>,
+            #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+            kind: Option<BlockType>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            attrs: Option<Attrs>,
+        },
+        Delete {
+            block_id: String,
+        },
+        Move {
+            block_id: String,
+            after_block_id: Option<String>,
+        },
+    }
+
+    #[derive(serde::Deserialize, Serialize)]
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Scope {
+        Full,
+        Outline,
+        Block {
+            #[serde(rename = "blockId")]
+            block_id: String,
+        },
+        Selection {
+            #[serde(rename = "blockIds")]
+            block_ids: Vec<String>,
+        },
+        Keyword {
+            query: String,
+        },
+    }
 }
 
 /// One shape: its name and the two decoders' answers for a value.
@@ -82,30 +166,36 @@ struct Shape {
 }
 
 macro_rules! shapes {
-    ($($name:literal => $t:ty),* $(,)?) => {
-        &[$(Shape { name: $name, core: core_answer::<$t>, oracle: oracle_answer::<$t> }),*]
+    ($($name:literal => $t:ty $(, read by serde as $oracle:ty)?);* $(;)?) => {
+        &[$(Shape { name: $name, core: core_answer::<$t>, oracle: shapes!(@oracle $t $(, $oracle)?) }),*]
     };
+    (@oracle $t:ty) => { oracle_answer::<$t> };
+    (@oracle $t:ty, $oracle:ty) => { oracle_answer::<$oracle> };
 }
 
 const SHAPES: &[Shape] = shapes! {
-    "page" => Page,
-    "request" => ContextRequest,
-    "profile" => Profile,
-    "doc_fetch" => DocFetchArgs,
-    "block_fetch" => BlockFetchArgs,
-    "doc_search" => DocSearchArgs,
-    "doc_apply_block_ops" => ApplyBlockOpsArgs,
-    "doc_plan_update" => PlanUpdateArgs,
-    "block_insert" => BlockInsertArgs,
-    "block_update" => BlockUpdateArgs,
-    "block_delete" => BlockDeleteArgs,
-    "block_move" => BlockMoveArgs,
-    "page_save" => PageSaveArgs,
-    "context" => PageAiContextV1,
-    "tool_result" => ToolResultV1,
-    "review_session" => ReviewSessionV1,
-    "tool_event" => ToolEventV1,
-    "manifest" => ManifestV1,
+    "page" => Page;
+    "request" => ContextRequest;
+    "profile" => Profile;
+    "doc_fetch" => DocFetchArgs;
+    "block_fetch" => BlockFetchArgs;
+    "doc_search" => DocSearchArgs;
+    "doc_apply_block_ops" => ApplyBlockOpsArgs;
+    "doc_plan_update" => PlanUpdateArgs;
+    "block_insert" => BlockInsertArgs;
+    "block_update" => BlockUpdateArgs;
+    "block_delete" => BlockDeleteArgs;
+    "block_move" => BlockMoveArgs;
+    "page_save" => PageSaveArgs;
+    "context" => PageAiContextV1;
+    "tool_result" => ToolResultV1;
+    "review_session" => ReviewSessionV1;
+    "tool_event" => ToolEventV1;
+    "manifest" => ManifestV1;
+    // The internally tagged enums against serde's own (buffered) reading of them; above, inside the
+    // shapes that hold them, both decoders use core's.
+    "operation" => Operation, read by serde as reference::Operation;
+    "scope" => Scope, read by serde as reference::Scope;
 };
 
 fn shape(name: &str) -> &'static Shape {
@@ -149,6 +239,15 @@ fn samples() -> &'static [(&'static Shape, Value)] {
                 out.push((shape(shape_name), value));
             }
         }
+        // Every operation and scope the samples hold, on their own.
+        let mut parts = Vec::new();
+        for (_, value) in &out {
+            collect_tagged(value, &mut parts);
+        }
+        for (name, value) in [("scope", json!({"type": "full"})), ("scope", json!({"type": "outline"}))] {
+            parts.push((name, value));
+        }
+        out.extend(parts.into_iter().map(|(name, value)| (shape(name), value)));
         // The tools no fixture calls.
         let write = json!({
             "contextId": "ctx_1", "documentId": "doc", "baseRevision": 3, "dryRun": true, "idempotencyKey": "k",
@@ -186,6 +285,23 @@ fn samples() -> &'static [(&'static Shape, Value)] {
         }
         out
     })
+}
+
+/// The operations (elements of an `operations` array) and scopes (`scope` members) anywhere in `value`.
+fn collect_tagged(value: &Value, out: &mut Vec<(&'static str, Value)>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Array(operations)) = map.get("operations") {
+                out.extend(operations.iter().map(|op| ("operation", op.clone())));
+            }
+            if let Some(scope) = map.get("scope").filter(|s| s.is_object()) {
+                out.push(("scope", scope.clone()));
+            }
+            map.values().for_each(|v| collect_tagged(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_tagged(v, out)),
+        _ => {}
+    }
 }
 
 /// Every node of `value`, as JSON pointers, the root first.
@@ -283,7 +399,7 @@ proptest! {
         let core = (shape.core)(&value);
         match &core {
             Err((pointer, reason)) if refuses_positional_struct(reason) => {
-                prop_assert!(value.pointer(pointer).is_some_and(Value::is_array), "{} {} {:?}", shape.name, value, core);
+                prop_assert!(value.pointer(pointer).is_some_and(holds_array), "{} {} {:?}", shape.name, value, core);
             }
             _ => prop_assert_eq!(core, (shape.oracle)(&value), "{} {}", shape.name, value),
         }
@@ -298,6 +414,56 @@ fn every_shape_has_a_sample_that_reads() {
             samples().iter().filter(|(s, _)| s.name == shape.name).map(|(_, v)| (shape.core)(v)).collect();
         assert!(answers.iter().any(Result::is_ok), "no fixture holds a good {}: {answers:?}", shape.name);
     }
+}
+
+#[test]
+fn internally_tagged_enums_read_as_serde_reads_them() {
+    let cases = [
+        json!({"op": "rename", "blockId": "p"}),
+        json!({"op": 5, "blockId": "p"}),
+        json!({"op": null, "blockId": "p"}),
+        json!({"op": ["delete"], "blockId": "p"}),
+        json!({"blockId": "p"}),
+        json!({}),
+        json!({"op": "delete"}),
+        json!({"op": "delete", "blockId": 1}),
+        json!({"op": "delete", "blockId": "p", "zz": 1}),
+        json!({"op": "move", "blockId": "p"}),
+        json!({"op": "move", "blockId": "p", "afterBlockId": null}),
+        json!({"op": "replace", "matchText": "a", "content": "b", "occurrence": null}),
+        json!({"op": "replace", "matchText": "a", "content": "b", "occurrence": "most"}),
+        json!({"op": "insert_after", "afterBlockId": "p", "block": {"type": "todo", "attrs": {"checked": "yes"}}}),
+        json!({"op": "update", "blockId": "p", "type": "headline"}),
+        json!("delete"),
+        json!(7),
+        json!(null),
+    ];
+    for case in &cases {
+        assert_eq!(core_answer::<Operation>(case), oracle_answer::<reference::Operation>(case), "{case}");
+    }
+    let scopes = [
+        json!({"type": "full"}),
+        json!({"type": "full", "extra": 1}),
+        json!({"type": "outline", "blockId": "p"}),
+        json!({"type": "block"}),
+        json!({"type": "block", "blockId": "p", "extra": 1}),
+        json!({"type": "selection", "blockIds": "p"}),
+        json!({"type": "keyword", "query": "q"}),
+        json!({"type": "whole"}),
+        json!({"type": true}),
+        json!({"blockId": "p"}),
+        json!("full"),
+    ];
+    for case in &scopes {
+        assert_eq!(core_answer::<Scope>(case), oracle_answer::<reference::Scope>(case), "{case}");
+    }
+    // Arrays in an operation: core refuses them where serde would read the fields in order.
+    let positional = json!(["delete", "p"]);
+    assert!(oracle_answer::<reference::Operation>(&positional).is_ok());
+    assert_eq!(
+        core_answer::<Operation>(&positional),
+        Err((String::new(), "invalid type: sequence, expected internally tagged enum Operation".into()))
+    );
 }
 
 #[test]

@@ -29,32 +29,34 @@ use crate::wire::{ContextBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1, WarningV1
 pub use continuation::Cursor;
 pub use xml::escape_into as xml_escape_into;
 
-/// Which blocks a context contains.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Scope {
-    /// Every block; every editable block is a target.
-    Full,
-    /// Headings only, each with the size of its section; nothing is a target.
-    Outline,
-    /// One block; it is the target if editable.
-    Block {
-        /// The block.
-        #[serde(rename = "blockId")]
-        block_id: String,
-    },
-    /// The selected blocks plus one context-only neighbour on each side; editable selected blocks are targets.
-    Selection {
-        /// The selected blocks, in any order.
-        #[serde(rename = "blockIds")]
-        block_ids: Vec<String>,
-    },
-    /// Blocks whose text contains the query (case- and width-insensitive); editable matches are targets.
-    Keyword {
-        /// The text to look for.
-        query: String,
-    },
+crate::json::tagged::internally_tagged! {
+    /// Which blocks a context contains.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[cfg_attr(test, derive(schemars::JsonSchema))]
+    #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Scope ("type") read as #[serde(rename_all = "snake_case", deny_unknown_fields)] {
+        /// Every block; every editable block is a target.
+        Full,
+        /// Headings only, each with the size of its section; nothing is a target.
+        Outline,
+        /// One block; it is the target if editable.
+        Block {
+            /// The block.
+            #[serde(rename = "blockId")]
+            block_id: String,
+        },
+        /// The selected blocks plus one context-only neighbour on each side; editable selected blocks are targets.
+        Selection {
+            /// The selected blocks, in any order.
+            #[serde(rename = "blockIds")]
+            block_ids: Vec<String>,
+        },
+        /// Blocks whose text contains the query (case- and width-insensitive); editable matches are targets.
+        Keyword {
+            /// The text to look for.
+            query: String,
+        },
+    }
 }
 
 impl Scope {

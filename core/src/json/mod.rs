@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::error::{Error, FieldError};
 
 mod decoder;
+pub(crate) mod tagged;
 
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
 ///

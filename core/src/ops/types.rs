@@ -40,64 +40,67 @@ pub struct NewBlock {
     pub attrs: Attrs,
 }
 
-/// One block operation. The `op` field names the variant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(tag = "op", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
-pub enum Operation {
-    /// Replace `matchText` by `content`, in `blockId` or, without it, anywhere in the allowed blocks.
-    Replace {
-        /// Limit the search to this block.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        block_id: Option<String>,
-        /// Exact text to find.
-        match_text: String,
-        /// Text to put in its place.
-        content: String,
-        /// `unique` (default) or `all`.
-        #[serde(default, skip_serializing_if = "is_unique", deserialize_with = "null_as_default")]
-        occurrence: Occurrence,
-    },
-    /// Insert a block after another.
-    InsertAfter {
-        /// The anchor.
-        after_block_id: String,
-        /// The new block.
-        block: NewBlock,
-    },
-    /// Insert a block before another.
-    InsertBefore {
-        /// The anchor.
-        before_block_id: String,
-        /// The new block.
-        block: NewBlock,
-    },
-    /// Change a block's text, type or attrs. A type change keeps only the attrs that fit the new type.
-    Update {
-        /// The block.
-        block_id: String,
-        /// New text.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
-        /// New type.
-        #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
-        kind: Option<BlockType>,
-        /// New attrs (replacing the old ones).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        attrs: Option<Attrs>,
-    },
-    /// Remove a block.
-    Delete {
-        /// The block.
-        block_id: String,
-    },
-    /// Move a block after another, or to the top with `afterBlockId: null`.
-    Move {
-        /// The block.
-        block_id: String,
-        /// The anchor, or null for the top of the page.
-        after_block_id: Option<String>,
-    },
+crate::json::tagged::internally_tagged! {
+    /// One block operation. The `op` field names the variant.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+    #[cfg_attr(test, derive(schemars::JsonSchema))]
+    #[serde(tag = "op", rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
+    pub enum Operation ("op") read as
+        #[serde(rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)] {
+        /// Replace `matchText` by `content`, in `blockId` or, without it, anywhere in the allowed blocks.
+        Replace {
+            /// Limit the search to this block.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            block_id: Option<String>,
+            /// Exact text to find.
+            match_text: String,
+            /// Text to put in its place.
+            content: String,
+            /// `unique` (default) or `all`.
+            #[serde(default, skip_serializing_if = "is_unique", deserialize_with = "null_as_default")]
+            occurrence: Occurrence,
+        },
+        /// Insert a block after another.
+        InsertAfter {
+            /// The anchor.
+            after_block_id: String,
+            /// The new block.
+            block: NewBlock,
+        },
+        /// Insert a block before another.
+        InsertBefore {
+            /// The anchor.
+            before_block_id: String,
+            /// The new block.
+            block: NewBlock,
+        },
+        /// Change a block's text, type or attrs. A type change keeps only the attrs that fit the new type.
+        Update {
+            /// The block.
+            block_id: String,
+            /// New text.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            text: Option<String>,
+            /// New type.
+            #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+            kind: Option<BlockType>,
+            /// New attrs (replacing the old ones).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            attrs: Option<Attrs>,
+        },
+        /// Remove a block.
+        Delete {
+            /// The block.
+            block_id: String,
+        },
+        /// Move a block after another, or to the top with `afterBlockId: null`.
+        Move {
+            /// The block.
+            block_id: String,
+            /// The anchor, or null for the top of the page.
+            after_block_id: Option<String>,
+        },
+    }
 }
 
 fn is_unique(o: &Occurrence) -> bool {
