@@ -37,8 +37,10 @@ lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy -p pageai-core --all-targets -- -D warnings
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings
-	@# The package's two modules (wasm/Cargo.toml): the Markdown one alone, and both (no unused helpers).
+	@# The package's three modules (wasm/Cargo.toml): the Markdown and the catalog one alone, and all of them
+	@# (no unused helpers).
 	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features markdown -- -D warnings
+	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features catalog -- -D warnings
 	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --all-features -- -D warnings
 	@# The fuzz targets (their own workspace, see fuzz/Cargo.toml) must keep compiling against core.
 	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --bins -- -D warnings

@@ -11,9 +11,9 @@
 //!   `PATCH`), and `applyLocal` to follow the server's writes;
 //! - `contexts` holds a session's frozen contexts, and keeps their allowed ids on the JS side once handed
 //!   out, so that a long page's recommendation and its preview do not carry them through JSON;
-//! - `catalog` and `operations` are the stateless helpers: `manifest`, `mcpToolsList`, `openaiFunctions`,
-//!   `validateOps` and `diffChars` (plus `buildContext` here);
+//! - `operations` are the stateless helpers: `validateOps` and `diffChars` (plus `buildContext` here);
 //! - `markdown` is the Markdown module's surface: `markdownToPage` and `pageToMarkdown`;
+//! - `catalog` is the catalog module's surface: `manifest`, `mcpToolsList` and `openaiFunctions`;
 //! - `preview` runs core's executor as a dry-run for `PageSession.preview`, `editBlock` and `validateOps`;
 //! - `interop` owns all JS↔Rust conversion (inputs as JSON text or plain objects; outputs as plain
 //!   objects whose `JSON.stringify` equals core's `serde_json` output) and the binding's option bags;
@@ -29,13 +29,14 @@
 //! The TypeScript surface is the generated `.d.ts` refined by `src/types.d.ts` and `src/events.d.ts`
 //! (`typescript_custom_section`s), never edited by hand.
 //!
-//! Two features pick the exports, one WASM module each (scripts/build-wasm builds both): `editor` (the
-//! default) is everything above except `markdown`, and `markdown` is the Markdown module. A build with one of
-//! them leaves some of the shared helpers unused; `make lint` checks the crate with both.
+//! Three features pick the exports, one WASM module each (scripts/build-wasm builds all three): `editor`
+//! (the default) is everything above except `markdown` and `catalog`, which are the Markdown module and the
+//! catalog module. A build with one of them leaves some of the shared helpers unused; `make lint` checks the
+//! crate with each alone and with all three.
 
-#![cfg_attr(not(all(feature = "editor", feature = "markdown")), allow(dead_code))]
+#![cfg_attr(not(all(feature = "editor", feature = "markdown", feature = "catalog")), allow(dead_code))]
 
-#[cfg(feature = "editor")]
+#[cfg(feature = "catalog")]
 mod catalog;
 #[cfg(feature = "editor")]
 mod contexts;
@@ -61,7 +62,7 @@ use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::error::ErrorCode;
 use wasm_bindgen::prelude::*;
 
-#[cfg(feature = "editor")]
+#[cfg(feature = "catalog")]
 pub use catalog::{manifest_js, mcp_tools_list, openai_functions};
 #[cfg(feature = "markdown")]
 pub use markdown::{markdown_to_page, page_to_markdown};

@@ -18,6 +18,7 @@ let project; // the throwaway project that installed the tarball
 let packedFiles; // paths inside the tarball
 let pageai; // the package loaded with require()
 let markdown; // its Markdown module, loaded with require()
+let catalog; // its catalog module, loaded with require()
 
 const run = (cmd, args, opts = {}) =>
   execFileSync(cmd, args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...opts });
@@ -34,6 +35,7 @@ before(() => {
   const require = createRequire(join(project, "package.json"));
   pageai = require("@mnote/pageai");
   markdown = require("@mnote/pageai/markdown");
+  catalog = require("@mnote/pageai/catalog");
 });
 
 after(() => {
@@ -75,8 +77,8 @@ const page = {
 };
 
 describe("the packed tarball", () => {
-  test("ships both modules in both builds, the types, the Node ESM entries and the README, and nothing else", () => {
-    for (const module of ["pageai", "markdown"]) {
+  test("ships the three modules in both builds, the types, the Node ESM entries and the README, and nothing else", () => {
+    for (const module of ["pageai", "markdown", "catalog"]) {
       for (const file of [
         `web/${module}.js`,
         `web/${module}.d.ts`,
@@ -129,12 +131,9 @@ describe("the packed tarball", () => {
       "diffChars",
       "errorCodes",
       "isPageAiError",
-      "manifest",
-      "mcpToolsList",
       "mintContextId",
       "mintIdempotencyKey",
       "mintToolCallId",
-      "openaiFunctions",
       "reviewVerbs",
       "validateOps",
       "vocabulary",
@@ -142,6 +141,9 @@ describe("the packed tarball", () => {
       assert.ok(out.cjs.includes(name), `${name} is exported`);
     }
     assert.ok(!out.cjs.includes("markdownToPage"), "Markdown is its own module");
+    for (const name of ["manifest", "mcpToolsList", "openaiFunctions"]) {
+      assert.ok(!out.cjs.includes(name), `${name} is in the catalog module`);
+    }
     assert.ok(out.sameFunction, "ESM re-exports the CommonJS instance, not a second copy");
     assert.equal(out.context, "doc_1");
   });
@@ -167,6 +169,30 @@ describe("the packed tarball", () => {
     assert.deepEqual(out.esm, out.cjs);
     assert.ok(out.sameFunction);
     assert.equal(out.markdown, "# 发布 Release <!-- mnote:block id=h_1 -->");
+  });
+
+  test("the catalog module loads on its own, with require() and import()", () => {
+    const script = `
+      const { createRequire } = await import("node:module");
+      const require = createRequire(import.meta.url);
+      const cjs = require("@mnote/pageai/catalog");
+      const esm = await import("@mnote/pageai/catalog");
+      console.log(JSON.stringify({
+        cjsPath: require.resolve("@mnote/pageai/catalog"),
+        esmPath: import.meta.resolve("@mnote/pageai/catalog"),
+        cjs: Object.keys(cjs).sort(),
+        esm: Object.keys(esm).filter((k) => k !== "default").sort(),
+        sameFunction: cjs.manifest === esm.manifest,
+        enabled: esm.manifest(null, ["doc.read"], "read").tools.filter((t) => t.availability.enabled),
+      }));`;
+    const out = JSON.parse(run(process.execPath, ["--input-type=module", "-e", script]));
+    assert.match(out.cjsPath, /node_modules\/@mnote\/pageai\/node\/catalog\.js$/);
+    assert.match(out.esmPath, /node_modules\/@mnote\/pageai\/node\/catalog\.mjs$/);
+    assert.deepEqual(out.cjs, ["manifest", "mcpToolsList", "openaiFunctions"]);
+    assert.deepEqual(out.esm, out.cjs);
+    assert.ok(out.sameFunction);
+    // A read grant on a read-only page leaves the read tools only.
+    assert.ok(out.enabled.length > 0 && out.enabled.every((t) => t.annotations.readonly), JSON.stringify(out.enabled));
   });
 
   test("the live channel's client loads with import(), with no WASM", () => {
@@ -213,6 +239,12 @@ describe("the packed tarball", () => {
     assert.equal(webMarkdown.pageToMarkdown(page), markdown.pageToMarkdown(page));
     const error = thrown(() => webMarkdown.markdownToPage("# x", { workspaceId: "ws" }));
     assertCoded(error, "mnote_invalid_arguments");
+
+    // So does the catalog module.
+    const webCatalog = await import(pathToFileURL(join(dirname(webEntry), "catalog.js")).href);
+    webCatalog.initSync({ module: readFileSync(join(dirname(webEntry), "catalog_bg.wasm")) });
+    assert.equal(JSON.stringify(webCatalog.openaiFunctions({ strict: true })), JSON.stringify(catalog.openaiFunctions({ strict: true })));
+    assertCoded(thrown(() => webCatalog.manifest(null, null, "write")), "mnote_invalid_arguments");
   });
 
   test("README examples run", () => {

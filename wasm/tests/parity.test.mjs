@@ -12,10 +12,12 @@ import { assertSameError, fixtures, fixturesDir, installPacked, root, thrown } f
 
 let installed;
 let pageai;
+let catalog; // @mnote/pageai/catalog
 
 before(() => {
   installed = installPacked();
   pageai = installed.pageai;
+  catalog = installed.catalog;
 });
 
 after(() => installed?.remove());
@@ -56,7 +58,7 @@ describe("golden wire fixtures", () => {
       const all = fixtures(kind);
       assert.ok(all.length >= 2, `found ${all.length}`);
       for (const { name, input, output } of all) {
-        const got = pageai[fn](input.profile, input.grants, input.permission);
+        const got = catalog[fn](input.profile, input.grants, input.permission);
         assert.equal(JSON.stringify(got), JSON.stringify(output), name);
         exercised.add(name);
       }
@@ -66,8 +68,8 @@ describe("golden wire fixtures", () => {
   test("the catalog's optional arguments default to core's defaults", () => {
     const [fixture] = fixtures("ai_tool_manifest.default");
     assert.deepEqual(fixture.input, { profile: {}, grants: null, permission: "edit" });
-    assert.equal(JSON.stringify(pageai.manifest()), JSON.stringify(fixture.output));
-    assert.equal(JSON.stringify(pageai.manifest(null, null, "edit")), JSON.stringify(fixture.output));
+    assert.equal(JSON.stringify(catalog.manifest()), JSON.stringify(fixture.output));
+    assert.equal(JSON.stringify(catalog.manifest(null, null, "edit")), JSON.stringify(fixture.output));
   });
 
   test("tool_result.*: PageSession.preview and validateOps give the stored bytes (and errors)", () => {

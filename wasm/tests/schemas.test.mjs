@@ -15,7 +15,7 @@ let schemas; // [{name, schema}]: every tool's input and output schema
 
 before(() => {
   packed = installPacked();
-  schemas = packed.pageai.manifest().tools.flatMap((tool) => [
+  schemas = packed.catalog.manifest().tools.flatMap((tool) => [
     { name: `${tool.name} input`, schema: tool.inputSchema },
     { name: `${tool.name} output`, schema: tool.outputSchema },
   ]);
@@ -68,7 +68,7 @@ test("every schema passes Python jsonschema's Draft 2020-12 meta-schema check", 
 });
 
 test("openaiFunctions({ strict: true }) marks each function strict and makes optional fields nullable", () => {
-  const { openaiFunctions } = packed.pageai;
+  const { openaiFunctions } = packed.catalog;
   const plain = openaiFunctions();
   const strict = openaiFunctions({ strict: true });
   assert.deepEqual(

@@ -8,9 +8,11 @@ import { assertCoded, installPacked, thrown } from "./lib/packed.mjs";
 
 let installed;
 let pageai;
+let catalog;
 before(() => {
   installed = installPacked();
   pageai = installed.pageai;
+  catalog = installed.catalog;
 });
 after(() => installed?.remove());
 
@@ -463,20 +465,20 @@ describe("stateless helpers", () => {
   });
 
   test("the manifest follows the profile, the grants and the permission", () => {
-    const m = pageai.manifest({ tools: { disabled: ["mnote.block.fetch"] }, reviewMode: "yolo" }, ["doc.write"], "edit");
+    const m = catalog.manifest({ tools: { disabled: ["mnote.block.fetch"] }, reviewMode: "yolo" }, ["doc.write"], "edit");
     assert.equal(m.schema, "mnote.ai_tool_manifest.v1");
     assert.equal(m.tools.length, 10);
     const byName = Object.fromEntries(m.tools.map((t) => [t.name, t]));
     assert.equal(byName["mnote.block.fetch"].availability.enabled, false);
     assert.equal(byName["mnote.doc.fetch"].availability.enabled, true, "doc.write covers doc.read");
     assert.equal(byName["mnote.page.save"].availability.enabled, false);
-    const readOnly = pageai.manifest(undefined, undefined, "read");
+    const readOnly = catalog.manifest(undefined, undefined, "read");
     assert.ok(readOnly.tools.filter((t) => !t.annotations.readonly).every((t) => t.availability.unsupportedReason === "document is read-only"));
-    const mcp = pageai.mcpToolsList({ tools: { disabled: ["mnote.block.fetch"] } });
+    const mcp = catalog.mcpToolsList({ tools: { disabled: ["mnote.block.fetch"] } });
     assert.ok(!mcp.some((t) => t.name === "block_fetch"));
     assert.equal(mcp[0]._meta["mnote/name"], "mnote.doc.fetch");
-    assert.deepEqual(pageai.openaiFunctions().map((f) => f.function.name), pageai.manifest().tools.map((t) => t.mcpName));
-    coded(() => pageai.manifest({ reviewMode: "sometimes" }), "mnote_invalid_arguments");
-    coded(() => pageai.manifest(undefined, undefined, "write"), "mnote_invalid_arguments");
+    assert.deepEqual(catalog.openaiFunctions().map((f) => f.function.name), catalog.manifest().tools.map((t) => t.mcpName));
+    coded(() => catalog.manifest({ reviewMode: "sometimes" }), "mnote_invalid_arguments");
+    coded(() => catalog.manifest(undefined, undefined, "write"), "mnote_invalid_arguments");
   });
 });

@@ -8,12 +8,9 @@ import {
   diffChars,
   errorCodes,
   isPageAiError,
-  manifest,
-  mcpToolsList,
   mintContextId,
   mintIdempotencyKey,
   mintToolCallId,
-  openaiFunctions,
   reviewVerbs,
   validateOps,
   vocabulary,
@@ -68,6 +65,7 @@ import {
   type PageInput,
 } from "@mnote/pageai";
 import { markdownToPage, pageToMarkdown } from "@mnote/pageai/markdown";
+import { manifest, mcpToolsList, openaiFunctions } from "@mnote/pageai/catalog";
 
 // Inputs: defaults may be omitted; JSON text is accepted too.
 const input: PageInput = {

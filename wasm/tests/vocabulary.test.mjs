@@ -54,7 +54,7 @@ describe("vocabulary()", () => {
 
   test("the lists are the names core's other answers use", () => {
     const words = pageai.vocabulary();
-    const tools = pageai.manifest().tools;
+    const tools = installed.catalog.manifest().tools;
     assert.deepEqual(words.toolNames, tools.map((t) => t.name));
     assert.deepEqual(words.mcpToolNames, tools.map((t) => t.mcpName));
     assert.deepEqual(

@@ -12,7 +12,10 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", ".
 export const pkgDir = join(root, "wasm", "pkg");
 export const fixturesDir = join(root, "tests", "fixtures", "wire", "v1");
 
-/** Packs and installs the package; answers the project folder, the packed paths and the CommonJS build. */
+/**
+ * Packs and installs the package; answers the project folder, the packed paths and the CommonJS build of the
+ * main module (`pageai`) and of the catalog module (`catalog`).
+ */
 export function installPacked() {
   assert.ok(existsSync(join(pkgDir, "package.json")), "wasm/pkg is missing: run scripts/build-wasm first");
   const project = mkdtempSync(join(tmpdir(), "pageai-pkg-"));
@@ -24,10 +27,12 @@ export function installPacked() {
     cwd: project,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const require = createRequire(join(project, "package.json"));
   return {
     project,
     packedFiles: packed.files.map((f) => f.path),
-    pageai: createRequire(join(project, "package.json"))("@mnote/pageai"),
+    pageai: require("@mnote/pageai"),
+    catalog: require("@mnote/pageai/catalog"),
     remove: () => rmSync(project, { recursive: true, force: true }),
   };
 }
