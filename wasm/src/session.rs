@@ -17,7 +17,7 @@ use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
 use pageai_core::policy::{Act, Role};
 use pageai_core::route::{RouteInput, route};
-use pageai_core::wire::{self, PageAiContextV1, TOOL_RESULT_V1, ToolResultV1};
+use pageai_core::wire::{self, ContextHeldV1, TOOL_RESULT_V1, ToolResultFollowV1};
 use wasm_bindgen::prelude::*;
 
 use crate::contexts::{self, Contexts};
@@ -118,7 +118,9 @@ impl PageSession {
     }
 
     /// Remembers a context frozen elsewhere (the server's, from `mnote.doc.fetch`), so that `route` and
-    /// `preview` can bind to its `contextId`.
+    /// `preview` can bind to its `contextId`. It reads what a bound write is checked against (the ids, the
+    /// revision, the scope, the allowed targets and the `json` view's `revisionRef`s); the rest of the
+    /// context is not read.
     ///
     /// @throws {PageAiError} `mnote_invalid_arguments` (not a context, or of another document),
     /// `mnote_unsupported_schema`.
@@ -187,6 +189,9 @@ impl PageSession {
     /// must be at the result's `baseRevision`, and answers the new revision (`newRevision`). On any error
     /// the page is left untouched.
     ///
+    /// It reads what following needs (the ids, the revisions, `operations` and `changedBlocks`); the diffs,
+    /// warnings and audit are not read.
+    ///
     /// @throws {PageAiError} `mnote_revision_conflict` (the session is not at `baseRevision`),
     /// `mnote_invalid_arguments` (a dry-run, another document, a `newRevision` that is not
     /// `baseRevision + 1`, or changes that differ from what the local page gives: load the page again),
@@ -223,13 +228,13 @@ impl PageSession {
 
     fn remember(&mut self, context: &JsValue) -> Result<(), Error> {
         self.live()?;
-        let context: PageAiContextV1 = interop::from_js(context, "")?;
+        let context: ContextHeldV1 = interop::from_js(context, "")?;
         wire::check_schema(&context.schema, wire::PAGE_AI_CONTEXT_V1)?;
         if context.document_id != self.page.document_id {
             let reason = format!("this session holds document {:?}", self.page.document_id);
             return Err(Error::invalid("/documentId", reason));
         }
-        self.contexts.remember(FrozenContext::of(&context));
+        self.contexts.remember(FrozenContext::held(&context));
         Ok(())
     }
 
@@ -287,7 +292,7 @@ impl PageSession {
 
     fn follow(&mut self, result: &JsValue) -> Result<u64, Error> {
         self.live()?;
-        let result: ToolResultV1 = interop::from_js(result, "")?;
+        let result: ToolResultFollowV1 = interop::from_js(result, "")?;
         wire::check_schema(&result.schema, TOOL_RESULT_V1)?;
         let page = &self.page;
         if result.dry_run {

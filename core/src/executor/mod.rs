@@ -36,7 +36,7 @@ use crate::ops;
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
-use crate::wire::{PageAiContextV1, ToolResultV1};
+use crate::wire::{ContextHeldV1, PageAiContextV1, ToolResultV1};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use origin::Origin;
 pub use precondition::REBASED;
@@ -77,22 +77,38 @@ impl FrozenContext {
     /// The frozen part of a context built elsewhere: block hashes come from its `json` view (the
     /// `revisionRef`s), and are unknown without one.
     pub fn of(context: &PageAiContextV1) -> Self {
-        let hash_of = |revision_ref: &str| revision_ref.rsplit(':').next().map(String::from);
-        let block_hashes = context
-            .blocks
-            .iter()
-            .flatten()
-            .filter_map(|b| Some((b.block_id.clone(), hash_of(&b.revision_ref)?)))
-            .collect();
         FrozenContext {
             context_id: context.context_id.clone(),
             document_id: context.document_id.clone(),
             revision: context.revision,
             scope: context.scope.clone(),
             allowed_target_block_ids: context.allowed_target_block_ids.clone(),
-            block_hashes,
+            block_hashes: hashes_of(context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref))),
         }
     }
+
+    /// [`FrozenContext::of`] for a context read as [`ContextHeldV1`] (the browser package's path).
+    pub fn held(context: &ContextHeldV1) -> Self {
+        FrozenContext {
+            context_id: context.context_id.clone(),
+            document_id: context.document_id.clone(),
+            revision: context.revision,
+            scope: context.scope.clone(),
+            allowed_target_block_ids: context.allowed_target_block_ids.clone(),
+            block_hashes: hashes_of(context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref))),
+        }
+    }
+}
+
+/// The `h8` of each block's `revisionRef` (`pageRev:{revision}:block:{id}:{h8}`), by block id.
+fn hashes_of<'a>(blocks: impl Iterator<Item = (&'a String, &'a String)>) -> BTreeMap<String, String> {
+    let mut hashes = BTreeMap::new();
+    for (id, revision_ref) in blocks {
+        if let Some(h8) = revision_ref.rsplit(':').next() {
+            hashes.insert(id.clone(), String::from(h8));
+        }
+    }
+    hashes
 }
 
 /// Looks up frozen contexts by id (the Worker's Durable Object, with a TTL; a map in the browser).

@@ -88,3 +88,36 @@ pub struct PageAiContextV1 {
     /// Opaque token for the next chunk, when `truncated`.
     pub continuation: Option<String>,
 }
+
+/// A [`PageAiContextV1`] as a session that remembers it reads it (the browser package's
+/// `PageSession.rememberContext`): what a write bound to it is checked against, with the views, warnings and
+/// the rest of each block skipped unread.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextHeldV1 {
+    /// Always [`PAGE_AI_CONTEXT_V1`].
+    pub schema: String,
+    /// The document.
+    pub document_id: String,
+    /// The scope's name.
+    pub scope: String,
+    /// The page revision the context was frozen at.
+    pub revision: u64,
+    /// The snapshot's id.
+    pub context_id: String,
+    /// The only blocks a write bound to the context may target.
+    pub allowed_target_block_ids: Vec<String>,
+    /// The `json` view's blocks, when the context has it.
+    #[serde(default)]
+    pub blocks: Option<Vec<HeldBlockV1>>,
+}
+
+/// What [`ContextHeldV1`] keeps of a block: its id and `revisionRef`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HeldBlockV1 {
+    /// The block.
+    pub block_id: String,
+    /// `pageRev:{revision}:block:{id}:{h8}`.
+    pub revision_ref: String,
+}

@@ -44,7 +44,7 @@ use crate::error::Error;
 
 pub use crate::json::{from_json, from_value, from_value_ref, serde_error};
 pub use audit::AuditEntryV1;
-pub use context::{ContextBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
+pub use context::{ContextBlockV1, ContextHeldV1, HeldBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
 pub use doc_search::{DOC_SEARCH_V1, SearchHitV1, SearchResultV1};
 pub use error::ErrorBody;
 pub use live_event::{
@@ -59,7 +59,7 @@ pub use review::{
 };
 pub use route::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteV1, ToolHintV1};
 pub use tool_event::{EventKind, EventSummaryV1, TOOL_EVENT_V1, ToolEventV1};
-pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultV1};
+pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultFollowV1, ToolResultV1};
 pub use warning::WarningV1;
 
 /// Every schema id above, in the table's order: what the adapters generate their lists and types from.

@@ -67,3 +67,26 @@ pub struct ToolResultV1 {
     /// Who and when.
     pub audit: AuditV1,
 }
+
+/// An applied [`ToolResultV1`] as a client that follows its writes reads it (the browser package's
+/// `PageSession.applyLocal`): what following needs, with the diffs, warnings and audit skipped unread, so
+/// the browser carries no decoder for them.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolResultFollowV1 {
+    /// Always [`TOOL_RESULT_V1`].
+    pub schema: String,
+    /// `true` when nothing was written.
+    pub dry_run: bool,
+    /// The document.
+    pub document_id: String,
+    /// The revision the batch was computed against.
+    pub base_revision: u64,
+    /// The revision after the write; absent for a dry-run.
+    #[serde(default)]
+    pub new_revision: Option<u64>,
+    /// What changed, block by block.
+    pub changed_blocks: Vec<ChangedBlock>,
+    /// The batch as validated, with minted block ids filled in.
+    pub operations: Vec<Operation>,
+}
