@@ -20,10 +20,13 @@ pub(crate) struct List {
     /// Its key in `vocabulary()`'s answer, e.g. `intents`.
     pub key: &'static str,
     /// The TypeScript union of its values, e.g. `RouteIntent`. Two lists may share one (a list of some of
-    /// the states is still typed `ReviewState`): the first list of a union defines it.
+    /// the states is still typed `ReviewState`): the first list of a union defines it. Only build.rs,
+    /// which runs on the host, reads it, so the WASM module carries none of these texts.
+    #[cfg(not(target_arch = "wasm32"))]
     #[allow(dead_code, reason = "read by build.rs, which compiles this file too")]
     pub union: &'static str,
-    /// What the list holds, for the generated doc comments.
+    /// What the list holds, for the generated doc comments (build.rs only, like `union`).
+    #[cfg(not(target_arch = "wasm32"))]
     #[allow(dead_code, reason = "read by build.rs, which compiles this file too")]
     pub doc: &'static str,
     /// The values, in core's order.
@@ -32,7 +35,10 @@ pub(crate) struct List {
 
 /// Every list, in the order `PageAiVocabulary` shows them.
 pub(crate) fn lists() -> Vec<List> {
+    #[cfg(not(target_arch = "wasm32"))]
     let list = |key, union, doc, values| List { key, union, doc, values };
+    #[cfg(target_arch = "wasm32")]
+    let list = |key, _union: &'static str, _doc: &'static str, values| List { key, values };
     vec![
         list(
             "toolNames",

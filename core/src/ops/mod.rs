@@ -18,7 +18,6 @@ pub use types::{ChangedBlock, NewBlock, Occurrence, Operation, Risk, TargetScope
 
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
-use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -93,8 +92,8 @@ enum Slot {
 struct Working<'p> {
     page: &'p Page,
     slots: Vec<Slot>,
-    /// Base blocks that moved: the only untouched-looking slots that changed.
-    moved: BTreeSet<usize>,
+    /// Base blocks that moved, by their index in the page: the only untouched-looking slots that changed.
+    moved: hashbrown::HashSet<usize>,
 }
 
 impl<'p> Working<'p> {
@@ -157,7 +156,8 @@ pub fn plan(
     if operations.is_empty() {
         return Err(Error::invalid("/operations", "send at least one operation"));
     }
-    let work = Working { page, slots: (0..page.blocks.len()).map(Slot::Base).collect(), moved: BTreeSet::new() };
+    let work =
+        Working { page, slots: (0..page.blocks.len()).map(Slot::Base).collect(), moved: hashbrown::HashSet::new() };
     let mut planner = Planner { work, scope: scope.clone(), mint, changes: Vec::new() };
     let mut normalized = Vec::with_capacity(operations.len());
     let mut inverse_steps: Vec<Vec<Operation>> = Vec::with_capacity(operations.len());
