@@ -77,38 +77,43 @@ impl FrozenContext {
     /// The frozen part of a context built elsewhere: block hashes come from its `json` view (the
     /// `revisionRef`s), and are unknown without one.
     pub fn of(context: &PageAiContextV1) -> Self {
-        FrozenContext {
-            context_id: context.context_id.clone(),
-            document_id: context.document_id.clone(),
-            revision: context.revision,
-            scope: context.scope.clone(),
-            allowed_target_block_ids: context.allowed_target_block_ids.clone(),
-            block_hashes: hashes_of(context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref))),
-        }
+        let blocks = context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref));
+        let allowed = &context.allowed_target_block_ids;
+        Self::kept(&context.context_id, &context.document_id, context.revision, &context.scope, allowed, blocks)
     }
 
     /// [`FrozenContext::of`] for a context read as [`ContextHeldV1`] (the browser package's path).
     pub fn held(context: &ContextHeldV1) -> Self {
-        FrozenContext {
-            context_id: context.context_id.clone(),
-            document_id: context.document_id.clone(),
-            revision: context.revision,
-            scope: context.scope.clone(),
-            allowed_target_block_ids: context.allowed_target_block_ids.clone(),
-            block_hashes: hashes_of(context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref))),
-        }
+        let blocks = context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref));
+        let allowed = &context.allowed_target_block_ids;
+        Self::kept(&context.context_id, &context.document_id, context.revision, &context.scope, allowed, blocks)
     }
-}
 
-/// The `h8` of each block's `revisionRef` (`pageRev:{revision}:block:{id}:{h8}`), by block id.
-fn hashes_of<'a>(blocks: impl Iterator<Item = (&'a String, &'a String)>) -> BTreeMap<String, String> {
-    let mut hashes = BTreeMap::new();
-    for (id, revision_ref) in blocks {
-        if let Some(h8) = revision_ref.rsplit(':').next() {
-            hashes.insert(id.clone(), String::from(h8));
+    /// What both forms of a context keep: its ids, revision, scope, allowed targets, and the `h8` of each
+    /// block's `revisionRef` (`pageRev:{revision}:block:{id}:{h8}`), by block id.
+    fn kept<'a>(
+        context_id: &str,
+        document_id: &str,
+        revision: u64,
+        scope: &str,
+        allowed: &[String],
+        blocks: impl Iterator<Item = (&'a String, &'a String)>,
+    ) -> Self {
+        let mut block_hashes = BTreeMap::new();
+        for (id, revision_ref) in blocks {
+            if let Some(h8) = revision_ref.rsplit(':').next() {
+                block_hashes.insert(id.clone(), String::from(h8));
+            }
+        }
+        FrozenContext {
+            context_id: context_id.into(),
+            document_id: document_id.into(),
+            revision,
+            scope: scope.into(),
+            allowed_target_block_ids: allowed.to_vec(),
+            block_hashes,
         }
     }
-    hashes
 }
 
 /// Looks up frozen contexts by id (the Worker's Durable Object, with a TTL; a map in the browser).
