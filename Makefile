@@ -62,8 +62,10 @@ test-e2e: wasm worker
 	node --experimental-websocket --test --test-concurrency=1 $(E2E_OTHER)
 
 # The Hermes client proxy under wrangler dev: against the scripted double that follows SPEC §10
-# (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes.
-test-hermes: setup worker
+# (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes; and `make dev` with a
+# model named (tests/e2e/hermes_dev.test.mjs: scripts/dev starts the Worker and the real Hermes, the demo
+# runs a rewrite through Review in Chromium, Ctrl-C leaves nothing running).
+test-hermes: setup wasm worker
 	node --test --test-concurrency=1 $(E2E_HERMES)
 
 # The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP; and a

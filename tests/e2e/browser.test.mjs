@@ -545,6 +545,8 @@ describe("web demo", () => {
     await page.click("#command-hermes");
     await page.waitForSelector("#hermes-run[data-status=failed]");
     assert.match(await page.locator("#hermes-run .error-code").innerText(), /^hermes_client_unconfigured$/);
+    // Signed in by make dev's dev-login: the one variable that starts Hermes with it.
+    assert.match(await page.locator("#hermes-run").innerText(), /make dev was started without a model[\s\S]*Set MNOTE_MODEL_URL/);
     const after = await (await fetch(`${worker.url}/api/documents/welcome`, { headers: worker.auth })).json();
     assert.equal(after.revision, before.revision);
     await shoot("demo-hermes-unconfigured.png");

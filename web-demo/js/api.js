@@ -15,10 +15,15 @@ export class ApiError extends Error {
 // Every API route needs a session. Under `make dev` (MNOTE_DEV_AUTO_LOGIN=true) the Worker signs this
 // same-origin page in without a token; elsewhere sign in with POST /api/auth/login {token} first.
 let signedIn = null;
+/** `localDev`: this page was signed in by `make dev`'s dev-login, so set-up hints can name make dev's variables. */
+export const signInState = { localDev: false };
 const signIn = () =>
   (signedIn ??= fetch("/api/auth/dev-login", { method: "POST", credentials: "same-origin" })
     // Read the body: an unread one stays open, and leaving the page would abort it mid-load.
-    .then((r) => r.text())
+    .then((r) => {
+      signInState.localDev = r.ok;
+      return r.text();
+    })
     .catch(() => null));
 
 async function request(path, init = {}) {

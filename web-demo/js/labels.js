@@ -2,6 +2,8 @@
 // package's `vocabulary()` (or the values core answers) and look the words up by name, so a name core adds
 // shows up under a fallback label instead of going missing.
 
+import { signInState } from "./api.js";
+
 const INTENTS = {
   direct_replace: "Replace",
   direct_delete: "Delete",
@@ -134,7 +136,13 @@ export function errorWords(error, { documentId } = {}) {
     case "network_error":
       return { text: "The server did not answer.", hint: "Is the Worker running? Start it with make dev." };
     case "hermes_client_unconfigured":
-      return { text: "Hermes is not set up on this server.", hint: "The Worker needs HERMES_UPSTREAM_URL and HERMES_API_KEY (see the README)." };
+      // Under `make dev` one variable starts Hermes with the Worker; a deployed Worker is configured instead.
+      return signInState.localDev
+        ? {
+            text: "Hermes is not running: make dev was started without a model.",
+            hint: "Set MNOTE_MODEL_URL to an OpenAI-compatible model server and run make dev again, e.g. MNOTE_MODEL_URL=http://127.0.0.1:11434/v1 make dev for Ollama.",
+          }
+        : { text: "Hermes is not set up on this server.", hint: "The Worker needs HERMES_UPSTREAM_URL and HERMES_API_KEY (see the README)." };
     case "hermes_client_upstream_unavailable":
       return { text: "Hermes did not answer.", hint: "Check that Hermes is running, then send again." };
     case "hermes_client_upstream_rate_limited":
