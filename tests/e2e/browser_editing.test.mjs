@@ -70,7 +70,7 @@ const textEl = (page, blockId) => page.locator(`#page-blocks [data-block-id="${b
 const ids = (page) => page.locator("#page-blocks > .block").evaluateAll((els) => els.map((e) => e.dataset.blockId));
 async function saved(page) {
   try {
-    await page.waitForSelector("#save-status[data-state=saved]", { timeout: 20_000 });
+    await page.waitForSelector("#save-status[data-state=saved]", { timeout: 60_000 });
   } catch (error) {
     throw new Error(`not saved: ${await page.locator("#save-status").evaluate((el) => el.outerHTML)}`, { cause: error });
   }

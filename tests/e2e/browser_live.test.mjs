@@ -68,7 +68,7 @@ async function freshDocument() {
 /** A tab on `documentId` once its live channel is connected; it carries a mark a reload would wipe. */
 async function openLive(viewport, documentId) {
   const tab = await demo.open(viewport, `/?doc=${documentId}`);
-  await tab.page.waitForSelector("#live-status[data-state=live]", { timeout: 20_000 });
+  await tab.page.waitForSelector("#live-status[data-state=live]", { timeout: 60_000 });
   await tab.page.evaluate(() => (window.__notReloaded = true));
   return tab;
 }
@@ -81,7 +81,7 @@ async function shows(page, blockId, text) {
     await page.waitForFunction(
       ([id, want]) => document.querySelector(`#page-blocks [data-block-id="${id}"] .block-text`)?.textContent === want,
       [blockId, text],
-      { timeout: 20_000 },
+      { timeout: 60_000 },
     );
   } catch (error) {
     const shown = await textOf(page, blockId).textContent().catch(() => null);
@@ -94,7 +94,7 @@ async function notReloaded(page) {
 }
 
 async function saved(page) {
-  await page.waitForSelector("#save-status[data-state=saved]", { timeout: 20_000 });
+  await page.waitForSelector("#save-status[data-state=saved]", { timeout: 60_000 });
 }
 
 describe("two tabs on one document", () => {
@@ -189,7 +189,7 @@ describe("writes made elsewhere", () => {
     await shows(phone.page, "p_two", "Second paragraph, by the assistant");
     // The audit log follows: its newest entry is the one the write made.
     const { head } = await demo.api(`/api/documents/${id}/audit?limit=1`);
-    await tab.page.waitForSelector(`#audit-list .audit-entry[data-seq="${head.seq}"]`, { timeout: 20_000 });
+    await tab.page.waitForSelector(`#audit-list .audit-entry[data-seq="${head.seq}"]`, { timeout: 60_000 });
     // The changed block lights up for a moment, so the eye finds it.
     await tab.page.waitForSelector('#page-blocks [data-block-id="p_two"].just-changed');
     await tab.page.locator('#page-blocks [data-block-id="p_two"]').scrollIntoViewIfNeeded();
@@ -217,7 +217,7 @@ describe("writes made elsewhere", () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.outcome, "review", JSON.stringify(res.body));
     const sessionId = res.body.reviewSession.sessionId;
-    await tab.page.waitForSelector(`#review-session[data-session-id="${sessionId}"][data-state=awaiting_user]`, { timeout: 20_000 });
+    await tab.page.waitForSelector(`#review-session[data-session-id="${sessionId}"][data-state=awaiting_user]`, { timeout: 60_000 });
     // Nothing was written: the page still says what it said.
     assert.equal(await textOf(tab.page, "q_motto").textContent(), "Stay hungry");
     await notReloaded(tab.page);
@@ -262,13 +262,13 @@ describe("a Hermes run", () => {
     };
     await write("First paragraph", "First paragraph, polished");
     const row = page.locator('#hermes-events li[data-tool="mcp__mnote__doc_apply_block_ops"]');
-    await row.first().waitFor({ timeout: 20_000 });
+    await row.first().waitFor({ timeout: 60_000 });
     await page.waitForFunction(() => /changed 1 block · revision \d+/.test(document.querySelector("#hermes-events")?.textContent ?? ""));
     await shows(page, "p_one", "First paragraph, polished");
 
     await send("PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "review" });
     await write("Stay hungry", "Stay polished");
-    await page.waitForSelector("#review-session[data-state=awaiting_user]", { timeout: 20_000 });
+    await page.waitForSelector("#review-session[data-state=awaiting_user]", { timeout: 60_000 });
     assert.equal(await textOf(page, "q_motto").textContent(), "Stay hungry", "held, not written");
     await page.waitForFunction(() => /waiting for your review/.test(document.querySelector("#hermes-events")?.textContent ?? ""));
     // The run still goes on: all of this came while it streamed.

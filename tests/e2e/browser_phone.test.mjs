@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 
 import { DESKTOP, PHONE } from "./lib/browser.mjs";
-import { applyCommand, command, inViewport, reviewMode, shoot, startDemo } from "./lib/demo.mjs";
+import { applyCommand, command, inViewport, reviewMode, scrollAtRest, shoot, startDemo } from "./lib/demo.mjs";
 
 let demo;
 let phone; // {page, problems, context}
@@ -92,7 +92,12 @@ test("on a desktop, typing may scroll the page to the preview but never moves th
     const before = await input.boundingBox();
     await desk.page.keyboard.type('replace "Last updated" with "Updated"', { delay: 15 });
     await desk.page.waitForSelector("#command-panel[data-status=direct]");
-    await desk.page.waitForTimeout(600); // the smooth scroll to the preview
+    // The smooth scroll to the preview: awaited until the block is in view and the page is at rest.
+    await desk.page.waitForFunction(() => {
+      const box = document.querySelector('#page-blocks [data-block-id="p_updated"]')?.getBoundingClientRect();
+      return box && box.top >= 0 && box.bottom <= innerHeight;
+    });
+    await scrollAtRest(desk.page);
     assert.deepEqual(await input.boundingBox(), before);
     assert.ok(await inViewport(desk.page.locator('#page-blocks [data-block-id="p_updated"]')), "the preview was brought into view");
   } finally {

@@ -43,7 +43,7 @@ async function auditAgrees() {
       document.querySelector("#audit-list .audit-entry")?.dataset.seq === String(seq) &&
       document.querySelector("#audit-count")?.textContent === `${seq} ${seq === 1 ? "entry" : "entries"}`,
     head.seq,
-    { timeout: 10_000 },
+    { timeout: 60_000 },
   );
   return head.seq;
 }

@@ -87,12 +87,7 @@ describe('health and routing', () => {
     assert.notEqual(ids[0], ids[1], 'one trace, two requests');
     const failed = assertCodedError(await fetchJson(doc('no_such_doc')), 404, 'mnote_document_not_found');
     // wrangler prints the Worker's console a moment after the answer.
-    let line;
-    for (let i = 0; i < 50 && !line; i += 1) {
-      line = worker.logs().split('\n').find((l) => l.includes(failed.requestId));
-      if (!line) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(line, `a log line names ${failed.requestId}`);
+    const line = await worker.waitForLog(new RegExp(failed.requestId));
     assert.ok(line.includes(failed.traceId) && line.includes('GET /api/documents/no_such_doc') && line.includes('404'), line);
   });
 

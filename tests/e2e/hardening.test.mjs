@@ -96,7 +96,7 @@ describe('the demo under its policy', () => {
     await page.waitForSelector('body[data-state=ready]', { timeout: 30_000 });
     // The engine compiled the .wasm: typing a command previews it in the page.
     await page.fill('#command-input', '把「第一版草稿」改成「初稿」');
-    await page.waitForSelector('#decision-risk', { timeout: 10_000 });
+    await page.waitForSelector('#decision-risk', { timeout: 60_000 });
     assert.ok((await page.locator('#page-blocks [data-block-id]').count()) > 10, 'the page rendered');
     assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
     assert.deepEqual(problems, []);

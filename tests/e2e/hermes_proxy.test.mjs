@@ -645,8 +645,7 @@ describe('without an upstream', () => {
     const login = await call(`${bare.url}/api/auth/login`, { method: 'POST', body: JSON.stringify({ token: TEST_CLIENT_TOKEN }) });
     assertCodedError(login, 401, 'mnote_unauthorized');
     // wrangler prints the Worker's console a moment after the answer.
-    for (let i = 0; i < 40 && !/MNOTE_SESSION_SECRET is unset/.test(bare.logs()); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.match(bare.logs(), /MNOTE_SESSION_SECRET is unset/);
+    await bare.waitForLog(/MNOTE_SESSION_SECRET is unset/);
   });
 });
 

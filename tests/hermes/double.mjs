@@ -25,6 +25,9 @@
 //                object key at depth, in a tool.started preview and in run.failed's error; then each
 //                string of `double.echoed` (other secrets a test wants echoed) in a delta of its own
 //
+// `double.hold()` pauses the next default-script run at its tool call and at its first delta until the
+// test releases it (see hold()).
+//
 // Faults for the next requests: `double.inject('POST /v1/runs', {status: 429, retryAfter: '7'})`, with
 // `status`, `retryAfter`, `delayMs`, `malformed` (200 with a broken JSON body), `echoKey` (a 400 whose
 // message repeats the Authorization header), `notHermes` (a 404 HTML page), `times` (default 1).
@@ -50,6 +53,7 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
   const faults = []; // {key, fault, times}
   const requests = []; // every request received, for assertions
   const sockets = new Set();
+  const holds = []; // gates for the next default-script runs (double.hold())
   let nextMessageId = 1;
 
   const double = {
@@ -63,6 +67,24 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
     echoed: [],
     /** Times (ms, performance clock) at which each event of a run was written. */
     sent: new Map(),
+    /**
+     * Holds the next default-script run at its steps until the test says so: the run stops after
+     * `tool.started` and again after its first `message.delta`, and each `gate.release()` lets it pass one
+     * stop. So a test sees a tool running and a partial answer for as long as it needs, on any machine.
+     */
+    hold() {
+      const gate = { passes: 0, used: 0, wakers: [] };
+      gate.release = () => {
+        gate.passes += 1;
+        for (const wake of gate.wakers.splice(0)) wake();
+      };
+      gate.wait = async () => {
+        while (gate.used >= gate.passes) await new Promise((r) => gate.wakers.push(r));
+        gate.used += 1;
+      };
+      holds.push(gate);
+      return gate;
+    },
     inject(key, fault) {
       faults.push({ key, fault, times: fault.times ?? 1 });
     },
@@ -213,15 +235,18 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
       return;
     }
     const words = ['当前页', '的标题是', ' mnote', ' Page', ' AI'];
+    const gate = holds.shift();
     push(run, { event: 'tool.started', tool: 'mcp__mnote__doc_fetch', preview: 'doc_fetch full' });
+    await gate?.wait();
     // The tool takes a while: long enough for a keepalive comment, counted from when a reader is there
     // (a busy machine can open the stream late).
     for (let waited = 0; !run.claimed && waited < 5_000; waited += 10) await sleep(10);
     await sleep(Math.max(deltaGapMs, keepaliveMs * 2));
     push(run, { event: 'tool.completed', tool: 'mcp__mnote__doc_fetch', duration: 0.01, error: false });
-    for (const word of words) {
+    for (const [i, word] of words.entries()) {
       await sleep(deltaGapMs);
       push(run, { event: 'message.delta', delta: word });
+      if (i === 0) await gate?.wait();
     }
     const output = words.join('');
     addMessage(sessionId, { role: 'assistant', content: output });

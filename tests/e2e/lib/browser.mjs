@@ -30,6 +30,9 @@ export async function newTab(browser, { viewport = { width: 1440, height: 960 } 
   const phone = viewport.width < 600;
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, isMobile: phone, hasTouch: phone });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  // A bound for every wait, not a timing: a loaded two-core machine (a build beside the suite) can take
+  // well over Playwright's default 30 s to render what a test awaits.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const problems = [];
   page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));

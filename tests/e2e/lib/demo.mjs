@@ -57,6 +57,12 @@ export async function startDemo({ vars = {} } = {}) {
  */
 export async function shoot(page, name) {
   await page.waitForTimeout(250);
+  await scrollAtRest(page);
+  await page.screenshot({ path: join(SCREENS, `${name}.png`) });
+}
+
+/** Resolves once the page has not scrolled for 150 ms (a smooth scroll has come to rest), however long that takes. */
+export async function scrollAtRest(page) {
   await page.waitForFunction(
     () =>
       new Promise((resolve) => {
@@ -64,7 +70,6 @@ export async function shoot(page, name) {
         setTimeout(() => resolve(scrollY === at), 150);
       }),
   );
-  await page.screenshot({ path: join(SCREENS, `${name}.png`) });
 }
 
 /** Clicks Apply (or Hold for review) and waits for its success. */

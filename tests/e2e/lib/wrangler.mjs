@@ -18,6 +18,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { captureOutput } from './output.mjs';
+
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
@@ -66,7 +68,9 @@ export async function freePort() {
  *   `MNOTE_CLIENT_TOKEN` and `MNOTE_SESSION_SECRET` default to the test values above, and
  *   `MNOTE_PUBLIC_ORIGIN` to the Worker's URL; pass `null` to leave one unset.
  * @returns {Promise<{url: string, port: number, persistTo: string, pid: number, logs: () => string,
- *   auth: Record<string,string>, stop: () => Promise<void>}>} `auth` holds the Bearer header.
+ *   waitForLog: (re: RegExp, opts?: {timeoutMs?: number}) => Promise<string>,
+ *   auth: Record<string,string>, stop: () => Promise<void>}>} `auth` holds the Bearer header; `waitForLog`
+ *   resolves with the first log line matching `re`.
  */
 export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
   const httpPort = port ?? (await freePort());
@@ -106,12 +110,7 @@ export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
     detached: true,
   });
   running.add(child);
-  let log = '';
-  const collect = (chunk) => {
-    log = (log + chunk.toString()).slice(-64_000);
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
+  const output = captureOutput(child, { keep: 64_000 });
   const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
   exited.then(() => running.delete(child));
 
@@ -132,13 +131,15 @@ export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
   };
 
   try {
-    await waitForHealth(url, exited, () => log);
+    await waitForHealth(url, exited, output.text);
   } catch (error) {
     await stop();
     throw error;
   }
   const auth = vars.MNOTE_CLIENT_TOKEN ? { authorization: `Bearer ${vars.MNOTE_CLIENT_TOKEN}` } : {};
-  return { url, port: httpPort, persistTo: stateDir, pid: child.pid, logs: () => log, auth, stop };
+  // wrangler prints the Worker's console a moment after the answer it belongs to: await the line.
+  const waitForLog = (re, { timeoutMs = 60_000 } = {}) => output.until(re, { timeoutMs });
+  return { url, port: httpPort, persistTo: stateDir, pid: child.pid, logs: output.text, waitForLog, auth, stop };
 }
 
 function killGroup(child, signal) {
