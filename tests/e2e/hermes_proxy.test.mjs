@@ -471,8 +471,10 @@ describe('runs and events', () => {
     assert.equal(failed.event, 'run.failed');
     assert.equal(failed.code, 'hermes_client_upstream_unavailable');
     assert.equal(failed.timed_out, true);
+    // Not before the idle time (how much later depends on the machine's load, so no upper bound: a stream
+    // that never ended would fail the test on its own bound).
     const silence = failed && result.events.at(-1).at - result.events.at(-2).at;
-    assert.ok(silence >= IDLE_MS - 100 && silence < IDLE_MS + 2_000, `${silence} ms`);
+    assert.ok(silence >= IDLE_MS - 100, `${silence} ms`);
   });
 
   test('a malformed upstream event is skipped; the stream goes on', async () => {
@@ -585,12 +587,15 @@ describe('upstream failures map to the contract codes', () => {
   });
 
   test('a slow answer → 504 hermes_client_upstream_unavailable after HERMES_TIMEOUT_MS', async () => {
-    double.inject('GET /v1/models', { delayMs: TIMEOUT_MS + 1_500 });
+    // Hermes would answer only after a minute: a 504 well before that came from the Worker's own timeout,
+    // however loaded the machine is.
+    const UPSTREAM_DELAY_MS = 60_000;
+    double.inject('GET /v1/models', { delayMs: UPSTREAM_DELAY_MS });
     const started = performance.now();
     const error = assertCodedError(await get('models'), 504, 'hermes_client_upstream_unavailable');
     const took = performance.now() - started;
     assert.equal(error.details.timedOut, true);
-    assert.ok(took >= TIMEOUT_MS - 50 && took < TIMEOUT_MS + 1_000, `${took} ms`);
+    assert.ok(took >= TIMEOUT_MS - 50 && took < UPSTREAM_DELAY_MS / 2, `${took} ms`);
   });
 
   test('malformed JSON and a non-Hermes upstream → 502 hermes_client_upstream_unavailable', async () => {

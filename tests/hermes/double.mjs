@@ -324,7 +324,14 @@ export async function startHermesDouble({ apiKey, port = 0, keepaliveMs = 1_000,
     if (req.method === 'GET' && path === '/health') return send(res, 200, { status: 'ok', platform: 'hermes-agent' });
 
     const fault = takeFault(key);
-    if (fault?.delayMs) await sleep(fault.delayMs);
+    if (fault?.delayMs) {
+      // A caller that gives up (the Worker's timeout) ends the wait: no timer outlives the request.
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, fault.delayMs);
+        res.once('close', () => (clearTimeout(timer), resolve()));
+      });
+      if (res.destroyed) return;
+    }
     const auth = req.headers.authorization ?? '';
     if (!(auth.startsWith('Bearer ') && auth.slice(7).trim() === apiKey)) {
       return send(res, 401, hermesError('Invalid API key', 'invalid_api_key'));
