@@ -77,7 +77,10 @@ test-tools: setup worker
 	node --experimental-websocket --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs \
 		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs tests/hermes/workspace_reads.test.mjs
 
-test: setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
+# One phase after another, with each phase's time printed at the end (scripts/test-phases).
+TEST_PHASES := setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
+test:
+	@MAKE="$(MAKE)" scripts/test-phases $(TEST_PHASES)
 
 bench: setup-dev wasm
 	$(CARGO) bench -p pageai-core
