@@ -57,16 +57,20 @@ test-nostd:
 test-wasm: setup wasm
 	node --test wasm/tests/
 
+# A test that sets no bound of its own fails after 10 minutes instead of hanging the run: a hang then names
+# the test that hung, where CI's limit would only say the run did not finish.
+NODE_TEST := node --test --test-concurrency=1 --test-timeout=600000
+
 # --experimental-websocket: Node 20's own WebSocket client, for the live channel's tests (live.test.mjs).
 test-e2e: wasm worker
-	node --experimental-websocket --test --test-concurrency=1 $(E2E_OTHER)
+	$(NODE_TEST) --experimental-websocket $(E2E_OTHER)
 
 # The Hermes client proxy under wrangler dev: against the scripted double that follows SPEC §10
 # (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes; and `make dev` with a
 # model named (tests/e2e/hermes_dev.test.mjs: scripts/dev starts the Worker and the real Hermes, the demo
 # runs a rewrite through Review in Chromium, Ctrl-C leaves nothing running).
 test-hermes: setup wasm worker
-	node --test --test-concurrency=1 $(E2E_HERMES)
+	$(NODE_TEST) $(E2E_HERMES)
 
 # The mnote tools against the real hermes-agent 0.19.0 (the venv scripts/setup builds), over MCP; and a
 # person editing the page while Hermes proposes a change (tests/hermes/live_edits.test.mjs); and the proposal
@@ -74,7 +78,7 @@ test-hermes: setup wasm worker
 # run of a person of another workspace reading their page with the run's context
 # (tests/hermes/workspace_reads.test.mjs).
 test-tools: setup worker
-	node --experimental-websocket --test --test-concurrency=1 tests/hermes/mcp_tools.test.mjs \
+	$(NODE_TEST) --experimental-websocket tests/hermes/mcp_tools.test.mjs \
 		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs tests/hermes/workspace_reads.test.mjs
 
 # One phase after another, with each phase's time printed at the end (scripts/test-phases).
