@@ -19,6 +19,7 @@ import { after, before, test } from 'node:test';
 import { hermesInstalled, HERMES_BIN } from '../hermes/lib/hermes.mjs';
 import { startModelServer, toolResults } from '../hermes/lib/model_server.mjs';
 import { DESKTOP, launchBrowser, newTab } from './lib/browser.mjs';
+import { captureOutput } from './lib/output.mjs';
 import { SCREENS } from './lib/demo.mjs';
 import { ROOT, freePort } from './lib/wrangler.mjs';
 
@@ -81,39 +82,10 @@ function startDev(env) {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let output = '';
-  const watchers = [];
-  const collect = (chunk) => {
-    output += chunk;
-    for (const w of watchers.splice(0)) if (!w()) watchers.push(w);
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  let status = null;
-  exited.then((s) => {
-    status = s;
-    for (const w of watchers.splice(0)) w();
-  });
-  const line = (re, timeoutMs = READY_TIMEOUT_MS) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no line ${re} within ${timeoutMs} ms:\n${output.slice(-4000)}`)), timeoutMs);
-      const check = () => {
-        const hit = output.split('\n').find((l) => re.test(l));
-        if (hit) {
-          clearTimeout(timer);
-          resolve(hit);
-          return true;
-        }
-        if (status) {
-          clearTimeout(timer);
-          reject(new Error(`scripts/dev exited (${JSON.stringify(status)}):\n${output.slice(-4000)}`));
-          return true;
-        }
-        return false;
-      };
-      if (!check()) watchers.push(check);
-    });
+  const output = captureOutput(child);
+  // 'close': exited, and everything it printed has been read.
+  const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const line = (re) => output.until(re, { timeoutMs: READY_TIMEOUT_MS });
   // Last resort on a failed test: the script's group (wrangler, workerd) and Hermes' own group.
   const kill = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -135,7 +107,7 @@ function startDev(env) {
       await exited;
     }
   };
-  return { child, pid: child.pid, output: () => output, line, exited, kill };
+  return { child, pid: child.pid, output: output.text, line, exited, kill };
 }
 
 before(async () => {
