@@ -53,7 +53,8 @@ test-rust:
 test-nostd:
 	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none
 
-# The parity test also runs `cargo run -p pageai-wasm --example route_corpus` for the native answers.
+# The parity test also builds and runs the route_corpus example (with test-rust's package set, so its build
+# is reused) for the native answers.
 test-wasm: setup wasm
 	node --test wasm/tests/
 

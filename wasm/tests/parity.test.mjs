@@ -128,9 +128,16 @@ describe("golden wire fixtures", () => {
 
 describe("router corpus", () => {
   test("every line routes, and every recommendation previews, byte for byte like native core", { timeout: 900_000 }, () => {
-    // Native answers: a tiny example of the wasm crate that runs core directly (a debug build: seconds when warm).
+    // Native answers: a tiny example of the wasm crate that runs core directly (a debug build). It is built
+    // with the package set of `make test-rust`, so features unify the same way and that run's build is reused
+    // (built for pageai-wasm alone, core's features differ and everything recompiles).
+    execFileSync(
+      "cargo",
+      ["build", "-q", "-p", "pageai-core", "-p", "pageai-worker", "-p", "pageai-wasm", "--example", "route_corpus"],
+      { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
+    );
     const native = new Map(
-      execFileSync("cargo", ["run", "-q", "-p", "pageai-wasm", "--example", "route_corpus"], {
+      execFileSync(join(process.env.CARGO_TARGET_DIR ?? join(root, "target"), "debug", "examples", "route_corpus"), [], {
         cwd: root,
         encoding: "utf8",
         maxBuffer: 256 * 1024 * 1024,

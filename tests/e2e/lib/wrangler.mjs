@@ -9,14 +9,20 @@
 // wrangler is started as `node …/wrangler.js`, never through npx: a SIGTERM to that PID then also ends
 // workerd (killing npx would leave both running). Each instance gets its own HTTP port, inspector port
 // and state folder, so several can run at once.
+//
+// The harness builds the Worker itself (worker/build.sh, a no-op when up to date) and starts wrangler on a
+// copy of worker/wrangler.toml without its [build] table. With [build], wrangler 4.86 runs the build a second
+// time once its file watcher is ready and reloads the Worker; when that lands after `/health` first
+// answers, a test's first request can meet the reload.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 import { captureOutput } from './output.mjs';
 
@@ -36,6 +42,29 @@ const LOG_TAIL_CHARS = 4_000;
  */
 export const TEST_CLIENT_TOKEN = 'e2e-client-token-0123456789abcdef';
 export const TEST_SESSION_SECRET = 'e2e-session-secret-0123456789abcdef';
+
+/**
+ * worker/wrangler.toml without its [build] table, written next to it (its paths are relative to it) as
+ * worker/wrangler.no-build.toml (git-ignored), after worker/build.sh has brought the bundle up to date.
+ * Once per test process.
+ */
+let noBuildConfig;
+function workerConfig() {
+  noBuildConfig ??= (async () => {
+    await promisify(execFile)(join(WORKER_DIR, 'build.sh'), [], { cwd: WORKER_DIR, maxBuffer: 64 * 1024 * 1024 });
+    const toml = await readFile(join(WORKER_DIR, 'wrangler.toml'), 'utf8');
+    // The table runs from its header to the next header.
+    const stripped = toml.replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '');
+    assert.ok(!/^\[build\]/m.test(stripped) && stripped !== toml, 'worker/wrangler.toml has one [build] table');
+    const path = join(WORKER_DIR, 'wrangler.no-build.toml');
+    // Several test processes may write it at once: each writes its own file and renames it into place.
+    const own = `${path}.${process.pid}`;
+    await writeFile(own, `# Written by tests/e2e/lib/wrangler.mjs from wrangler.toml; do not edit.\n${stripped}`);
+    await rename(own, path);
+    return path;
+  })();
+  return noBuildConfig;
+}
 
 /** Workers still running, so a crashed test run does not leave wrangler and workerd behind. */
 const running = new Set();
@@ -92,7 +121,7 @@ export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
     '--show-interactive-dev-session=false',
     '--persist-to', stateDir,
   ];
-  if (config) args.push('--config', config);
+  args.push('--config', config ?? (await workerConfig()));
   for (const [name, value] of Object.entries(vars)) if (value !== null) args.push('--var', `${name}:${value}`);
 
   const child = spawn(process.execPath, args, {
