@@ -47,8 +47,9 @@ lint:
 
 test-rust:
 	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --skip corpus_precision_and_recall
-	@# The router corpus prints its precision and recall line.
-	$(CARGO) test -p pageai-core --test router_corpus -- --nocapture
+	@# The router corpus prints its precision and recall line. The same package set as above, so features
+	@# unify the same way and nothing recompiles.
+	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm --test router_corpus -- --nocapture
 
 test-nostd:
 	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none
