@@ -57,7 +57,8 @@ pub fn call_result(answer_json: &str, outcome: Outcome, text_cap: usize) -> Valu
         Outcome::Answered => false,
         Outcome::Failed(code) => is_tool_error(code),
     };
-    let mut result = json!({"content": [{"type": "text", "text": capped_text(answer_json, text_cap)}], "isError": is_error});
+    let mut result =
+        json!({"content": [{"type": "text", "text": capped_text(answer_json, text_cap)}], "isError": is_error});
     if let (Ok(structured @ Value::Object(_)), Some(map)) =
         (serde_json::from_str::<Value>(answer_json), result.as_object_mut())
     {
@@ -84,13 +85,17 @@ mod tests {
 
     #[test]
     fn refusals_are_answers_and_server_faults_are_errors() {
-        let refused = call_result(r#"{"ok":false,"code":"mnote_context_stale"}"#, Outcome::Failed(ErrorCode::ContextStale), 100);
+        let refused =
+            call_result(r#"{"ok":false,"code":"mnote_context_stale"}"#, Outcome::Failed(ErrorCode::ContextStale), 100);
         assert_eq!(refused["isError"], false);
         assert_eq!(refused["structuredContent"]["code"], "mnote_context_stale");
         let failed = call_result(r#"{"ok":false}"#, Outcome::Failed(ErrorCode::StorageFailed), 100);
         assert_eq!(failed["isError"], true);
         for code in ErrorCode::ALL {
-            let server = matches!(code.status(), Status::Internal | Status::BadGateway | Status::Unavailable | Status::TooManyRequests);
+            let server = matches!(
+                code.status(),
+                Status::Internal | Status::BadGateway | Status::Unavailable | Status::TooManyRequests
+            );
             assert_eq!(is_tool_error(*code), server, "{code}");
         }
     }

@@ -8,9 +8,9 @@
 //! under its own copy of its workspace's profile). A `tools/call` answer carries the object's
 //! `x-mnote-rows-written` header, as the tool route's does.
 
+use pageai_core::Error;
 use pageai_core::manifest;
 use pageai_core::page::Permission;
-use pageai_core::Error;
 use serde_json::Value;
 use worker::{Headers, Request, Response};
 
