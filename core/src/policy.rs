@@ -168,6 +168,25 @@ pub fn check_bound(tool: Tool, origin: Origin, context_id: Option<&str>) -> Resu
     }
 }
 
+/// [`check_bound`] for a call's JSON arguments, after checking them: a write whose arguments are bad and
+/// name no `contextId` is refused for every bad field at once, the missing `contextId` listed with them, so
+/// a model fixes its call in one go rather than learning of one mistake per call.
+pub fn check_call_bound(tool: Tool, origin: Origin, args: &serde_json::Value) -> Result<(), Error> {
+    let context_id = args.get("contextId").and_then(serde_json::Value::as_str);
+    let bound = check_bound(tool, origin, context_id);
+    match (crate::executor::check_arguments(tool, args), bound) {
+        (Ok(()), bound) => bound,
+        (Err(Error::InvalidArguments { pointer, reason, mut more }), Err(_)) => {
+            more.push(crate::error::FieldError {
+                pointer: "/contextId".into(),
+                reason: "every AI write names the frozen context of its run: the contextId doc_fetch answered".into(),
+            });
+            Err(Error::InvalidArguments { pointer, reason, more })
+        }
+        (Err(error), _) => Err(error),
+    }
+}
+
 /// A write's risk: the plan's, or high for a tool that is high-risk by nature (`page.save`).
 pub fn risk_of(tool: Tool, planned: Risk) -> Risk {
     match tool.spec().risk {

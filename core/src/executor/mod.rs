@@ -269,6 +269,11 @@ enum Parsed {
     Write(alloc::boxed::Box<WriteArgs>),
 }
 
+/// Whether `json` reads as the arguments of `tool`: every bad field, as [`Error::InvalidArguments`].
+pub fn check_arguments(tool: Tool, json: &Value) -> Result<()> {
+    parse(tool, json).map(drop)
+}
+
 /// Every tool, one arm each: a new tool does not compile until it is parsed here.
 fn parse(tool: Tool, json: &Value) -> Result<Parsed> {
     Ok(match tool {

@@ -37,8 +37,11 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
 pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
     decoder::read(value).map_err(|failure| {
         let reason = reason_of(&failure.error);
-        let more = every_bad_field(value, &failure.pointer, &reason, &|probe| decoder::read::<T>(probe).map(drop));
-        Error::InvalidArguments { pointer: failure.pointer, reason, more }
+        let mut more = every_bad_field(value, &failure.pointer, &reason, &|probe| decoder::read::<T>(probe).map(drop));
+        for field in &mut more {
+            field.reason = plain_words(&field.reason);
+        }
+        Error::InvalidArguments { pointer: failure.pointer, reason: plain_words(&reason), more }
     })
 }
 
@@ -192,7 +195,51 @@ fn reason_of(e: &serde_json::Error) -> String {
 
 /// Maps a serde_json error at `pointer` to [`Error::InvalidArguments`].
 pub fn serde_error(pointer: &str, e: &serde_json::Error) -> Error {
-    Error::invalid(pointer, reason_of(e))
+    Error::invalid(pointer, plain_words(&reason_of(e)))
+}
+
+/// A serde message in the words of a JSON API's user: JSON's names for what was sent (`array`, `object`,
+/// `null`, not `sequence`, `map`, `unit value`) and for what was expected (`a whole number from 0`, not
+/// `u64`; `an object`, not `struct Scope`), so no Rust type reaches a caller. The reading of the
+/// fields (`every_bad_field`) works on serde's own words; only what is answered is rewritten.
+pub fn plain_words(reason: &str) -> String {
+    let (head, expected) = match reason.rsplit_once(", expected ") {
+        Some((head, expected)) => (head, Some(expected)),
+        None => (reason, None),
+    };
+    let mut out = String::from(head);
+    for (rust, json) in [("sequence", "array"), ("map", "object"), ("unit value", "null")] {
+        if let Some(sent) = out.strip_prefix("invalid type: ")
+            && sent == rust
+        {
+            out = alloc::format!("invalid type: {json}");
+        }
+    }
+    if let Some(expected) = expected {
+        out.push_str(", expected ");
+        out.push_str(&expected_in_words(expected));
+    }
+    out
+}
+
+/// serde's "expected …" in JSON words.
+fn expected_in_words(expected: &str) -> String {
+    let range = |max: u64| alloc::format!("a whole number from 0 to {max}");
+    match expected {
+        "u8" => range(u64::from(u8::MAX)),
+        "u16" => range(u64::from(u16::MAX)),
+        "u32" => range(u64::from(u32::MAX)),
+        "u64" | "usize" => String::from("a whole number from 0"),
+        "i8" | "i16" | "i32" | "i64" | "isize" => String::from("a whole number"),
+        "f32" | "f64" => String::from("a number"),
+        "a sequence" => String::from("an array"),
+        "a map" => String::from("an object"),
+        "a borrowed string" | "a character" | "char" => String::from("a string"),
+        e if e.starts_with("struct ") || e.contains("tagged enum ") => String::from("an object"),
+        e if e.starts_with("enum ") => String::from("one of the names the tool's inputSchema lists"),
+        e if e.starts_with("a tuple of size ") => alloc::format!("an array of {}", &e["a tuple of size ".len()..]),
+        other => String::from(other),
+    }
 }
 
 // RFC 6901: '~' becomes "~0" and '/' becomes "~1".

@@ -1,9 +1,15 @@
 //! The manifest in the two forms models consume: MCP `tools/list` and OpenAI function calling.
 //! Both list only enabled tools, named by `mcpName` (dots are not legal in function names).
+//!
+//! These are the forms for a caller bound to no document (an MCP client, a model behind any server), so
+//! every tool's `documentId` is required in them, whatever the manifest's own schema leaves optional for a
+//! call bound to its page. The Worker's `tools/list` and the package's `mcpToolsList()` /
+//! `openaiFunctions()` are these very functions. An MCP tool's `outputSchema` admits the answer and the
+//! coded refusal (`ok:false`, see [`super::call_result`]), because a refusal is an ordinary result there.
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::ManifestV1;
 
@@ -19,8 +25,8 @@ pub fn mcp_tools_list(manifest: &ManifestV1) -> Vec<Value> {
                 "name": t.mcp_name,
                 "title": t.name,
                 "description": t.description,
-                "inputSchema": t.input_schema,
-                "outputSchema": t.output_schema,
+                "inputSchema": unbound_input_schema(&t.input_schema),
+                "outputSchema": answer_or_refusal(&t.output_schema),
                 "annotations": {
                     "title": t.name,
                     "readOnlyHint": a.readonly,
@@ -50,7 +56,7 @@ pub fn openai_functions(manifest: &ManifestV1) -> Vec<Value> {
                 "function": {
                     "name": t.mcp_name,
                     "description": t.description,
-                    "parameters": t.input_schema,
+                    "parameters": unbound_input_schema(&t.input_schema),
                 },
             })
         })
@@ -69,7 +75,7 @@ pub fn openai_functions_strict(manifest: &ManifestV1) -> Vec<Value> {
         .iter()
         .filter(|t| t.availability.enabled)
         .map(|t| {
-            let mut parameters = t.input_schema.clone();
+            let mut parameters = unbound_input_schema(&t.input_schema);
             strict_schema(&mut parameters);
             if let Some(root) = parameters.as_object_mut() {
                 root.remove("$schema");
@@ -86,6 +92,61 @@ pub fn openai_functions_strict(manifest: &ManifestV1) -> Vec<Value> {
         })
         .collect()
 }
+
+/// `schema` with `documentId` required (first in `required`), for a call bound to no document.
+fn unbound_input_schema(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    let Some(object) = schema.as_object_mut() else { return schema };
+    if object.get("properties").and_then(|p| p.get("documentId")).is_none() {
+        return schema;
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties")
+        && let Some(Value::Object(document_id)) = properties.get_mut("documentId")
+    {
+        // "defaults to the one the call is bound to" is not true of an unbound call.
+        document_id.insert("description".into(), Value::from("The document (page) the call is about."));
+    }
+    let required = object.entry("required").or_insert_with(|| json!([]));
+    if let Some(list) = required.as_array_mut()
+        && !list.iter().any(|v| v == "documentId")
+    {
+        list.insert(0, json!("documentId"));
+    }
+    schema
+}
+
+/// The MCP `outputSchema` of a tool whose answer is `answer`: that answer or the coded refusal
+/// ([`super::refusal_schema`]), with the answer's `$defs` kept at the root so its `$ref`s still resolve.
+/// The root stays `type: object`, as MCP requires of an output schema.
+fn answer_or_refusal(answer: &Value) -> Value {
+    let mut branch = answer.clone();
+    let mut defs = Map::new();
+    if let Some(object) = branch.as_object_mut() {
+        object.remove("$schema");
+        if let Some(Value::Object(answer_defs)) = object.remove("$defs") {
+            defs = answer_defs;
+        }
+    }
+    let mut refusal = super::refusal_schema();
+    if let Some(object) = refusal.as_object_mut() {
+        object.remove("$schema");
+    }
+    let title = answer.get("title").and_then(Value::as_str).unwrap_or("Answer");
+    let answer_ref = alloc::format!("#/$defs/{title}");
+    defs.insert(title.into(), branch);
+    defs.insert(REFUSAL_DEF.into(), refusal);
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": alloc::format!("{title}OrRefusal"),
+        "description": "The tool's answer, or the coded refusal (`ok:false`) when the call was refused.",
+        "type": "object",
+        "anyOf": [{"$ref": answer_ref}, {"$ref": alloc::format!("#/$defs/{REFUSAL_DEF}")}],
+        "$defs": defs,
+    })
+}
+
+/// The name of the refusal's schema in an MCP output schema's `$defs`.
+const REFUSAL_DEF: &str = "ErrorBody";
 
 /// Rewrites `schema` in place into OpenAI's strict subset (see [`openai_functions_strict`]).
 fn strict_schema(schema: &mut Value) {

@@ -15,6 +15,7 @@
 //! without shipping a schema generator to every browser.
 
 pub mod args;
+pub mod call_result;
 mod catalog;
 mod export;
 
@@ -42,6 +43,12 @@ pub fn unavailable_reason(
     // Availability does not depend on the role: a viewer's writes are offered, and held as proposals.
     let ask = Ask { tool, origin: Origin::Hermes, profile, grants, permission, role: crate::policy::Role::Owner };
     policy::decide(&ask, Stage::Run).err().map(|unavailable| unavailable.to_string())
+}
+
+/// The JSON Schema of the coded error body ([`crate::wire::ErrorBody`]), a refusal's answer: what an MCP
+/// tool's `outputSchema` admits besides the answer.
+pub fn refusal_schema() -> serde_json::Value {
+    serde_json::from_str(include_str!("schemas/output/error.json")).unwrap_or_default()
 }
 
 /// The annotations of `tool` under `profile`.

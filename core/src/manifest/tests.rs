@@ -152,6 +152,7 @@ fn derived_schemas() -> Vec<(String, Value)> {
     all.push(("output/page_ai_context.json".into(), derive::<crate::wire::PageAiContextV1>()));
     all.push(("output/doc_search.json".into(), derive::<crate::wire::SearchResultV1>()));
     all.push(("output/tool_result.json".into(), derive::<crate::wire::ToolResultV1>()));
+    all.push(("output/error.json".into(), derive::<crate::wire::ErrorBody>()));
     all
 }
 
@@ -177,4 +178,5 @@ fn checked_in_schemas_match_the_types() {
         assert_eq!(tool.input_schema(), on_disk, "{tool:?}");
         assert_eq!(tool.output_schema()["type"], "object", "{tool:?}");
     }
+    assert_eq!(refusal_schema()["title"], "ErrorBody", "the refusal's schema parses");
 }

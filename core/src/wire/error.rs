@@ -14,6 +14,7 @@ use crate::error::Error;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorBody {
     /// Always `false`.
+    #[cfg_attr(test, schemars(extend("const" = false)))]
     pub ok: bool,
     /// The stable code.
     pub code: String,
@@ -26,7 +27,9 @@ pub struct ErrorBody {
     /// Correlates this answer with logs and upstream calls.
     pub trace_id: String,
     /// The one request this answer is for (also its `x-request-id` header and the Worker's log line).
+    // A plain string in the schema: absent, never null (strict validators refuse a union type).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, schemars(with = "String"))]
     pub request_id: Option<String>,
 }
 

@@ -8,9 +8,9 @@
 //! under its own copy of its workspace's profile). A `tools/call` answer carries the object's
 //! `x-mnote-rows-written` header, as the tool route's does.
 
+use pageai_core::Error;
 use pageai_core::manifest;
 use pageai_core::page::Permission;
-use pageai_core::{Error, error::ErrorCode};
 use serde_json::Value;
 use worker::{Headers, Request, Response};
 
@@ -47,14 +47,18 @@ pub async fn post(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
     let text = match std::str::from_utf8(&bytes) {
         Ok(text) => text,
         Err(e) => {
-            let fault = mcp::parse_error(&format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()));
+            let fault = mcp::parse_error(&format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()))
+                .stamped(&ctx.trace_id, &ctx.request_id);
             return Ok(rpc(fault.status, &fault.body, None, &ctx.trace_id)?);
         }
     };
     let header_version = req.headers().get("mcp-protocol-version").ok().flatten();
     let step = match mcp::plan(text, header_version.as_deref()) {
         Ok(step) => step,
-        Err(fault) => return Ok(rpc(fault.status, &fault.body, None, &ctx.trace_id)?),
+        Err(fault) => {
+            let fault = fault.stamped(&ctx.trace_id, &ctx.request_id);
+            return Ok(rpc(fault.status, &fault.body, None, &ctx.trace_id)?);
+        }
     };
     let (body, rows_written) = match step {
         Step::Accepted => return Ok(accepted(&ctx.trace_id)?),
@@ -74,7 +78,13 @@ async fn list_tools(reply: &Reply, ctx: &RequestContext) -> Result<Value, Error>
     let client = ProfileClient::new(&ctx.env, DEFAULT_WORKSPACE_ID, &ctx.trace_id)?;
     Ok(match client.get(&ctx.trace_id).await {
         Ok(profile) => mcp::tools_list(reply, &manifest::manifest(&profile, None, Permission::Edit)),
-        Err(failure) => fault_of(reply, failure, &ctx.trace_id).await.0,
+        Err(failure) => {
+            let error = match failure {
+                Failure::Core(error) => error,
+                Failure::Relayed(_) => crate::error::internal("read the profile", "a relayed answer", &ctx.trace_id),
+            };
+            mcp::internal_error(reply, &error, &ctx.trace_id, &ctx.request_id)
+        }
     })
 }
 
@@ -88,7 +98,7 @@ async fn call_tool(
 ) -> (Value, Option<String>) {
     let document_id = match document_of(&arguments, "") {
         Ok(id) => id,
-        Err(error) => return (mcp::call_error(reply, &error, &ctx.trace_id), None),
+        Err(error) => return (mcp::call_error(reply, &error, &ctx.trace_id, &ctx.request_id), None),
     };
     let run_id =
         run_id.filter(|r| ids::is_sane_trace_id(r)).unwrap_or_else(|| crate::durable::document::MCP_RUN.to_string());
@@ -106,34 +116,29 @@ async fn call_tool(
         client.call::<ToolReply>(&DocumentCommand::CallTool { document_id, call }, &ctx.trace_id).await
     };
     match sent.await {
-        Ok(Answered { value: tool, rows_written }) => (mcp::call_result(reply, tool.result.get(), false), rows_written),
-        Err(failure) => fault_of(reply, failure, &ctx.trace_id).await,
+        Ok(Answered { value: tool, rows_written }) => (mcp::call_answer(reply, tool.result.get()), rows_written),
+        Err(failure) => fault_of(reply, failure, ctx).await,
     }
 }
 
-/// A failed call as the model should see it: a tool error (`isError:true`, the coded body as text) for
-/// anything the caller can fix, a JSON-RPC internal error for a server fault. With the rows an object's
-/// refusal reports written.
-async fn fault_of(reply: &Reply, failure: Failure, trace_id: &str) -> (Value, Option<String>) {
+/// A failed call as the model should see it, in core's result shape: a refusal as an ordinary result, a
+/// server fault as a tool error, both carrying the coded body (with this request's id). With the rows an
+/// object's refusal reports written.
+async fn fault_of(reply: &Reply, failure: Failure, ctx: &RequestContext) -> (Value, Option<String>) {
+    let (trace_id, request_id) = (ctx.trace_id.as_str(), ctx.request_id.as_str());
     match failure {
-        Failure::Core(error) if error.code() == ErrorCode::StorageFailed => {
-            (mcp::internal_error(reply, &error, trace_id), None)
-        }
-        Failure::Core(error) => (mcp::call_error(reply, &error, trace_id), None),
+        Failure::Core(error) => (mcp::call_error(reply, &error, trace_id, request_id), None),
         Failure::Relayed(mut response) => {
-            let status = response.status_code();
             let rows_written = response.headers().get(ROWS_WRITTEN_HEADER).ok().flatten();
             let body = match response.text().await {
-                Ok(body) if status < 500 => mcp::call_result(reply, &body, true),
-                Ok(body) => {
-                    let data: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-                    reply.error(mcp::codes::INTERNAL_ERROR, "Internal error", Some(data))
+                Ok(body) => mcp::call_relayed(reply, &body, request_id).unwrap_or_else(|| {
+                    let error = crate::error::internal("read document object answer", "not a coded body", trace_id);
+                    mcp::call_error(reply, &error, trace_id, request_id)
+                }),
+                Err(e) => {
+                    let error = crate::error::internal("read document object answer", e, trace_id);
+                    mcp::call_error(reply, &error, trace_id, request_id)
                 }
-                Err(e) => mcp::internal_error(
-                    reply,
-                    &crate::error::internal("read document object answer", e, trace_id),
-                    trace_id,
-                ),
             };
             (body, rows_written)
         }

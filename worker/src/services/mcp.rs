@@ -13,11 +13,15 @@
 //!   `resultType:"complete"`. An unknown version is error -32022 with the supported ones.
 //!
 //! Methods: `initialize`, `server/discover`, `ping`, `tools/list` (core's manifest filtered by the profile,
-//! named by `mcpName`), `tools/call`. A tool failure is a result with `isError:true` whose text is the coded
-//! error body, so the model can read the code and fix its call; JSON-RPC errors are kept for protocol
-//! faults. MCP calls are not bound to a document, so every tool's `documentId` is required here.
+//! named by `mcpName`), `tools/call`. A tool call's result has core's one shape
+//! ([`pageai_core::manifest::call_result`]): a refusal is an ordinary result whose text and
+//! `structuredContent` are the coded error body, so the model reads the code and fixes its call; only a
+//! server fault is `isError:true`. JSON-RPC errors are kept for protocol faults. MCP calls are not bound to
+//! a document, so every tool's `documentId` is required (core's export says so).
 
 use pageai_core::Error;
+use pageai_core::error::ErrorCode;
+use pageai_core::manifest::call_result::{self, Outcome};
 use pageai_core::manifest::{self, ManifestV1};
 use pageai_core::wire::ErrorBody;
 use serde_json::{Map, Value, json};
@@ -118,6 +122,20 @@ impl Reply {
     /// The JSON-RPC error response.
     pub fn error(&self, code: i64, message: &str, data: Option<Value>) -> Value {
         error_body(self.id.clone(), code, message, data)
+    }
+}
+
+impl Fault {
+    /// The fault with its coded body (`error.data`, when it is one) naming the trace and the request, as
+    /// every error body does.
+    pub fn stamped(mut self, trace_id: &str, request_id: &str) -> Self {
+        if let Some(data) = self.body.pointer_mut("/error/data").and_then(Value::as_object_mut)
+            && data.get("ok") == Some(&Value::Bool(false))
+        {
+            data.insert("traceId".into(), json!(trace_id));
+            data.insert("requestId".into(), json!(request_id));
+        }
+        self
     }
 }
 
@@ -293,16 +311,11 @@ fn discover() -> Value {
     })
 }
 
-/// The `tools/list` result: core's MCP export of `manifest` (enabled tools only), with `documentId`
-/// required in every input schema, because an MCP call is bound to no document.
+/// The `tools/list` result: core's MCP export of `manifest` (enabled tools only, `documentId` required in
+/// every input schema: an MCP call is bound to no document), the very list the package's `mcpToolsList()`
+/// gives for the same profile.
 pub fn tools_list(reply: &Reply, manifest: &ManifestV1) -> Value {
-    let mut tools = manifest::mcp_tools_list(manifest);
-    for tool in &mut tools {
-        if let Some(schema) = tool.get_mut("inputSchema").and_then(Value::as_object_mut) {
-            require_document_id(schema);
-        }
-    }
-    let mut result = json!({"tools": tools});
+    let mut result = json!({"tools": manifest::mcp_tools_list(manifest)});
     if reply.stateless
         && let Some(map) = result.as_object_mut()
     {
@@ -313,40 +326,34 @@ pub fn tools_list(reply: &Reply, manifest: &ManifestV1) -> Value {
     reply.result(result)
 }
 
-fn require_document_id(schema: &mut Map<String, Value>) {
-    let has = schema.get("properties").and_then(|p| p.get("documentId")).is_some();
-    if !has {
-        return;
-    }
-    let required = schema.entry("required").or_insert_with(|| json!([]));
-    if let Some(list) = required.as_array_mut()
-        && !list.iter().any(|v| v == "documentId")
-    {
-        list.insert(0, json!("documentId"));
-    }
+/// The `tools/call` result for a tool's answer, in core's one shape ([`call_result`]).
+pub fn call_answer(reply: &Reply, answer_json: &str) -> Value {
+    reply.result(call_result::call_result(answer_json, Outcome::Answered, call_result::TEXT_CAP_DEFAULT))
 }
 
-/// The `tools/call` result for a tool's answer: its JSON as text and as `structuredContent`. A failed call
-/// (`is_error`) carries the coded error body both ways too, so a client reads `code` and `details` without
-/// parsing text; MCP clients check `structuredContent` against the output schema only when `isError` is
-/// false.
-pub fn call_result(reply: &Reply, answer_json: &str, is_error: bool) -> Value {
-    let mut result = json!({"content": [{"type": "text", "text": answer_json}], "isError": is_error});
-    if let (Ok(structured), Some(map)) = (serde_json::from_str::<Value>(answer_json), result.as_object_mut()) {
-        map.insert("structuredContent".into(), structured);
-    }
-    reply.result(result)
+/// The `tools/call` result for a call refused or failed with `error`: its coded body, naming the request.
+/// A refusal is an ordinary result, a server fault a tool error (core's [`call_result::is_tool_error`]).
+pub fn call_error(reply: &Reply, error: &Error, trace_id: &str, request_id: &str) -> Value {
+    call_body(reply, ErrorBody::new(error, trace_id), request_id)
 }
 
-/// The `tools/call` result for an error found before the tool ran (no document, a bad document id).
-pub fn call_error(reply: &Reply, error: &Error, trace_id: &str) -> Value {
-    let body = serde_json::to_string(&ErrorBody::new(error, trace_id)).unwrap_or_default();
-    call_result(reply, &body, true)
+/// The `tools/call` result for a coded body another part built (the document's object), stamped with the
+/// request; `None` when `body` is not a coded error body.
+pub fn call_relayed(reply: &Reply, body: &str, request_id: &str) -> Option<Value> {
+    let body: ErrorBody = serde_json::from_str(body).ok()?;
+    Some(call_body(reply, body, request_id))
 }
 
-/// The JSON-RPC error for a server fault (storage, an unreadable object answer).
-pub fn internal_error(reply: &Reply, error: &Error, trace_id: &str) -> Value {
-    reply.error(codes::INTERNAL_ERROR, "Internal error", Some(json!(ErrorBody::new(error, trace_id))))
+fn call_body(reply: &Reply, body: ErrorBody, request_id: &str) -> Value {
+    let code = ErrorCode::parse(&body.code).unwrap_or(ErrorCode::StorageFailed);
+    let text = serde_json::to_string(&body.for_request(request_id)).unwrap_or_default();
+    reply.result(call_result::call_result(&text, Outcome::Failed(code), call_result::TEXT_CAP_DEFAULT))
+}
+
+/// The JSON-RPC error for a server fault outside a tool call (`tools/list`), with the coded body as data.
+pub fn internal_error(reply: &Reply, error: &Error, trace_id: &str, request_id: &str) -> Value {
+    let body = ErrorBody::new(error, trace_id).for_request(request_id);
+    reply.error(codes::INTERNAL_ERROR, "Internal error", Some(json!(body)))
 }
 
 #[cfg(test)]

@@ -111,20 +111,34 @@ fn tools_list_follows_the_profile_and_requires_a_document() {
 #[test]
 fn tool_results_carry_text_and_structured_content() {
     let reply = Reply { id: json!("a"), stateless: false };
-    let ok = call_result(&reply, r#"{"schema":"mnote.tool_result.v1","ok":true}"#, false);
+    let ok = call_answer(&reply, r#"{"schema":"mnote.tool_result.v1","ok":true}"#);
     assert_eq!(ok["result"]["isError"], false);
     assert_eq!(ok["result"]["structuredContent"]["ok"], true);
     assert_eq!(ok["result"]["content"][0]["type"], "text");
-    let failed = call_error(&reply, &Error::invalid("/documentId", "missing"), "tr_1");
-    assert_eq!(failed["result"]["isError"], true);
-    let structured = &failed["result"]["structuredContent"];
+    // A refusal is an ordinary result (Hermes' breaker counts isError), with the request named.
+    let refused = call_error(&reply, &Error::invalid("/documentId", "missing"), "tr_1", "rq_1");
+    assert_eq!(refused["result"]["isError"], false);
+    let structured = &refused["result"]["structuredContent"];
     assert_eq!(
-        (structured["ok"].as_bool(), structured["code"].as_str()),
-        (Some(false), Some("mnote_invalid_arguments"))
+        (structured["ok"].as_bool(), structured["code"].as_str(), structured["requestId"].as_str()),
+        (Some(false), Some("mnote_invalid_arguments"), Some("rq_1"))
     );
     let text: Value =
-        serde_json::from_str(failed["result"]["content"][0]["text"].as_str().expect("text")).expect("json");
+        serde_json::from_str(refused["result"]["content"][0]["text"].as_str().expect("text")).expect("json");
     assert_eq!((text["code"].as_str(), text["traceId"].as_str()), (Some("mnote_invalid_arguments"), Some("tr_1")));
+    // A server fault is a tool error; a relayed body keeps its code.
+    let failed = call_error(&reply, &Error::StorageFailed, "tr_2", "rq_2");
+    assert_eq!(failed["result"]["isError"], true);
+    let relayed = call_relayed(&reply, &failed["result"]["content"][0]["text"].as_str().expect("text"), "rq_3");
+    assert_eq!(relayed.as_ref().map(|r| r["result"]["structuredContent"]["requestId"].clone()), Some(json!("rq_3")));
+    assert_eq!(call_relayed(&reply, "not json", "rq_4"), None);
+}
+
+#[test]
+fn a_protocol_fault_names_the_trace_and_the_request() {
+    let fault = parse_error("not JSON").stamped("tr_9", "rq_9");
+    assert_eq!(fault.body["error"]["data"]["requestId"], "rq_9");
+    assert_eq!(fault.body["error"]["data"]["traceId"], "tr_9");
 }
 
 #[test]
