@@ -252,11 +252,22 @@ fn development_split_precision_and_recall() {
     assert!(f.recall >= 99.7, "direct recall {:.1}% is below 99.7%", f.recall);
 }
 
-/// The held-out split: hand-written before the router's tables were last changed, and never tuned on.
+/// The held-out split A: hand-written before any change to the router's tables (the "before" figures in
+/// its commit); the tables were then extended for the kinds of wording it showed missing.
 #[test]
 fn held_out_split_precision_and_recall() {
     let f = measure("held-out split (heldout.jsonl)", "heldout.jsonl");
     assert!(f.lines >= 100 && f.zh >= 40 && f.en >= 40, "the held-out split is too small or one-sided");
+    assert!(f.wrong_writes.is_empty(), "wrong direct writes:\n{}", f.wrong_writes.join("\n"));
+    assert!(f.recall >= 95.0, "direct recall {:.1}% is below 95%", f.recall);
+}
+
+/// A second held-out file, written after the tables were changed for the first one's misses and measured
+/// without changing the tables for it: the cleaner measure of wordings the router has never seen.
+#[test]
+fn second_held_out_split_precision_and_recall() {
+    let f = measure("held-out split B (heldout_b.jsonl)", "heldout_b.jsonl");
+    assert!(f.lines >= 50 && f.zh >= 20 && f.en >= 20, "the held-out split is too small or one-sided");
     assert!(f.wrong_writes.is_empty(), "wrong direct writes:\n{}", f.wrong_writes.join("\n"));
     assert!(f.recall >= 95.0, "direct recall {:.1}% is below 95%", f.recall);
 }
