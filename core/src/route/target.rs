@@ -296,6 +296,8 @@ pub(super) fn zh_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
         "一级标题" | "大标题" | "主标题" | "h1" => (BlockType::Heading, Some(1)),
         "三级标题" | "h3" => (BlockType::Heading, Some(3)),
         "四级标题" | "h4" => (BlockType::Heading, Some(4)),
+        "五级标题" | "h5" => (BlockType::Heading, Some(5)),
+        "六级标题" | "h6" => (BlockType::Heading, Some(6)),
         "待办" | "待办事项" | "待办项" | "todo" | "任务" | "任务项" | "复选框" | "勾选框" | "清单" => {
             (BlockType::Todo, None)
         }
@@ -312,19 +314,37 @@ pub(super) fn zh_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
     })
 }
 
+/// The level of `h4`, `heading 4`, `heading level 4`, `level 4 heading`, `level-4 heading` (1..=6).
+fn heading_level(s: &str) -> Option<u8> {
+    let digits = s
+        .strip_prefix('h')
+        .or_else(|| s.strip_prefix("heading level "))
+        .or_else(|| s.strip_prefix("heading "))
+        .or_else(|| s.strip_prefix("level ").and_then(|r| r.strip_suffix(" heading")))
+        .or_else(|| s.strip_prefix("level-").and_then(|r| r.strip_suffix(" heading")))?;
+    let level: u8 = digits.parse().ok()?;
+    (1..=6).contains(&level).then_some(level)
+}
+
 /// A block type named in English words (`a bulleted list`, `heading 2`, `h1`, `to-do`).
 pub(super) fn en_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
     let s = s.strip_prefix("a ").or_else(|| s.strip_prefix("an ")).unwrap_or(s).trim();
     let s =
         s.strip_suffix(" block").unwrap_or(s).strip_suffix(" item").unwrap_or(s).strip_suffix(" items").unwrap_or(s);
     let s = s.strip_suffix(" instead").unwrap_or(s).trim();
+    if let Some(level) = heading_level(s) {
+        return Some((BlockType::Heading, Some(level)));
+    }
     Some(match s {
         "heading" | "header" | "subheading" | "h2" | "heading 2" | "level 2 heading" | "level-2 heading"
         | "section heading" | "headings" => (BlockType::Heading, Some(2)),
         "title" | "h1" | "heading 1" | "level 1 heading" | "main heading" | "top-level heading" | "heading level 1" => {
             (BlockType::Heading, Some(1))
         }
-        "h3" | "heading 3" | "level 3 heading" | "heading level 3" => (BlockType::Heading, Some(3)),
+        "h3" | "heading 3" | "level 3 heading" | "heading level 3" | "level three heading" | "subsubheading" => {
+            (BlockType::Heading, Some(3))
+        }
+        "h4" | "heading 4" | "level 4 heading" | "heading level 4" => (BlockType::Heading, Some(4)),
         "heading level 2" => (BlockType::Heading, Some(2)),
         "todo" | "to-do" | "todos" | "to-dos" | "task" | "tasks" | "checklist" | "checkbox" | "checkboxes"
         | "todo list" | "to-do list" => (BlockType::Todo, None),
@@ -333,10 +353,11 @@ pub(super) fn en_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
         "numbered list" | "ordered list" | "numbered" | "number list" | "numbered items" => {
             (BlockType::NumberedListItem, None)
         }
-        "quote" | "blockquote" | "quotation" | "block quote" => (BlockType::Quote, None),
+        "quote" | "blockquote" | "quotation" | "block quote" | "quotes" | "blockquotes" | "quotations"
+        | "block quotes" => (BlockType::Quote, None),
         "paragraph" | "normal paragraph" | "plain paragraph" | "regular paragraph" | "normal text" | "plain text"
         | "body text" | "regular text" | "paragraphs" | "text" => (BlockType::Paragraph, None),
-        "code" | "code block" => (BlockType::Code, None),
+        "code" | "code block" | "code blocks" | "code snippet" => (BlockType::Code, None),
         _ => return None,
     })
 }

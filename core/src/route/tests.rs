@@ -90,6 +90,43 @@ fn english_forms_and_quote_pairs() {
 }
 
 #[test]
+fn an_occurrence_in_a_locked_block_or_outside_the_selection_makes_the_text_ambiguous() {
+    let p = Page::new(
+        "ws",
+        "doc",
+        "t",
+        vec![
+            Block::paragraph("p_1", "The fee is 10%. Ship it."),
+            Block::paragraph("p_2", "The fee is fixed.").locked(),
+            Block::paragraph("p_3", "Ship it later."),
+        ],
+    )
+    .unwrap();
+    let ctx = frozen(&p);
+    let profile = Profile::default();
+    let go = |prompt: &str, selection: &[String]| {
+        let input =
+            RouteInput { page: &p, context: &ctx, selection, profile: &profile, grants: None, idempotency_key: "k" };
+        route(prompt, &input)
+    };
+    let p_1 = ["p_1".to_string()];
+    for (prompt, selection, candidates) in [
+        ("replace \"fee\" with \"charge\"", &[][..], ["p_1", "p_2"]),
+        ("把「fee」改成「charge」", &[][..], ["p_1", "p_2"]),
+        ("delete \"Ship it\"", &p_1[..], ["p_1", "p_3"]),
+        ("add \"Note\" after \"fee\"", &[][..], ["p_1", "p_2"]),
+    ] {
+        let r = go(prompt, selection);
+        assert!(r.recommended_tool_call.is_none(), "{prompt}: {}", r.reason);
+        assert_eq!(r.reason_code, Some(ReasonCode::MatchAmbiguous), "{prompt}: {}", r.reason);
+        assert_eq!(r.tool_hint.unwrap().candidate_block_ids, candidates, "{prompt}");
+    }
+    // Named through the selection, the text is the selected block's.
+    let r = go("in the selected paragraph, delete \"Ship it\"", &p_1);
+    assert!(r.recommended_tool_call.is_some(), "{}", r.reason);
+}
+
+#[test]
 fn ambiguity_goes_to_hermes_with_where() {
     let r = run("replace \"API\" with \"interface\"", &[], ReviewMode::Yolo);
     assert!(r.requires_hermes_run);

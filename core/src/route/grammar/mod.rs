@@ -121,13 +121,14 @@ pub(super) fn only_quote<'q>(s: &str, quotes: &'q [String]) -> Option<&'q str> {
     quotes.get(index).map(String::as_str)
 }
 
+/// Strips the longest of `options` that `s` starts with, so a table's order never hides a longer word
+/// (`内容` behind `内`).
 pub(super) fn strip_any<'a>(s: &'a str, options: &[&str]) -> (&'a str, bool) {
-    for o in options {
-        if let Some(rest) = s.strip_prefix(o) {
-            return (rest, true);
-        }
+    let longest = options.iter().filter(|o| s.starts_with(**o)).max_by_key(|o| o.len());
+    match longest.and_then(|o| s.get(o.len()..)) {
+        Some(rest) => (rest, true),
+        None => (s, false),
     }
-    (s, false)
 }
 
 pub(super) fn strip_any_suffix<'a>(s: &'a str, options: &[&str]) -> (&'a str, bool) {

@@ -118,7 +118,11 @@ impl Planner<'_> {
                 self.ops.push(op);
             }
             Command::DeleteBlock(target) => {
-                for block_id in self.resolve(target)? {
+                let ids = self.resolve(target)?;
+                if let BlockRef::Containing(text, _) = target {
+                    structure::whole_text(self.input.page, &ids, text)?;
+                }
+                for block_id in ids {
                     self.ops.push(Operation::Delete { block_id });
                 }
             }

@@ -85,16 +85,11 @@ impl Planner<'_> {
                 Found::Exact => Err(self.nowhere_of_kind(text, kind)),
             };
         }
-        let visible: Vec<String> = hits.iter().filter(|id| self.allowed.contains(id)).cloned().collect();
-        match (hits.len(), visible.len()) {
-            (_, 1) => Ok(visible),
-            // A locked or out-of-scope block: the self dry-run says which.
-            (1, 0) => Ok(hits),
-            _ => Err(Refusal {
-                code: ReasonCode::MatchAmbiguous,
-                reason: format!("{} blocks contain {text:?}: {}", hits.len(), hits.join(", ")),
-                candidates: hits,
-            }),
+        // Every holder counts, reachable or not: a second one in a locked block or outside the selection may
+        // be the one the person meant. One unreachable holder: the self dry-run says why it can't be written.
+        match hits.len() {
+            1 => Ok(hits),
+            n => Err(super::span::ambiguous(self, text, n, hits)),
         }
     }
 }

@@ -47,6 +47,7 @@ impl Planner<'_> {
     /// The block to limit the replace to (if any) and the exact text to match.
     fn locate(&mut self, span: &Span<'_>) -> Result<(Option<String>, String), Refusal> {
         self.reachable_everywhere(span)?;
+        self.unique_on_page(span)?;
         // Only a quoted literal is read ignoring case: an unquoted one is a guess already.
         if !span.all && span.quoted {
             let found = {
@@ -91,6 +92,29 @@ impl Planner<'_> {
             reason: format!("{:?} also occurs in locked blocks: {}", span.find, locked.join(", ")),
             candidates: locked,
         })
+    }
+
+    /// A text the command looks for anywhere must occur once on the whole page: an occurrence in a locked
+    /// block, or outside the selection the prompt did not mention, is one the person may have meant, so
+    /// writing the one reachable occurrence could change text they did not mean.
+    fn unique_on_page(&self, span: &Span<'_>) -> Result<(), Refusal> {
+        if span.all || span.within != Within::Page || span.find.is_empty() {
+            return Ok(());
+        }
+        let finder = memchr::memmem::Finder::new(span.find.as_bytes());
+        let mut total = 0;
+        let mut holders = Vec::new();
+        for block in &self.input.page.blocks {
+            let here = finder.find_iter(block.text.as_bytes()).count();
+            if here > 0 {
+                total += here;
+                holders.push(block.block_id.clone());
+            }
+        }
+        if total <= 1 {
+            return Ok(());
+        }
+        Err(ambiguous(self, span.find, total, holders))
     }
 
     /// Which blocks `within` lets the span be in (the write scope aside).
@@ -178,4 +202,24 @@ impl Planner<'_> {
         let (Some(block), None) = (holders.next(), holders.next()) else { return None };
         (block.text.trim() == text.trim() && !text.trim().is_empty()).then(|| block.block_id.clone())
     }
+}
+
+/// The refusal for a text found `total` times in `holders`, saying which of them the command may not write.
+pub(super) fn ambiguous(planner: &Planner<'_>, text: &str, total: usize, holders: Vec<String>) -> Refusal {
+    let page = planner.input.page;
+    let locked: Vec<&str> =
+        holders.iter().filter(|id| page.block(id).is_some_and(|b| !b.editable)).map(String::as_str).collect();
+    let outside: Vec<&str> = holders
+        .iter()
+        .filter(|id| !locked.contains(&id.as_str()) && !planner.allowed.contains(id))
+        .map(String::as_str)
+        .collect();
+    let mut reason = format!("matchText {text:?} found {total} times in {}", holders.join(", "));
+    if !locked.is_empty() {
+        reason.push_str(&format!("; locked: {}", locked.join(", ")));
+    }
+    if !outside.is_empty() {
+        reason.push_str(&format!("; outside the selection or context: {}", outside.join(", ")));
+    }
+    Refusal { code: ReasonCode::MatchAmbiguous, reason, candidates: holders }
 }

@@ -95,11 +95,25 @@ fn not_there(reason: impl Into<String>) -> Refusal {
 /// needs its content reworked, which is a model's job.
 pub(super) fn set_type(page: &Page, id: String, kind: BlockType, level: Option<u8>) -> Result<Operation, Refusal> {
     let from = page.block(&id).map(|b| b.kind);
-    if !from.is_some_and(is_text_type) || !is_text_type(kind) {
+    if !from.is_some_and(is_text_type) || !(is_text_type(kind) || kind == BlockType::Code) {
         return Err(refuse(ReasonCode::Complex, "turning this block into that type needs its content rewritten"));
     }
     let attrs = level.map(|l| Attrs { level: Some(l), ..Attrs::default() });
     Ok(Operation::Update { block_id: id, text: None, kind: Some(kind), attrs })
+}
+
+/// A block deleted by its text (`delete the todo "X"`) must be named by its whole text (spaces aside): a
+/// part of it could mean the span rather than the block.
+pub(super) fn whole_text(page: &Page, ids: &[String], text: &str) -> Result<(), Refusal> {
+    let whole = |id: &String| page.block(id).is_some_and(|b| b.text.trim() == text.trim());
+    if ids.iter().all(whole) {
+        return Ok(());
+    }
+    Err(Refusal {
+        code: ReasonCode::Complex,
+        reason: alloc::format!("{text:?} is only part of {}: the span or the whole block?", ids.join(", ")),
+        candidates: ids.to_vec(),
+    })
 }
 
 /// Checks (or unchecks) the todos `ids`, keeping their other attrs. Todos already in that state are left

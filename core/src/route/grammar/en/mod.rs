@@ -57,6 +57,11 @@ fn replace(words: &[&str], quotes: &[String], raw_unquoted: bool) -> Option<Comm
     // `substitute "B" for "A"`: the new text comes first.
     let swap_order = *verb == "substitute" && right.first() == Some(&"for");
     let right = right.get(1..).unwrap_or_default();
+    // `edit "A" to read "B"`, `change "A" to say "B"`.
+    let right = match right {
+        ["read" | "say", r @ ..] => r,
+        r => r,
+    };
     let (left, all) = target_prefix(left);
     let (left, within) = kind_prefix(left, within);
     let (find, with) = texts(left, right, quotes, raw_unquoted)?;
@@ -117,6 +122,13 @@ fn delete(words: &[&str], quotes: &[String]) -> Option<Command> {
     };
     let mut rest: Vec<&str> = rest.to_vec();
     let (within, everywhere) = scope(&mut rest);
+    // `delete the bullet "X"`, `remove the "X" paragraph`: the block of that kind whose text is X.
+    if let Some(kind) = kind_and_text(&rest, quotes)
+        && within == Within::Page
+        && !everywhere
+    {
+        return Some(Command::DeleteBlock(kind));
+    }
     let (target, all) = target_prefix(&rest);
     if let Some(text) = only_quote_word(target, quotes) {
         return Some(Command::DeleteSpan { text: text.into(), all: all || everywhere, within });
@@ -128,6 +140,17 @@ fn delete(words: &[&str], quotes: &[String]) -> Option<Command> {
         BlockRef::Containing(..) => None,
         r => Some(Command::DeleteBlock(r)),
     }
+}
+
+/// A block named by its kind and its quoted text: `the todo "X"`, `the "X" bullet`, `paragraph "X"`.
+fn kind_and_text(words: &[&str], quotes: &[String]) -> Option<BlockRef> {
+    let (noun, q) = match words {
+        ["the", noun, q] | [noun, q] if only_quote(q, quotes).is_some() => (*noun, *q),
+        ["the", q, noun] | [q, noun] if only_quote(q, quotes).is_some() => (*noun, *q),
+        _ => return None,
+    };
+    let kind = crate::route::target::en_kind(noun).filter(|k| !matches!(k, Kind::Any | Kind::ListItem))?;
+    Some(BlockRef::Containing(only_quote(q, quotes)?.into(), Some(kind)))
 }
 
 fn insert(words: &[&str], quotes: &[String]) -> Option<Command> {

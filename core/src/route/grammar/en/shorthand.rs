@@ -45,10 +45,11 @@ pub(super) fn verbless(words: &[&str], quotes: &[String], raw_unquoted: bool) ->
     let mut words: Vec<&str> = words.to_vec();
     let (within, all) = scope(&mut words);
     let arrow = |w: &str| matches!(w, ">" | "->" | "=>" | "-->");
+    if let Some((old, new)) = instead(&words) {
+        let (find, with) = (only_quote_word(&[old], quotes)?, only_quote_word(new, quotes)?);
+        return Some(Command::Replace { find: find.into(), with: with.into(), all, within, quoted: true });
+    }
     let (old, new): (&[&str], &[&str]) = match words.as_slice() {
-        ["use" | "write" | "put" | "say", new @ .., "instead", "of", old] | [new @ .., "instead", "of", old] => {
-            (core::slice::from_ref(old), new)
-        }
         [old, "should", "be" | "read" | "say" | "become", new @ ..]
         | [old, "becomes", new @ ..]
         | [old, "to", new @ ..] => (core::slice::from_ref(old), new),
@@ -63,4 +64,21 @@ pub(super) fn verbless(words: &[&str], quotes: &[String], raw_unquoted: bool) ->
         _ => return None,
     };
     Some(Command::Replace { find, with, all, within, quoted: !raw_unquoted })
+}
+
+/// Words that put the new text first: `use "B" instead of "A"`, `put "B" in place of "A"`.
+const INSTEAD_OF: &[&[&str]] =
+    &[&["instead", "of"], &["in", "place", "of"], &["in", "lieu", "of"], &["rather", "than"]];
+
+/// Verbs that may open the new-text-first form; the form also stands without one (`"B" instead of "A"`).
+const INSTEAD_VERBS: &[&str] = &["use", "write", "put", "say", "have", "type"];
+
+/// The old text and the new words of `[use] "B" instead of "A"`.
+fn instead<'w>(words: &'w [&'w str]) -> Option<(&'w str, &'w [&'w str])> {
+    let words = match words {
+        [verb, rest @ ..] if INSTEAD_VERBS.contains(verb) => rest,
+        rest => rest,
+    };
+    let (old, before) = words.split_last()?;
+    INSTEAD_OF.iter().find_map(|connector| before.strip_suffix(*connector).map(|new| (*old, new)))
 }

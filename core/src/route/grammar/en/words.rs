@@ -136,6 +136,8 @@ pub(super) fn target_prefix<'a>(words: &'a [&'a str]) -> (&'a [&'a str], bool) {
                 w = rest
             }
             ["word" | "text" | "phrase" | "string" | "term", rest @ ..] => w = rest,
+            // `change the "97.8%" to …`
+            ["the", q] if is_marker(q) => w = core::slice::from_ref(q),
             _ => return (w, all),
         }
     }
@@ -213,6 +215,10 @@ pub(super) fn block_ref(words: &[&str], quotes: &[String]) -> Option<BlockRef> {
         [word] if word.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) => {
             crate::route::grammar::zh::block_ref_words(word, quotes)
         }
+        // `the bullets`, `all the todos`: every block of the kind.
+        ["the" | "all", kind @ ..] | ["all", "the", kind @ ..] if plural_kind(kind).is_some() => {
+            plural_kind(kind).map(BlockRef::Every)
+        }
         ["the", kind @ ..]
             if en_kind_words(kind)
                 .is_some_and(|(k, used)| used == kind.len() && !matches!(k, Kind::Paragraph | Kind::Any)) =>
@@ -224,4 +230,13 @@ pub(super) fn block_ref(words: &[&str], quotes: &[String]) -> Option<BlockRef> {
             _ => ordinal_list(words),
         },
     }
+}
+
+/// The kind plural words name, all of them (`bullets`, `numbered items`, `to-dos`); never `blocks` or
+/// `items` alone, which name no kind.
+fn plural_kind(words: &[&str]) -> Option<Kind> {
+    let (kind, used) = en_kind_words(words)?;
+    let last = words.get(used.checked_sub(1)?)?;
+    let plural = last.ends_with('s');
+    (used == words.len() && plural && !matches!(kind, Kind::Any | Kind::ListItem)).then_some(kind)
 }

@@ -41,6 +41,9 @@ fn replace(s: &str, quotes: &[String]) -> Option<Command> {
         "修改成",
         "更改为",
         "更改成",
+        "更换为",
+        "更换成",
+        "替换成了",
         "更正为",
         "订正为",
         "变成",
@@ -62,6 +65,26 @@ fn replace(s: &str, quotes: &[String]) -> Option<Command> {
         || verb.starts_with("统统")
         || verb.starts_with("一律");
     Some(Command::Replace { find: p.literal.clone()?, with: with.into(), all, within: p.within()?, quoted: true })
+}
+
+/// `用「B」替换「A」`, `以「B」代替「A」`: the new text first.
+fn replace_new_first(s: &str, quotes: &[String]) -> Option<Command> {
+    const OPENERS: &[&str] = &["用", "以", "拿"];
+    const VERBS: &[&str] = &["替换掉", "替换", "代替", "取代", "替代", "换掉"];
+    let (s, true) = strip_any(s.trim(), OPENERS) else { return None };
+    let (new, _, old) = split_verb(s, VERBS)?;
+    let with = only_quote(new, quotes)?;
+    let p = phrase(old, quotes)?;
+    if !p.is_plain_text_target() {
+        return None;
+    }
+    Some(Command::Replace {
+        find: p.literal.clone()?,
+        with: with.into(),
+        all: p.all,
+        within: p.within()?,
+        quoted: true,
+    })
 }
 
 /// `把 X 改成 Y` without quotes: accepted only for short, single-token literals and amounts (`把 100 元改成 200
@@ -200,7 +223,10 @@ fn set(s: &str, quotes: &[String]) -> Option<Command> {
 
 /// `在末尾添加「B」`, `在「A」后面加一段「B」`, `在第二段后插入「B」`, `最后加个待办：「B」`.
 fn insert(s: &str, quotes: &[String]) -> Option<Command> {
-    const VERBS: &[&str] = &["添加", "加上", "追加", "插入", "补充", "新增", "写上", "补上", "加"];
+    const VERBS: &[&str] = &[
+        "添加", "加上", "加入", "追加", "插入", "补充", "新增", "增加", "增添", "写上", "写入", "补上", "附上", "补",
+        "加", "插",
+    ];
     let (place_words, _, what) = split_verb(s, VERBS)?;
     let (place_words, _) = strip_any(place_words, &["在", "往", "于"]);
     let at = place(place_words.trim_end_matches(['处', ',']), quotes, true)?;
@@ -310,6 +336,7 @@ pub(in crate::route) fn zh(s: &str, quotes: &[String]) -> Option<Command> {
         .or_else(|| delete(s, quotes))
         .or_else(|| set(s, quotes))
         .or_else(|| replace(s, quotes))
+        .or_else(|| replace_new_first(s, quotes))
 }
 
 /// Parses one Chinese clause written without quotes (the raw prompt, courtesy already stripped, and the same
