@@ -132,7 +132,8 @@ impl SessionStore for SessionTable {
     }
 
     fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error> {
-        let body = encode("encode review session", session)?;
+        let largest = session.preview.as_ref().and_then(|p| pageai_core::limits::largest_block(&p.changed_blocks));
+        let body = encode("encode review session", session, largest)?;
         let kept =
             self.pending.iter().find(|p| p.session.session_id == session.session_id).and_then(|p| p.proposal.clone());
         self.pending.retain(|p| p.session.session_id != session.session_id);
