@@ -41,6 +41,9 @@ use crate::services::hermes::{Hermes, encode_component};
 /// Largest body a Hermes client route reads (a message is at most 32 000 characters).
 const MAX_CLIENT_BODY_BYTES: usize = 256 * 1024;
 
+/// The longest model name a run may ask for.
+const MAX_MODEL_CHARS: usize = 200;
+
 /// Sessions listed per request by default, and at most.
 const DEFAULT_LIST_LIMIT: usize = 20;
 const MAX_LIST_LIMIT: usize = 100;
@@ -257,6 +260,16 @@ fn check_order<'a>(order: &RunOrder<'a>) -> Result<&'a str, Error> {
     }
     if let Some(block_id) = order.selected_block_id {
         validate_block_id(block_id).map_err(|reason| bad("/selectedBlockId", reason))?;
+    }
+    // A model name is one line of Hermes' configuration: line breaks and other control characters in it
+    // are a mistake (or an attempt to smuggle text), not a model.
+    if let Some(model) = order.model
+        && (model.chars().count() > MAX_MODEL_CHARS || model.chars().any(char::is_control))
+    {
+        return Err(bad(
+            "/model",
+            format!("a model name has at most {MAX_MODEL_CHARS} characters and no control characters"),
+        ));
     }
     Ok(message)
 }
