@@ -29,6 +29,8 @@
 //! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.
 //! - [`ids`]: how ids and keys are spelled (one alphabet, the length of each kind); the caller brings the
 //!   randomness.
+//! - [`limits`]: how large one stored record, one block and one page may grow; every write is measured
+//!   against them before anything is stored.
 //! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.
 //! - [`wire`]: every versioned wire DTO (`mnote.*.v1`) and its schema id, one file per schema, and the coded
 //!   error body.
@@ -60,6 +62,7 @@ pub mod executor;
 pub mod history;
 pub mod ids;
 pub mod json;
+pub mod limits;
 pub mod live;
 pub mod manifest;
 #[cfg(feature = "std")]

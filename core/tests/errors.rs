@@ -72,8 +72,14 @@ fn samples() -> Vec<Error> {
         Error::TooManyAttempts { retry_after_seconds: 4 },
         Error::RoleForbidden { act: "write".into(), role: "viewer".into() },
         Error::ContextRequired { tool: "mnote.block.update".into() },
-        Error::StoredTooLarge { record: "review session".into(), bytes: 2_000_000, limit: 1_900_000 },
+        Error::StoredTooLarge {
+            record: "review session".into(),
+            bytes: 2_000_000,
+            limit: 1_900_000,
+            block_id: Some("b_big".into()),
+        },
         Error::WorkspaceNotFound { workspace_id: "ws_x".into() },
+        Error::PageTooLarge { bytes: 5_300_000, limit: 5_242_880 },
     ]
 }
 

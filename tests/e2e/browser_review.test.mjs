@@ -145,7 +145,7 @@ test("a retry refused by a switched-off tool says so once, with the way back to 
   await page.waitForSelector("#review-session[data-state=rejected]");
 });
 
-test("the history names each item by its command, newest change first", async () => {
+test("the history names each item by its command, open ones first, each group newest change first", async () => {
   const prompts = ["把「第一版草稿」改成「初稿」", "在末尾添加「完成」", "把第二段改成待办"];
   const ids = [];
   for (const prompt of prompts) ids.push(await hold(prompt));
@@ -155,13 +155,22 @@ test("the history names each item by its command, newest change first", async ()
   await page.click('#review-session [data-action="reject"]');
   await page.waitForSelector(`#review-session[data-session-id="${ids[0]}"][data-state=rejected]`);
 
-  const items = await page
-    .locator("#review-list .review-item")
-    .evaluateAll((els) => els.map((e) => ({ id: e.dataset.sessionId, at: e.dataset.updatedAt, name: e.querySelector(".review-item-name").textContent })));
+  const items = await page.locator("#review-list .review-item").evaluateAll((els) =>
+    els.map((e) => ({ id: e.dataset.sessionId, at: e.dataset.updatedAt, open: !!e.querySelector(".state-awaiting_user, .state-stale"), name: e.querySelector(".review-item-name").textContent })),
+  );
   const times = items.map((i) => i.at);
-  assert.deepEqual(times, [...times].sort().reverse(), "ordered by time, newest first");
-  assert.deepEqual(items.slice(0, 3).map((i) => i.id), [ids[0], ids[2], ids[1]]);
-  assert.deepEqual(items.slice(0, 3).map((i) => i.name), [prompts[0], prompts[2], prompts[1]]);
+  // The open ones (held changes) first, so none is ever out of reach; then the rest, each group by time.
+  const open = items.filter((i) => i.open);
+  assert.deepEqual(items.slice(0, open.length), open, "the open ones first");
+  for (const group of [open, items.filter((i) => !i.open)]) {
+    const at = group.map((i) => i.at);
+    assert.deepEqual(at, [...at].sort().reverse(), "each group newest change first");
+  }
+  assert.deepEqual(open.slice(0, 2).map((i) => i.id), [ids[2], ids[1]]);
+  assert.deepEqual(open.slice(0, 2).map((i) => i.name), [prompts[2], prompts[1]]);
+  const rejected = items.find((i) => i.id === ids[0]);
+  assert.equal(rejected.name, prompts[0]);
+  assert.equal(items.filter((i) => !i.open)[0].id, ids[0], "the one just acted on is the newest of the rest");
   for (const item of items) assert.doesNotMatch(item.name, /^rs\.|^[a-z0-9]{16}$/, "named, not by an id");
   // The shown times run in the same order.
   const shown = await page.locator("#review-list time").evaluateAll((els) => els.map((e) => e.getAttribute("datetime")));

@@ -86,7 +86,8 @@ pub(crate) fn lists() -> Vec<List> {
         list(
             "openReviewStates",
             "ReviewState",
-            "The states in which a review session waits for a person's decision (accept, reject or retry).",
+            "The states in which a review session is open: it holds a change that waits for a person's accept or \
+             reject (a failed one holds none).",
             State::ALL.iter().filter(|s| s.awaits_person()).map(|s| s.as_str()).collect(),
         ),
         list(

@@ -74,7 +74,7 @@ describe("vocabulary()", () => {
       assert.ok(words.schemaIds.includes(session.schema));
       assert.ok(words.reviewModes.includes(session.mode));
     }
-    assert.deepEqual(words.openReviewStates, ["awaiting_user", "failed", "stale"]);
+    assert.deepEqual(words.openReviewStates, ["awaiting_user", "stale"]);
     const session = new pageai.PageSession({ workspaceId: "w", documentId: "d", blocks: [{ blockId: "p_1", type: "paragraph", text: "Ship it" }] });
     for (const prompt of ['replace "Ship" with "Launch"', "把「不存在」改成「x」", "这一页讲了什么？"]) {
       const route = session.route(prompt);

@@ -162,9 +162,26 @@ export const fetchProfile = (workspaceId) => request(profilePath(workspaceId));
 export const putProfile = (profile, workspaceId) =>
   request(profilePath(workspaceId), { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(profile) });
 
-/** The document's review sessions, newest first: `[{sessionId, state, updatedAt}]`. */
-export const listReviewSessions = (documentId, limit = 20) =>
-  request(`/api/documents/${encodeURIComponent(documentId)}/review-sessions?limit=${limit}`).then((a) => a.sessions);
+/**
+ * The document's review sessions worth a line: every open one (the server lists them first, so they are
+ * never paged out behind applied ones), then up to `others` of the rest, each group newest first. Answers
+ * `{sessions: [{sessionId, state, updatedAt}], counts: {open, all}}`, the counts the server's.
+ */
+export async function listReviewSessions(documentId, others = 8) {
+  const path = `/api/documents/${encodeURIComponent(documentId)}/review-sessions`;
+  const sessions = [];
+  let counts = { open: 0, all: 0 };
+  let cursor = null;
+  // Pages of 50 until every open session and `others` more are in (or the list ends).
+  for (let page = 0; page < 100; page++) {
+    const answer = await request(`${path}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    if (page === 0) counts = answer.counts;
+    sessions.push(...answer.sessions);
+    cursor = answer.nextCursor ?? null;
+    if (!cursor || sessions.length >= counts.open + others) break;
+  }
+  return { sessions: sessions.slice(0, counts.open + others), counts };
+}
 
 /** One review session, `mnote.page_ai_review_session.v1`. */
 export const fetchReviewSession = (sessionId) => request(`/api/page-ai/review-sessions/${encodeURIComponent(sessionId)}`);

@@ -1,5 +1,6 @@
-// The review history: the document's review sessions, newest change first (the order of the times shown),
-// each named by the command that made it. The name is the prompt when this browser remembers it
+// The review history: the document's review sessions, the open ones first (every one of them, so a held
+// change never drops out of reach), then the newest others, each group newest change first (the order of
+// the times shown), each named by the command that made it. The name is the prompt when this browser remembers it
 // (js/prompts.js), else what the proposal does ("Replaces “numbers check” with “finance review”.").
 
 import { describeOperations } from "./describe.js";
@@ -24,8 +25,11 @@ export function sessionName(session, prompts) {
 /** Sessions newest change first; ISO-8601 times compare as strings. */
 export const byTime = (sessions) => [...sessions].sort((a, b) => String(b.updatedAt ?? "").localeCompare(String(a.updatedAt ?? "")));
 
-/** The sessions worth a name now: the ones the list shows. */
-export const shownSessions = (sessions) => byTime(sessions).slice(0, SHOWN);
+/** The sessions worth a name now: the ones the list shows, every open one and `SHOWN` of the others. */
+export function shownSessions(sessions, open) {
+  const sorted = byTime(sessions);
+  return [...sorted.filter(open), ...sorted.filter((s) => !open(s)).slice(0, SHOWN)];
+}
 
 /** A time for the list: the clock time today, the date and time before. */
 export function when(iso) {
@@ -40,14 +44,15 @@ export function when(iso) {
 /**
  * The list, as nodes.
  *
- * @param {{ sessions: object[], bodies: Map<string, object>, current: string | null, prompts: object,
- *   onPick: (sessionId: string) => void }} input `bodies` holds the sessions already read, by id
+ * @param {{ sessions: object[], open: (session: object) => boolean, bodies: Map<string, object>,
+ *   current: string | null, prompts: object, onPick: (sessionId: string) => void }} input `bodies` holds
+ *   the sessions already read, by id; `open` says whether a session waits for a person
  */
-export function historyView({ sessions, bodies, current, prompts, onPick }) {
+export function historyView({ sessions, open, bodies, current, prompts, onPick }) {
   return h(
     "ul",
     { class: "review-list", id: "review-list", "aria-label": "Review history" },
-    shownSessions(sessions).map((s) => {
+    shownSessions(sessions, open).map((s) => {
       const body = bodies.get(s.sessionId);
       const name = body ? sessionName(body, prompts) : "…";
       return h(

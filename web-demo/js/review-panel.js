@@ -27,16 +27,18 @@ import { historyView, originLabel, sessionName, shownSessions, when } from "./re
  *   session is shown with its buttons off, and why)
  */
 export function createReviewPanel(root, { documentId, canDecide = true, prompts, onWrite, onAction, onCount, showTool, engine }) {
-  const state = { sessions: [], bodies: new Map(), current: null, checked: new Set(), busy: false, notices: new Map() };
+  const state = { sessions: [], counts: { open: 0, all: 0 }, bodies: new Map(), current: null, checked: new Set(), busy: false, notices: new Map() };
   // The states in which a session waits for a person (core's list), for the count and the default pick.
   const open = (s) => engine.vocabulary.openReviewStates.includes(s.state);
 
   /** Reloads the list and the session shown (the newest open one, or the one picked). */
   async function refresh(pick = state.current?.sessionId) {
-    state.sessions = await listReviewSessions(documentId);
-    const listed = shownSessions(state.sessions);
+    ({ sessions: state.sessions, counts: state.counts } = await listReviewSessions(documentId));
+    const listed = shownSessions(state.sessions, open);
     const newest = listed.find(open);
-    const id = pick && state.sessions.some((s) => s.sessionId === pick) ? pick : newest?.sessionId;
+    // The session picked (or just acted on) stays shown even when the list no longer carries it: one
+    // accepted leaves the open group, and an old one may be past the newest others.
+    const id = pick ?? newest?.sessionId;
     // Sessions read once keep their body (for the name); the one shown is read again.
     const unread = listed.filter((s) => s.sessionId !== id && !state.bodies.has(s.sessionId));
     const [current, ...others] = await Promise.all([id ? fetchReviewSession(id) : null, ...unread.map((s) => fetchReviewSession(s.sessionId))]);
@@ -95,19 +97,20 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
   }
 
   function paint() {
-    const waiting = state.sessions.filter(open).length;
+    // The server's count: the list holds every open session, so the badge and the list agree.
+    const waiting = state.counts.open;
     onCount(waiting);
     replace(
       root,
       h(
         "header",
         { class: "panel-head" },
-        h("div", {}, h("h2", {}, "Review"), h("p", { class: "subtle" }, "AI writes held for you, newest first")),
+        h("div", {}, h("h2", {}, "Review"), h("p", { class: "subtle" }, "AI writes held for you first, then the newest others")),
         h("span", { class: `badge ${waiting ? "badge-warn" : "badge-quiet"}`, id: "review-open-count" }, `${waiting} open`),
       ),
       state.current ? sessionView(state.current) : h("p", { class: "subtle review-empty" }, "Nothing waits for review. Set the review mode to Review and hold a command, or let Hermes propose."),
       state.sessions.length
-        ? historyView({ sessions: state.sessions, bodies: state.bodies, current: state.current?.sessionId ?? null, prompts, onPick: (id) => refresh(id) })
+        ? historyView({ sessions: state.sessions, open, bodies: state.bodies, current: state.current?.sessionId ?? null, prompts, onPick: (id) => refresh(id) })
         : null,
     );
     root.dataset.state = state.current?.state ?? "none";

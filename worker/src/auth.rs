@@ -183,6 +183,9 @@ pub async fn credential(req: &Request, ctx: &RequestContext) -> Result<Option<Ca
                 return Ok(Some(Caller { credential: Credential::Bearer, principal }));
             }
         }
+        // A refused Bearer token is the answer, even next to a valid cookie: a client that sends a token
+        // means that one, and must learn that it no longer works rather than act as someone else.
+        return Ok(None);
     }
     let Some(session) = session(req, ctx) else { return Ok(None) };
     let revoked =

@@ -142,6 +142,8 @@ error_codes! {
     StoredTooLarge => "mnote_stored_record_too_large", PayloadTooLarge;
     // A workspace the caller holds no role in: answered as if it did not exist, as its documents are.
     WorkspaceNotFound => "mnote_workspace_not_found", NotFound;
+    // A write would make the page larger than a page may be: its GET could no longer be PUT back.
+    PageTooLarge => "mnote_page_too_large", PayloadTooLarge;
 }
 
 impl fmt::Display for ErrorCode {

@@ -280,11 +280,20 @@ pub enum Error {
         bytes: usize,
         /// The most a stored record may take.
         limit: usize,
+        /// The block that makes it large, when one does.
+        block_id: Option<String>,
     },
     /// A workspace the caller holds no role in (or that does not exist): the same answer either way.
     WorkspaceNotFound {
         /// The workspace named.
         workspace_id: String,
+    },
+    /// A write would make the page's JSON larger than a page may be (and than a `PUT` could send back).
+    PageTooLarge {
+        /// The page's size after the write, in bytes.
+        bytes: usize,
+        /// The most a page may take.
+        limit: usize,
     },
 }
 
@@ -385,6 +394,7 @@ impl Error {
             Error::ContextRequired { .. } => C::ContextRequired,
             Error::StoredTooLarge { .. } => C::StoredTooLarge,
             Error::WorkspaceNotFound { .. } => C::WorkspaceNotFound,
+            Error::PageTooLarge { .. } => C::PageTooLarge,
         }
     }
 }

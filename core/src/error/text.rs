@@ -118,10 +118,17 @@ impl Error {
             Error::TooManyAttempts { .. } => "too many failed sign-in attempts from this client".to_string(),
             Error::RoleForbidden { act, role } => format!("a {role} of this workspace may not {act}"),
             Error::ContextRequired { tool } => format!("{tool} writes, and names no contextId"),
-            Error::StoredTooLarge { record, bytes, limit } => {
-                format!("the {record} would take {bytes} bytes; a stored record holds at most {limit}")
-            }
+            Error::StoredTooLarge { record, bytes, limit, block_id } => match block_id {
+                Some(block) => format!(
+                    "the {record} would take {bytes} bytes (block {block:?} is the largest it changes); a stored \
+                     record holds at most {limit}"
+                ),
+                None => format!("the {record} would take {bytes} bytes; a stored record holds at most {limit}"),
+            },
             Error::WorkspaceNotFound { workspace_id } => format!("workspace {workspace_id:?} does not exist"),
+            Error::PageTooLarge { bytes, limit } => {
+                format!("the page would take {bytes} bytes; a page holds at most {limit}")
+            }
         }
     }
 
@@ -216,6 +223,7 @@ impl Error {
                 "fetch the page first (doc_fetch) and pass the contextId it returns, or the run's own".into()
             }
             Error::WorkspaceNotFound { .. } => "name a workspace you hold a role in (workspaceId)".into(),
+            Error::PageTooLarge { .. } => "move some of the page to another page, or write less at once".into(),
         }
     }
 
@@ -299,10 +307,14 @@ impl Error {
             Error::TooManyAttempts { retry_after_seconds } => json!({ "retryAfterSeconds": retry_after_seconds }),
             Error::RoleForbidden { act, role } => json!({ "act": act, "role": role }),
             Error::ContextRequired { tool } => json!({ "tool": tool }),
-            Error::StoredTooLarge { record, bytes, limit } => {
+            Error::StoredTooLarge { record, bytes, limit, block_id: Some(block) } => {
+                json!({ "record": record, "bytes": bytes, "limitBytes": limit, "blockId": block })
+            }
+            Error::StoredTooLarge { record, bytes, limit, block_id: None } => {
                 json!({ "record": record, "bytes": bytes, "limitBytes": limit })
             }
             Error::WorkspaceNotFound { workspace_id } => json!({ "workspaceId": workspace_id }),
+            Error::PageTooLarge { bytes, limit } => json!({ "bytes": bytes, "limitBytes": limit }),
         }
     }
 }

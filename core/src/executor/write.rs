@@ -14,6 +14,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::json::{to_json, to_value};
+use crate::limits;
 use crate::manifest::{Tool, args};
 use crate::ops::{self, Operation, Plan, Risk, TargetScope};
 use crate::page::Page;
@@ -337,11 +338,16 @@ fn finish(
 ) -> Result<Staged> {
     if request.dry_run {
         let json = to_json(&result)?;
+        // A preview too large to keep previews a write that could never be stored: refused alike.
+        limits::check_result(&json, &result.changed_blocks)?;
         return Ok(Staged::Done(Outcome { json, effect: Effect::Previewed(result) }));
     }
     result.new_revision = Some(page.revision + 1);
     result.inverse = Some(plan.inverse.clone());
     let json = to_json(&result)?;
+    // The answer is kept for idempotent replays: one that could not be stored refuses the write now, on
+    // every path alike, rather than failing the storage's commit later.
+    limits::check_result(&json, &result.changed_blocks)?;
     let outcome = Outcome { json, effect: Effect::Applied(result) };
     Ok(Staged::Commit { outcome, plan, key: request.idempotency_key, fingerprint })
 }

@@ -57,6 +57,7 @@
 //! ```
 
 mod decide;
+pub mod listing;
 mod partial;
 mod propose;
 mod revert;

@@ -80,11 +80,12 @@ impl State {
         allowed_actions(self).is_empty()
     }
 
-    /// True when the session waits for a person's decision: accept, reject or retry is allowed
-    /// (`awaiting_user`, `stale`, `failed`). A session being worked on can be aborted, but asks nothing of
-    /// anyone, and an applied one can only be undone.
+    /// True when the session is open: it holds a change that waits for a person's accept or reject
+    /// (`awaiting_user`, `stale`). A `failed` session holds nothing to accept (it may be retried, which
+    /// makes a new preview, or aborted), a session being worked on asks nothing of anyone, and an applied
+    /// one can only be undone.
     pub fn awaits_person(self) -> bool {
-        allowed_actions(self).iter().any(|a| matches!(a, Action::Accept | Action::Reject | Action::Retry))
+        allowed_actions(self).iter().any(|a| matches!(a, Action::Accept | Action::Reject))
     }
 }
 
@@ -310,7 +311,7 @@ mod tests {
     #[test]
     fn the_states_that_wait_for_a_person() {
         let waiting: Vec<State> = State::ALL.into_iter().filter(|s| s.awaits_person()).collect();
-        assert_eq!(waiting, [State::AwaitingUser, State::Failed, State::Stale]);
+        assert_eq!(waiting, [State::AwaitingUser, State::Stale]);
     }
 
     #[test]

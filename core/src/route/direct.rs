@@ -332,6 +332,7 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::ContextRequired { .. }
         | Error::StoredTooLarge { .. }
         | Error::WorkspaceNotFound { .. }
+        | Error::PageTooLarge { .. }
         | Error::LiveSocketLimit { .. }
         | Error::LiveMessageTooLarge { .. }
         | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),

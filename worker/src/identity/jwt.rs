@@ -9,7 +9,9 @@
 //!   key ES256, an Ed25519 key EdDSA. A token whose header says anything else (`none`, `HS256` "signed" with
 //!   the public key, another key's algorithm) is refused. Symmetric (`oct`) keys are never accepted;
 //! - `iss` and `aud` must be the configured ones, `exp` and `sub` must be present, and `exp` and `nbf` are
-//!   checked with [`LEEWAY_SECONDS`] of clock skew.
+//!   checked with [`LEEWAY_SECONDS`] of clock skew; an `iat` (optional) later than now past that skew is
+//!   refused too;
+//! - `sub` may not be `user`, the name of the client token's single user.
 //!
 //! The claims give the [`Principal`]: `sub` and the roles of `mnote.workspaces` (unknown role names give no
 //! role in that workspace).
@@ -96,6 +98,8 @@ struct Claims {
     sub: String,
     exp: u64,
     #[serde(default)]
+    iat: Option<u64>,
+    #[serde(default)]
     mnote: MnoteClaim,
 }
 
@@ -130,6 +134,13 @@ pub fn verify(token: &str, keys: &JwkSet, expected: &Expected) -> Result<Verifie
     validation.set_audience(&[&expected.audience]);
     validation.set_required_spec_claims(&["exp", "sub", "iss", "aud"]);
     let claims = decode::<Claims>(token, &key, &validation).map_err(|e| Refusal::Rejected(e.to_string()))?.claims;
+    // A token issued later than now (past the skew) comes from a wrong clock or a forger's: refused, as
+    // `nbf` in the future is.
+    if let Some(iat) = claims.iat
+        && iat > jsonwebtoken::get_current_timestamp().saturating_add(LEEWAY_SECONDS)
+    {
+        return Err(Refusal::Rejected("iat is in the future".into()));
+    }
     let expires_at = claims.exp;
     Ok(Verified { principal: principal_of(claims)?, expires_at })
 }
@@ -138,6 +149,11 @@ fn principal_of(claims: Claims) -> Result<Principal, Refusal> {
     let user = claims.sub;
     if user.is_empty() || user.chars().count() > MAX_USER_ID_CHARS || user.chars().any(char::is_control) {
         return Err(Refusal::Rejected("sub is empty, too long or has control characters".into()));
+    }
+    // The client token's single user is named `user`; a signed token of that name would be taken for it
+    // (its Hermes sessions, its rights in `ws_local`), so the name is reserved.
+    if user == super::LOCAL_USER {
+        return Err(Refusal::Rejected(format!("sub {user:?} is reserved for the client token's user")));
     }
     let roles = claims.mnote.workspaces.iter().filter_map(|(ws, role)| Role::parse(role).map(|r| (ws.as_str(), r)));
     Ok(Principal { user, workspaces: Grants::from_pairs(roles) })

@@ -7,6 +7,7 @@
 //! Handlers only extract and check input (path id, content type, body size, encoding, JSON shape) and
 //! pick the answer's format; the document's Durable Object does the storage work.
 
+use pageai_core::review::listing::{Cursor, Filter};
 use pageai_core::{Error, markdown, wire};
 use worker::{Request, Response};
 
@@ -155,11 +156,18 @@ pub async fn events(req: Request, document_id: String, ctx: &RequestContext) -> 
     relay(&document_id, DocumentCommand::Events { document_id: document_id.clone(), run_id, after, limit }, ctx).await
 }
 
-/// `GET …/review-sessions?limit=`: `{documentId, sessions:[{sessionId, state, updatedAt}]}`, newest first.
+/// `GET …/review-sessions?state=&cursor=&limit=`: `{documentId, sessions:[{sessionId, state, updatedAt}],
+/// nextCursor?, counts:{open, all}}`, open sessions first, each group newest first (core's
+/// [`pageai_core::review::listing`]), so a held change is never paged out behind applied ones.
 pub async fn sessions(req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
     check_document_id(&document_id)?;
     let limit = list_limit(&req, ctx)?;
-    relay(&document_id, DocumentCommand::ListSessions { document_id: document_id.clone(), limit }, ctx).await
+    let filter = query(&req, "state", &ctx.trace_id)?;
+    Filter::parse(filter.as_deref())?;
+    let cursor = query(&req, "cursor", &ctx.trace_id)?;
+    cursor.as_deref().map(Cursor::parse).transpose()?;
+    let command = DocumentCommand::ListSessions { document_id: document_id.clone(), filter, cursor, limit };
+    relay(&document_id, command, ctx).await
 }
 
 fn list_limit(req: &Request, ctx: &RequestContext) -> Result<u32, Error> {

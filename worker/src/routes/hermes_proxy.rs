@@ -41,6 +41,9 @@ use crate::services::hermes::{Hermes, encode_component};
 /// Largest body a Hermes client route reads (a message is at most 32 000 characters).
 const MAX_CLIENT_BODY_BYTES: usize = 256 * 1024;
 
+/// The longest model name a run may ask for.
+const MAX_MODEL_CHARS: usize = 200;
+
 /// Sessions listed per request by default, and at most.
 const DEFAULT_LIST_LIMIT: usize = 20;
 const MAX_LIST_LIMIT: usize = 100;
@@ -258,6 +261,16 @@ fn check_order<'a>(order: &RunOrder<'a>) -> Result<&'a str, Error> {
     if let Some(block_id) = order.selected_block_id {
         validate_block_id(block_id).map_err(|reason| bad("/selectedBlockId", reason))?;
     }
+    // A model name is one line of Hermes' configuration: line breaks and other control characters in it
+    // are a mistake (or an attempt to smuggle text), not a model.
+    if let Some(model) = order.model
+        && (model.chars().count() > MAX_MODEL_CHARS || model.chars().any(char::is_control))
+    {
+        return Err(bad(
+            "/model",
+            format!("a model name has at most {MAX_MODEL_CHARS} characters and no control characters"),
+        ));
+    }
     Ok(message)
 }
 
@@ -278,11 +291,9 @@ async fn session_history(hermes: &Hermes, session_id: &str) -> Result<Vec<Histor
 pub async fn events(req: Request, run_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
     check_run_id(&run_id)?;
     let query = Query::of(&req, ctx)?;
-    let session_id = query.required("sessionId")?;
-    check_session_id("/sessionId", &session_id, None)?;
-    check_owner(&session_id, ctx)?;
+    let named = query.get("sessionId");
     let hermes = Hermes::new(ctx)?;
-    check_run_session(&hermes, &run_id, &session_id).await?;
+    let session_id = owned_run(&hermes, &run_id, named.as_deref(), None, ctx).await?;
     let upstream = hermes.open_stream(&format!("/v1/runs/{}/events", encode_component(&run_id))).await?;
     // Hermes holds both of these and a model or tool can echo either; no event carries them out.
     let secrets = [secrets::HERMES_API_KEY, TOOL_TOKEN_SECRET].iter().filter_map(|name| secret(&ctx.env, name));
@@ -313,14 +324,8 @@ pub async fn abort_run(mut req: Request, run_id: String, ctx: &RequestContext) -
     if let Some(document_id) = &body.document_id {
         check_document(document_id)?;
     }
-    if let Some(session_id) = &body.session_id {
-        check_session_id("/sessionId", session_id, body.document_id.as_deref())?;
-        check_owner(session_id, ctx)?;
-    }
     let hermes = Hermes::new(ctx)?;
-    if let Some(session_id) = &body.session_id {
-        check_run_session(&hermes, &run_id, session_id).await?;
-    }
+    owned_run(&hermes, &run_id, body.session_id.as_deref(), body.document_id.as_deref(), ctx).await?;
     let path = format!("/v1/runs/{}/stop", encode_component(&run_id));
     let _: serde_json::Value = hermes.send(Method::Post, &path, Some(&json!({}))).await?.json(&hermes)?;
     let answer = Aborted {
@@ -364,14 +369,37 @@ pub async fn tools(req: Request, ctx: &RequestContext) -> Result<Response, Failu
     Ok(json_response(&Tools { ok: true, trace_id: ctx.trace_id.clone(), tools }, &ctx.trace_id)?)
 }
 
-/// Refuses a run that Hermes started in another session, so the `session_id` the relay stamps on each
-/// event is Hermes' fact, not only the client's claim. An unknown run is a bad request (Hermes' 404).
-async fn check_run_session(hermes: &Hermes, run_id: &str, session_id: &str) -> Result<(), Error> {
-    let status: HermesRunStatus = hermes.get_json(&format!("/v1/runs/{}", encode_component(run_id))).await?;
-    match status.session_id.as_deref() == Some(session_id) {
-        true => Ok(()),
-        false => Err(bad("/sessionId", format!("run {run_id} does not belong to session {session_id}"))),
+/// The session of a run the caller may follow or stop, or the refusal. A run belongs to whoever started
+/// it: Hermes says in which session it runs (so the `session_id` the relay stamps on each event is Hermes'
+/// fact, not only the client's claim), that session must be an mnote session of the caller (its owner
+/// tag) and of a document the caller still sees (its workspace), whether or not the client named the
+/// session or the document. Run ids are shown to the whole workspace (the live channel, `…/events`), so
+/// knowing one opens nothing. A run that is not the caller's answers as an unknown one would.
+async fn owned_run(
+    hermes: &Hermes,
+    run_id: &str,
+    named_session: Option<&str>,
+    named_document: Option<&str>,
+    ctx: &RequestContext,
+) -> Result<String, Failure> {
+    if let Some(session_id) = named_session {
+        check_session_id("/sessionId", session_id, named_document)?;
+        check_owner(session_id, ctx)?;
     }
+    let status: HermesRunStatus = hermes.get_json(&format!("/v1/runs/{}", encode_component(run_id))).await?;
+    let not_yours = || bad("/runId", format!("there is no run {run_id:?} of yours"));
+    let Some(session_id) = status.session_id else { return Err(not_yours().into()) };
+    if let Some(named) = named_session
+        && named != session_id
+    {
+        return Err(bad("/sessionId", format!("run {run_id} does not belong to session {named}")).into());
+    }
+    let document_id = session_document(&session_id).ok_or_else(not_yours)?;
+    if named_document.is_some_and(|named| named != document_id) || !owned_by(&session_id, caller_tag(ctx)?.as_deref()) {
+        return Err(not_yours().into());
+    }
+    see_document(document_id, ctx).await?;
+    Ok(session_id)
 }
 
 /// The owner tag of the caller's sessions (`None` for the single user).

@@ -52,6 +52,9 @@ struct ToolCallAnswer {
 /// Runs one tool call.
 pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
     auth::require_tool_token(&req, &ctx.env)?;
+    // As on /mcp: a page in a browser (a rebound name, a foreign site) that somehow holds the token is
+    // refused by its Origin; Hermes and scripts send none.
+    auth::check_tool_origin(&req, ctx)?;
     let body: ToolCallBody = read_json(&mut req, ctx).await?;
     for (pointer, id) in [
         ("/toolCallId", Some(&body.tool_call_id)),

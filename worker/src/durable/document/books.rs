@@ -8,12 +8,12 @@ use pageai_core::executor::FrozenContext;
 use pageai_core::json::to_json;
 use pageai_core::page::Page;
 use pageai_core::profile::Profile;
+use pageai_core::review::listing::{Cursor, Filter};
 use pageai_core::route::{RouteInput, RouteV1, route};
 use serde::Serialize;
 
 use super::{DocumentObject, FrozenRun};
 use crate::error::OrInternal;
-use crate::services::desk::SessionSummary;
 use crate::services::ledger::{AuditHead, Ledger, StoredEvent};
 
 #[derive(Serialize)]
@@ -22,11 +22,6 @@ struct Listing<'a, T: Serialize> {
     document_id: &'a str,
     #[serde(flatten)]
     items: T,
-}
-
-#[derive(Serialize)]
-struct Sessions {
-    sessions: Vec<SessionSummary>,
 }
 
 #[derive(Serialize)]
@@ -67,10 +62,19 @@ pub(super) struct RunToFreeze<'a> {
 }
 
 impl DocumentObject {
-    /// The document's review sessions, newest first.
-    pub(super) fn list_sessions(&self, document_id: &str, limit: u32, trace_id: &str) -> Result<String, Error> {
+    /// The document's review sessions, open ones first, each group newest first, with the counts.
+    pub(super) fn list_sessions(
+        &self,
+        document_id: &str,
+        filter: Option<&str>,
+        cursor: Option<&str>,
+        limit: u32,
+        trace_id: &str,
+    ) -> Result<String, Error> {
+        let filter = Filter::parse(filter)?;
+        let cursor = cursor.map(Cursor::parse).transpose()?;
         let ledger = self.read_ledger(document_id, trace_id)?;
-        to_json(&Listing { document_id, items: Sessions { sessions: ledger.sessions.list(limit)? } })
+        to_json(&Listing { document_id, items: ledger.sessions.list(filter, cursor, limit)? })
     }
 
     /// Audit entries after `after`, oldest first, with the chain's head.

@@ -65,10 +65,15 @@ pub enum DocumentCommand {
         /// The edits.
         edits: BlockEdits,
     },
-    /// The document's review sessions, newest first.
+    /// The document's review sessions: open ones first, each group newest first (core's
+    /// [`pageai_core::review::listing`]).
     ListSessions {
         /// The document the object serves.
         document_id: String,
+        /// `?state=`: `all` (or none), `open`, or a state's wire name; checked by the front.
+        filter: Option<String>,
+        /// `?cursor=`: where the previous page ended.
+        cursor: Option<String>,
         /// At most this many.
         limit: u32,
     },

@@ -244,7 +244,9 @@ impl DocumentObject {
                     block_edits::apply(page, &edits, trace_id, desk)
                 })
             }
-            DocumentCommand::ListSessions { document_id, limit } => self.list_sessions(&document_id, limit, trace_id),
+            DocumentCommand::ListSessions { document_id, filter, cursor, limit } => {
+                self.list_sessions(&document_id, filter.as_deref(), cursor.as_deref(), limit, trace_id)
+            }
             DocumentCommand::Audit { document_id, after, limit } => {
                 self.audit_page(&document_id, after, limit, trace_id)
             }

@@ -59,20 +59,12 @@ pub(crate) fn storage(what: &str, detail: impl std::fmt::Display) -> Error {
     Error::StorageFailed
 }
 
-/// A JSON value stored in one SQLite cell; refused with a coded error past this size (the runtime's
-/// per-value limit is 2 MB). A review session keeps about 11 copies of the block it changes, so this and
-/// [`crate::services::page_store::MAX_BLOCK_BYTES`] are set together: any block a `PUT` accepts can be
-/// edited by an AI.
-pub const MAX_STORED_JSON: usize = 1_900_000;
-
-/// Encodes a value for one cell; past [`MAX_STORED_JSON`] it is `mnote_stored_record_too_large`, naming
-/// the record (`what` is e.g. `encode review session`).
-pub(crate) fn encode<T: serde::Serialize>(what: &str, value: &T) -> Result<String, Error> {
+/// Encodes a value for one cell; past core's [`pageai_core::limits::MAX_STORED_RECORD_BYTES`] it is
+/// `mnote_stored_record_too_large`, naming the record (`what` is e.g. `encode review session`) and
+/// `block_id`, the block that makes it large, when the caller knows it.
+pub(crate) fn encode<T: serde::Serialize>(what: &str, value: &T, block_id: Option<&str>) -> Result<String, Error> {
     let json = serde_json::to_string(value).map_err(|e| storage(what, e))?;
-    if json.len() > MAX_STORED_JSON {
-        let record = what.trim_start_matches("encode ").to_string();
-        return Err(Error::StoredTooLarge { record, bytes: json.len(), limit: MAX_STORED_JSON });
-    }
+    pageai_core::limits::check_record(what.trim_start_matches("encode "), json.len(), block_id)?;
     Ok(json)
 }
 

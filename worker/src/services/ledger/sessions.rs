@@ -3,7 +3,9 @@
 
 use pageai_core::Error;
 use pageai_core::review::ReviewSessionV1;
-use serde::Deserialize;
+use pageai_core::review::State;
+use pageai_core::review::listing::{Cursor, Filter, open_states};
+use serde::{Deserialize, Serialize};
 use worker::{SqlStorage, SqlStorageValue};
 
 use super::{encode, storage};
@@ -29,9 +31,38 @@ struct BodyRow {
 
 #[derive(Deserialize)]
 struct SummaryRow {
+    seq: i64,
     session_id: String,
     state: String,
     updated_at: String,
+}
+
+#[derive(Deserialize)]
+struct CountRow {
+    total: i64,
+    open: i64,
+}
+
+/// One page of a document's session list (`GET …/review-sessions`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionPage {
+    /// The sessions, open ones first, each group newest first.
+    pub sessions: Vec<SessionSummary>,
+    /// Pass it as `?cursor=` for the next page; absent on the last one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// How many sessions the document has, and how many of them are open, whatever the page shows.
+    pub counts: SessionCounts,
+}
+
+/// The document's session counts.
+#[derive(Debug, Serialize)]
+pub struct SessionCounts {
+    /// Sessions that wait for a person's accept or reject.
+    pub open: u64,
+    /// Every session.
+    pub all: u64,
 }
 
 struct Pending {
@@ -56,20 +87,70 @@ impl SessionTable {
         self.pending.iter().map(|p| p.session.clone()).collect()
     }
 
-    /// Every session of the document, newest first, at most `limit`.
-    pub fn list(&self, limit: u32) -> Result<Vec<SessionSummary>, Error> {
-        let rows: Vec<SummaryRow> = self
+    /// At most `limit` sessions that `filter` lets through, after `cursor`, in core's list order: the open
+    /// ones first, then the rest, each group newest first (by storage order). A session keeps its row, and
+    /// so its place in its group, when its state changes.
+    pub fn list(&self, filter: Filter, cursor: Option<Cursor>, limit: u32) -> Result<SessionPage, Error> {
+        let open: Vec<SqlStorageValue> = open_states().iter().map(|s| s.as_str().into()).collect();
+        let marks = vec!["?"; open.len()].join(", ");
+        // 0 for an open session, 1 for the rest: the list's first sort key.
+        let group = format!("(CASE WHEN state IN ({marks}) THEN 0 ELSE 1 END)");
+        let mut query =
+            String::from("SELECT rowid AS seq, session_id, state, updated_at FROM review_sessions WHERE 1 = 1");
+        let mut args: Vec<SqlStorageValue> = Vec::new();
+        let states = filter.states();
+        if states.len() < State::ALL.len() {
+            query.push_str(&format!(" AND state IN ({})", vec!["?"; states.len()].join(", ")));
+            args.extend(states.iter().map(|s| SqlStorageValue::from(s.as_str())));
+        }
+        if let Some(Cursor { open: was_open, seq }) = cursor {
+            let seq = i64::try_from(seq).unwrap_or(i64::MAX);
+            match was_open {
+                true => query.push_str(&format!(" AND (({group} = 0 AND rowid < ?) OR {group} = 1)")),
+                false => query.push_str(&format!(" AND {group} = 1 AND rowid < ?")),
+            }
+            args.extend(open.iter().cloned());
+            args.push(seq.into());
+            if was_open {
+                args.extend(open.iter().cloned());
+            }
+        }
+        query.push_str(&format!(" ORDER BY {group}, rowid DESC LIMIT ?"));
+        args.extend(open.iter().cloned());
+        args.push((i64::from(limit) + 1).into());
+        let mut rows: Vec<SummaryRow> = self
             .sql
-            .exec(
-                "SELECT session_id, state, updated_at FROM review_sessions ORDER BY rowid DESC LIMIT ?",
-                vec![i64::from(limit).into()],
-            )
+            .exec(&query, args)
             .and_then(|cursor| cursor.to_array())
             .map_err(|e| storage("list review_sessions", e))?;
-        Ok(rows
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        let next_cursor = match (more, rows.last()) {
+            (true, Some(last)) => {
+                let state = State::ALL.into_iter().find(|s| s.as_str() == last.state).unwrap_or(State::Failed);
+                Some(Cursor::after(state, u64::try_from(last.seq).unwrap_or(0)).to_wire())
+            }
+            _ => None,
+        };
+        let sessions = rows
             .into_iter()
             .map(|r| SessionSummary { session_id: r.session_id, state: r.state, updated_at: r.updated_at })
-            .collect())
+            .collect();
+        Ok(SessionPage { sessions, next_cursor, counts: self.counts(&open, &marks)? })
+    }
+
+    fn counts(&self, open: &[SqlStorageValue], marks: &str) -> Result<SessionCounts, Error> {
+        let query = format!(
+            "SELECT COUNT(*) AS total, COALESCE(SUM(CASE WHEN state IN ({marks}) THEN 1 ELSE 0 END), 0) AS open
+             FROM review_sessions"
+        );
+        let rows: Vec<CountRow> = self
+            .sql
+            .exec(&query, open.to_vec())
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| storage("count review_sessions", e))?;
+        let row = rows.into_iter().next().unwrap_or(CountRow { total: 0, open: 0 });
+        Ok(SessionCounts { open: u64::try_from(row.open).unwrap_or(0), all: u64::try_from(row.total).unwrap_or(0) })
     }
 
     /// Upserts the sessions; a stored session keeps the proposal it was made for.
@@ -132,7 +213,8 @@ impl SessionStore for SessionTable {
     }
 
     fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error> {
-        let body = encode("encode review session", session)?;
+        let largest = session.preview.as_ref().and_then(|p| pageai_core::limits::largest_block(&p.changed_blocks));
+        let body = encode("encode review session", session, largest)?;
         let kept =
             self.pending.iter().find(|p| p.session.session_id == session.session_id).and_then(|p| p.proposal.clone());
         self.pending.retain(|p| p.session.session_id != session.session_id);

@@ -28,6 +28,8 @@ pub struct StoredBlock {
     pub ord: OrderKey,
     /// The page revision that last wrote the row.
     pub changed_rev: u64,
+    /// The length of its stored form (JSON), for the page's size.
+    pub bytes: usize,
 }
 
 /// `page_blocks` in page order.
@@ -93,8 +95,31 @@ impl Mirror {
         }
         let middle = head..old.len() - tail;
         let slots = diff.middle(old, middle.clone(), new, head..new.len() - tail)?;
+        let patch = MirrorPatch { in_place: diff.in_place, middle, slots };
+        // Every write lands here before it is stored: one past the page limit is refused now, so the page a
+        // GET answers can always be PUT back.
+        pageai_core::limits::check_page(pageai_core::limits::page_json_bytes(page, self.block_bytes_after(&patch))?)?;
         let rows = PageRows::new(page, diff.rows)?;
-        Ok((rows, MirrorPatch { in_place: diff.in_place, middle, slots }))
+        Ok((rows, patch))
+    }
+
+    /// The sum of the stored blocks' lengths once `patch` is applied, without applying it.
+    fn block_bytes_after(&self, patch: &MirrorPatch) -> usize {
+        let length = |i: usize| self.rows.get(i).map_or(0, |r| r.bytes);
+        let total: usize = self.rows.iter().map(|r| r.bytes).sum();
+        // The rows changed in place and the middle stretch are disjoint parts of the old image.
+        let old_in_place: usize = patch.in_place.iter().map(|(i, _)| length(*i)).sum();
+        let new_in_place: usize = patch.in_place.iter().map(|(_, row)| row.bytes).sum();
+        let dropped: usize = patch.middle.clone().map(length).sum();
+        let stretch: usize = patch
+            .slots
+            .iter()
+            .map(|slot| match slot {
+                Slot::Kept(j) => length(patch.middle.start + j),
+                Slot::Written(row) => row.bytes,
+            })
+            .sum();
+        total.saturating_sub(old_in_place).saturating_sub(dropped).saturating_add(new_in_place).saturating_add(stretch)
     }
 
     /// Applies a committed write's patch; `blocks` is how many blocks the page has now (a patch that does
@@ -140,13 +165,14 @@ impl Diff {
         if old.block == *new {
             return Ok(());
         }
-        self.rows.push(RowWrite::Body { block_id: new.block_id.clone(), body: encode(new, position)? });
-        self.in_place.push((index, self.stored(new, old.ord.clone())));
+        let body = encode(new, position)?;
+        self.in_place.push((index, self.stored(new, old.ord.clone(), body.len())));
+        self.rows.push(RowWrite::Body { block_id: new.block_id.clone(), body });
         Ok(())
     }
 
-    fn stored(&self, block: &Block, ord: OrderKey) -> StoredBlock {
-        StoredBlock { block: block.clone(), ord, changed_rev: self.revision }
+    fn stored(&self, block: &Block, ord: OrderKey, bytes: usize) -> StoredBlock {
+        StoredBlock { block: block.clone(), ord, changed_rev: self.revision, bytes }
     }
 
     /// The stretch between the common head and tail: old rows `old_range`, new blocks `new_range`.
@@ -187,9 +213,9 @@ impl Diff {
                     if row.block == *block {
                         stretch.slots.push(Slot::Kept(j));
                     } else {
-                        self.rows
-                            .push(RowWrite::Body { block_id: block.block_id.clone(), body: encode(block, position)? });
-                        stretch.slots.push(Slot::Written(self.stored(block, row.ord.clone())));
+                        let body = encode(block, position)?;
+                        stretch.slots.push(Slot::Written(self.stored(block, row.ord.clone(), body.len())));
+                        self.rows.push(RowWrite::Body { block_id: block.block_id.clone(), body });
                     }
                     stretch.lower = Some(row.ord.clone());
                 }
@@ -220,13 +246,14 @@ impl Stretch {
         for ((position, moved), ord) in self.run.drain(..).zip(keys) {
             let Some(block) = page.get(position) else { continue };
             let (block_id, body, key) = (block.block_id.clone(), encode(block, position)?, ord.to_hex());
+            let bytes = body.len();
             diff.rows.push(if moved {
                 RowWrite::Moved { block_id, ord: key, body }
             } else {
                 RowWrite::Insert { block_id, ord: key, body }
             });
             self.lower = Some(ord.clone());
-            self.slots.push(Slot::Written(diff.stored(block, ord)));
+            self.slots.push(Slot::Written(diff.stored(block, ord, bytes)));
         }
         Ok(())
     }

@@ -27,11 +27,9 @@ pub use rows::{PageRows, RowWrite};
 
 use crate::services::sqlite::{Sql, SqlValue, integer, text};
 
-/// Largest stored form (JSON) of one block, in bytes, checked when a page is stored (`PUT`, every write).
-/// Not the block row's limit (2 MB) but the review session's: an AI edit's session keeps about 11 copies
-/// of the block (the preview's before and after, its diffs, the operations, the result), and must fit
-/// [`crate::services::ledger::MAX_STORED_JSON`]. So every block a page may hold can be edited by an AI.
-pub const MAX_BLOCK_BYTES: usize = 160 * 1024;
+/// Largest stored form (JSON) of one block, in bytes, checked when a page is stored (`PUT`, every write):
+/// core's limit (see [`pageai_core::limits`]).
+pub use pageai_core::limits::MAX_BLOCK_BYTES;
 
 /// `CREATE … IF NOT EXISTS`, so creating an existing schema is a no-op.
 const SCHEMA: &[&str] = &[
@@ -97,13 +95,13 @@ fn stored_block(row: Vec<SqlValue>) -> Result<StoredBlock, String> {
     let mut row = row.into_iter();
     let block_id = text(row.next(), "block_id")?;
     let ord = OrderKey::parse(&text(row.next(), "ord")?)?;
-    let block: Block =
-        serde_json::from_str(&text(row.next(), "body")?).map_err(|e| format!("decode stored block {block_id}: {e}"))?;
+    let body = text(row.next(), "body")?;
+    let block: Block = serde_json::from_str(&body).map_err(|e| format!("decode stored block {block_id}: {e}"))?;
     if block.block_id != block_id {
         return Err(format!("stored block {block_id} holds block {}", block.block_id));
     }
     let changed_rev = unsigned(row.next(), "changed_rev")?;
-    Ok(StoredBlock { block, ord, changed_rev })
+    Ok(StoredBlock { block, ord, changed_rev, bytes: body.len() })
 }
 
 fn unsigned(value: Option<SqlValue>, column: &str) -> Result<u64, String> {
