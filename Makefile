@@ -46,7 +46,7 @@ lint:
 	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --bins -- -D warnings
 
 test-rust:
-	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --skip corpus_precision_and_recall
+	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --skip precision_and_recall
 	@# The router corpus prints its precision and recall line. The same package set as above, so features
 	@# unify the same way and nothing recompiles.
 	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm --test router_corpus -- --nocapture
