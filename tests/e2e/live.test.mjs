@@ -9,16 +9,19 @@
 //   node --experimental-websocket --test --test-concurrency=1 tests/e2e/live.test.mjs
 
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { TEST_CLIENT_TOKEN, startWorker } from './lib/wrangler.mjs';
+import { ROOT, TEST_CLIENT_TOKEN, startWorker } from './lib/wrangler.mjs';
 import { TOOL_TOKEN, TOOL_VARS, editBlocks, fresh, getPage, putPage, toolCall, replaceArgs } from './lib/mnote.mjs';
 import { connectLive } from '../../wasm/js/live.js';
+import WS from 'ws';
 
+const pageai = createRequire(import.meta.url)(join(ROOT, 'wasm', 'pkg', 'node', 'pageai.js'));
 const MAX_SOCKETS = 3;
 const USER = { authorization: `Bearer ${TEST_CLIENT_TOKEN}` };
 
@@ -249,6 +252,59 @@ describe('the live channel', { timeout: 600_000 }, () => {
     assert.equal(started.event.runId, 'run_live_1');
     await watcher.until((m) => m.kind === 'review.updated' || m.kind === 'page.changed');
     watcher.close();
+  });
+
+  test('a Node service follows a page with connectLive, the ws package and a Bearer header; without one it is refused', async () => {
+    const doc = fresh('live_ws');
+    const page = await putPage(worker.url, doc, { p_1: 'one', p_2: 'two' });
+    const session = new pageai.PageSession(page);
+    /** connectLive with `options`, and a promise of its first status in `states`. */
+    const connect = (options, states) => {
+      let reached;
+      const status = new Promise((resolve) => (reached = resolve));
+      const events = [];
+      let changed;
+      const change = new Promise((resolve) => (changed = resolve));
+      const client = connectLive({
+        url: worker.url,
+        documentId: doc,
+        WebSocket: WS,
+        backoff: { initialDelayMs: 60_000, jitter: 0 },
+        onEvent: (m) => {
+          events.push(m);
+          if (m.kind === 'page.changed') changed(m);
+        },
+        onStatus: (s) => states.includes(s.state) && reached(s),
+        ...options,
+      });
+      return { client, status, change, events };
+    };
+    const service = connect({ headers: USER, session }, ['live']);
+    const anonymous = connect({ revision: page.revision }, ['waiting']);
+    try {
+      const live = await service.status;
+      assert.equal(live.revision, page.revision);
+      const res = await edit(worker.url, doc, page, 'p_2', 'two, from elsewhere');
+      assert.equal(res.status, 200, res.text);
+      const message = await service.change;
+      assert.equal(message.revision, page.revision + 1);
+      // The session followed the change: its page is the stored one.
+      assert.deepEqual(session.page().blocks.map((b) => b.text), ['one', 'two, from elsewhere']);
+      assert.deepEqual(session.page(), await getPage(worker.url, doc));
+
+      const refused = await anonymous.status;
+      assert.equal(refused.code, 1006, 'the upgrade without a credential is refused');
+      assert.deepEqual(anonymous.events, []);
+    } finally {
+      service.client.close();
+      anonymous.client.close();
+      session.free();
+    }
+    // Headers need a WebSocket class that sends them; the built-in default is never handed them silently.
+    assert.throws(
+      () => connectLive({ url: worker.url, documentId: doc, headers: USER }),
+      (e) => e instanceof TypeError && /ws package/.test(e.message),
+    );
   });
 });
 

@@ -68,13 +68,19 @@ export interface LiveOptions {
   after?: number;
   /** Without a session: the revision of the page the caller holds (with a session, its revision is used). */
   revision?: number;
-  /** Reads the page for a resync; default `GET {url}/api/documents/{documentId}` with the page's cookies. */
+  /** Outside a browser (a Node service, another server): the credential, sent with the upgrade and with the
+   * default page read, e.g. `{ authorization: "Bearer <client token or session JWT>" }`. Needs `WebSocket`
+   * to be a class that sends headers (the `ws` package's: `new WebSocket(url, protocols, { headers })`);
+   * a browser's, and Node's built-in one, cannot, so passing `headers` without `WebSocket` throws. */
+  headers?: Record<string, string>;
+  /** Reads the page for a resync; default `GET {url}/api/documents/{documentId}` with the page's cookies
+   * (and `headers`). */
   fetchPage?: () => Promise<Page>;
   /** The `fetch` the default `fetchPage` uses; `globalThis.fetch` when omitted. */
   fetch?: typeof fetch;
   /** The WebSocket class; `globalThis.WebSocket` when omitted (Node 20 has none by default: pass the `ws`
    * package's, or run Node with `--experimental-websocket`). */
-  WebSocket?: new (url: string, protocols?: string | string[]) => WebSocket;
+  WebSocket?: new (url: string, protocols?: string | string[], options?: { headers: Record<string, string> }) => WebSocket;
   /** Subprotocols for the WebSocket. */
   protocols?: string | string[];
   /** Reconnect timing. */

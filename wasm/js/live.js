@@ -30,8 +30,15 @@ export function connectLive(options) {
   const base = baseUrl(options.url);
   const Socket = options.WebSocket ?? globalThis.WebSocket;
   if (typeof Socket !== "function") throw new TypeError("connectLive needs a WebSocket (options.WebSocket in Node 20)");
+  // Outside a browser: a credential in headers (`authorization: Bearer …`). A browser's WebSocket, and
+  // Node's built-in one, cannot send headers, so they need a class that takes them (the `ws` package's).
+  const headers = options.headers ? { ...options.headers } : null;
+  if (headers && !options.WebSocket) {
+    throw new TypeError("connectLive with headers needs options.WebSocket that sends them, e.g. the ws package's");
+  }
   const timing = { ...DEFAULTS, ...options.backoff, pingIntervalMs: options.pingIntervalMs ?? DEFAULTS.pingIntervalMs };
-  const fetchPage = options.fetchPage ?? (() => readPage(base, documentId, options.fetch ?? globalThis.fetch));
+  const fetchPage =
+    options.fetchPage ?? (() => readPage(base, documentId, options.fetch ?? globalThis.fetch, headers ?? {}));
 
   let lastSeq = Number.isInteger(options.after) ? options.after : undefined;
   let revision = Number.isInteger(options.revision) ? options.revision : undefined;
@@ -57,7 +64,11 @@ export function connectLive(options) {
     if (lastSeq !== undefined) url.searchParams.set("after", String(lastSeq));
     if (followed !== undefined) url.searchParams.set("revision", String(followed));
     status("connecting", { url: url.href });
-    const ws = options.protocols ? new Socket(url.href, options.protocols) : new Socket(url.href);
+    const ws = headers
+      ? new Socket(url.href, options.protocols ?? [], { headers })
+      : options.protocols
+        ? new Socket(url.href, options.protocols)
+        : new Socket(url.href);
     socket = ws;
     ws.onopen = () => {
       if (socket !== ws) return;
@@ -218,10 +229,10 @@ function baseUrl(url) {
   throw new TypeError("connectLive needs a url outside a browser page");
 }
 
-async function readPage(base, documentId, fetchImpl) {
+async function readPage(base, documentId, fetchImpl, headers) {
   const res = await fetchImpl(new URL(`/api/documents/${encodeURIComponent(documentId)}`, base), {
     credentials: "include",
-    headers: { accept: "application/json" },
+    headers: { ...headers, accept: "application/json" },
   });
   if (!res.ok) throw new Error(`GET /api/documents/${documentId} answered ${res.status}`);
   return res.json();

@@ -5,9 +5,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { WebSocket, WebSocketServer } from "ws";
+import Ajv2020 from "ajv/dist/2020.js";
 
 import { assertCoded, fixtures, installPacked, thrown } from "./lib/packed.mjs";
 
@@ -28,6 +30,41 @@ const coded = (fn, code) => {
   assertCoded(pageai, error, code);
   return error;
 };
+
+describe("the JSON Schema of mnote.live_event.v1 (@mnote/pageai/schemas/live_event.v1.json)", () => {
+  const compile = () => {
+    const path = join(installed.project, "node_modules", "@mnote", "pageai", "schemas", "live_event.v1.json");
+    return new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(path, "utf8")));
+  };
+
+  test("compiles in ajv 2020 strict mode and accepts every message of every fixture", () => {
+    const validate = compile();
+    const messages = fixtures("live_event.").flatMap((f) => (f.output?.messages ?? []).map((m) => [f.name, m]));
+    const kinds = new Set(messages.map(([, m]) => m.kind));
+    assert.deepEqual([...kinds].sort(), ["hello", "page.changed", "refetch", "review.updated", "snapshot", "tool.event"]);
+    for (const [name, message] of messages) {
+      assert.equal(validate(message), true, `${name} ${message.kind}: ${JSON.stringify(validate.errors)}`);
+    }
+  });
+
+  test("refuses what the decoder refuses: another kind's payload, a second payload, an unknown field or kind", () => {
+    const validate = compile();
+    assert.equal(validate(fixture("kind_mismatch").input.command.message), false, "a snapshot carrying hello");
+    const all = fixtures("live_event.").flatMap((f) => f.output?.messages ?? []);
+    const changed = all.find((m) => m.kind === "page.changed");
+    const hello = all.find((m) => m.kind === "hello");
+    assert.equal(validate(changed), true);
+    for (const bad of [
+      { ...changed, hello: hello.hello },
+      { ...changed, extra: 1 },
+      { ...changed, kind: "page.deleted" },
+      { ...changed, schema: "mnote.live_event.v2" },
+      { ...changed, seq: -1 },
+    ]) {
+      assert.equal(validate(bad), false, JSON.stringify(Object.keys(bad)));
+    }
+  });
+});
 
 describe("PageSession.applyRemote", () => {
   test("following each fixture's messages from its input page gives its output page", () => {

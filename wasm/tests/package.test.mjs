@@ -432,23 +432,35 @@ describe("TypeScript types", () => {
       files,
     });
 
-  test("compile under nodenext (ESM and CommonJS) and bundler resolution", { timeout: 120_000 }, () => {
+  test("compile under node10, node16, nodenext (ESM and CommonJS) and bundler resolution", { timeout: 240_000 }, () => {
     const dir = join(project, "types");
     mkdirSync(dir, { recursive: true });
-    cpSync(join(root, "wasm", "tests", "types.check.ts"), join(dir, "esm.mts"));
-    cpSync(join(root, "wasm", "tests", "types.check.ts"), join(dir, "cjs.cts"));
-    cpSync(join(root, "wasm", "tests", "types.check.ts"), join(dir, "web.ts"));
-    cpSync(join(root, "wasm", "tests", "types.web.check.ts"), join(dir, "web-init.ts"));
+    const check = (name) => join(root, "wasm", "tests", name);
+    cpSync(check("types.check.ts"), join(dir, "esm.mts"));
+    cpSync(check("types.check.ts"), join(dir, "cjs.cts"));
+    cpSync(check("types.check.ts"), join(dir, "web.ts"));
+    cpSync(check("types.check.ts"), join(dir, "node10.ts"));
+    cpSync(check("types.web.check.ts"), join(dir, "web-init.ts"));
+    cpSync(check("types.live.check.ts"), join(dir, "live.ts"));
     const lib = ["es2022", "esnext.disposable"];
     writeFileSync(
       join(dir, "tsconfig.node.json"),
       tsconfig({ module: "nodenext", moduleResolution: "nodenext", lib }, ["esm.mts", "cjs.cts"]),
     );
     writeFileSync(
-      join(dir, "tsconfig.web.json"),
-      tsconfig({ module: "esnext", moduleResolution: "bundler", lib: [...lib, "dom"] }, ["web.ts", "web-init.ts"]),
+      join(dir, "tsconfig.node16.json"),
+      tsconfig({ module: "node16", moduleResolution: "node16", lib }, ["esm.mts", "cjs.cts"]),
     );
-    for (const config of ["tsconfig.node.json", "tsconfig.web.json"]) {
+    // node10 ignores `exports`: the subpaths resolve through the package's `typesVersions`.
+    writeFileSync(
+      join(dir, "tsconfig.node10.json"),
+      tsconfig({ module: "commonjs", moduleResolution: "node10", lib: [...lib, "dom"] }, ["node10.ts", "live.ts"]),
+    );
+    writeFileSync(
+      join(dir, "tsconfig.web.json"),
+      tsconfig({ module: "esnext", moduleResolution: "bundler", lib: [...lib, "dom"] }, ["web.ts", "web-init.ts", "live.ts"]),
+    );
+    for (const config of ["tsconfig.node.json", "tsconfig.node16.json", "tsconfig.node10.json", "tsconfig.web.json"]) {
       try {
         run(process.execPath, [tsc, "-p", join(dir, config)]);
       } catch (e) {

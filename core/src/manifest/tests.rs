@@ -153,6 +153,8 @@ fn derived_schemas() -> Vec<(String, Value)> {
     all.push(("output/doc_search.json".into(), derive::<crate::wire::SearchResultV1>()));
     all.push(("output/tool_result.json".into(), derive::<crate::wire::ToolResultV1>()));
     all.push(("output/error.json".into(), derive::<crate::wire::ErrorBody>()));
+    // Not a tool's: the live channel's messages, for clients outside the browser package.
+    all.push(("wire/live_event.v1.json".into(), derive::<crate::wire::LiveEventSchema>()));
     all
 }
 

@@ -428,3 +428,84 @@ impl<'de> Deserialize<'de> for LiveEventV1 {
         })
     }
 }
+
+/// The JSON Schema of a message, as a type for `schemars` (only in tests: `manifest`'s checked-in schemas
+/// write it to `schemas/wire/live_event.v1.json`). [`LiveEventV1`] (de)serializes by hand, with the payload
+/// beside the envelope; this mirror says the same as one shape per `kind`, each with exactly its payload.
+#[cfg(test)]
+#[derive(schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all_fields = "camelCase", deny_unknown_fields)]
+#[schemars(
+    title = "mnote.live_event.v1",
+    description = "One message of a document's live channel (GET /api/documents/{id}/live): the envelope and the one payload field its kind names."
+)]
+// Never built: only its schema is read.
+#[allow(dead_code, clippy::large_enum_variant)]
+pub(crate) enum LiveEventSchema {
+    /// The channel is live.
+    #[serde(rename = "hello")]
+    Hello {
+        #[schemars(extend("const" = "mnote.live_event.v1"))]
+        schema: String,
+        seq: u64,
+        revision: u64,
+        at: String,
+        document_id: String,
+        hello: HelloV1,
+    },
+    /// A write changed the page.
+    #[serde(rename = "page.changed")]
+    PageChanged {
+        #[schemars(extend("const" = "mnote.live_event.v1"))]
+        schema: String,
+        seq: u64,
+        revision: u64,
+        at: String,
+        document_id: String,
+        change: PageChangeV1,
+    },
+    /// A tool call started, completed or failed.
+    #[serde(rename = "tool.event")]
+    ToolEvent {
+        #[schemars(extend("const" = "mnote.live_event.v1"))]
+        schema: String,
+        seq: u64,
+        revision: u64,
+        at: String,
+        document_id: String,
+        event: ToolEventV1,
+    },
+    /// A review session was made or moved.
+    #[serde(rename = "review.updated")]
+    ReviewUpdated {
+        #[schemars(extend("const" = "mnote.live_event.v1"))]
+        schema: String,
+        seq: u64,
+        revision: u64,
+        at: String,
+        document_id: String,
+        session: ReviewSessionV1,
+    },
+    /// The whole page.
+    #[serde(rename = "snapshot")]
+    Snapshot {
+        #[schemars(extend("const" = "mnote.live_event.v1"))]
+        schema: String,
+        seq: u64,
+        revision: u64,
+        at: String,
+        document_id: String,
+        page: Page,
+    },
+    /// A message too large to send.
+    #[serde(rename = "refetch")]
+    Refetch {
+        #[schemars(extend("const" = "mnote.live_event.v1"))]
+        schema: String,
+        seq: u64,
+        revision: u64,
+        at: String,
+        document_id: String,
+        refetch: RefetchV1,
+    },
+}

@@ -47,6 +47,8 @@ pub use audit::AuditEntryV1;
 pub use context::{ContextBlockV1, ContextHeldV1, HeldBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
 pub use doc_search::{DOC_SEARCH_V1, SearchHitV1, SearchResultV1};
 pub use error::ErrorBody;
+#[cfg(test)]
+pub(crate) use live_event::LiveEventSchema;
 pub use live_event::{
     FollowStep, HelloV1, LIVE_EVENT_V1, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, LiveLimitsV1,
     PageChangeV1, RefetchV1,
