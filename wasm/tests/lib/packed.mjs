@@ -13,8 +13,8 @@ export const pkgDir = join(root, "wasm", "pkg");
 export const fixturesDir = join(root, "tests", "fixtures", "wire", "v1");
 
 /**
- * Packs and installs the package; answers the project folder, the packed paths and the CommonJS build of the
- * main module (`pageai`) and of the catalog module (`catalog`).
+ * Packs and installs the package; answers the project folder, the packed paths, the CommonJS build of the
+ * main module (`pageai`) and of the catalog module (`catalog`), and a `require` from the project.
  */
 export function installPacked() {
   assert.ok(existsSync(join(pkgDir, "package.json")), "wasm/pkg is missing: run scripts/build-wasm first");
@@ -33,6 +33,7 @@ export function installPacked() {
     packedFiles: packed.files.map((f) => f.path),
     pageai: require("@mnote/pageai"),
     catalog: require("@mnote/pageai/catalog"),
+    require,
     remove: () => rmSync(project, { recursive: true, force: true }),
   };
 }
