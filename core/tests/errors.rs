@@ -80,6 +80,7 @@ fn samples() -> Vec<Error> {
         },
         Error::WorkspaceNotFound { workspace_id: "ws_x".into() },
         Error::PageTooLarge { bytes: 5_300_000, limit: 5_242_880 },
+        Error::LiveSessionEnded { why: "signed out".into() },
     ]
 }
 

@@ -7,6 +7,8 @@
 //   never a 500 from the storage; nothing is written;
 // - finding 2: a Hermes run belongs to whoever started it: another user (of any workspace) can neither
 //   stop nor follow it, with or without a sessionId;
+// - finding 3: a live socket ends with its sign-in: a logout closes the sockets its cookie opened, and a
+//   socket whose token expired is closed (4401 `mnote_live_session_ended`) instead of sent the next message;
 // - finding 4: one page-size limit on every write; the page a GET returns can be PUT back;
 // - finding 5 (info): an `iat` in the future and `sub: "user"` are refused, a refused Bearer token does not
 //   fall back to a cookie, the tool route checks `Origin` as /mcp does, a model name is one line.
@@ -15,6 +17,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+
+import WebSocket from 'ws';
 
 import { claims, makeKeys, sign } from './lib/identity.mjs';
 import { TOOL_TOKEN, fetchJson, fresh, mcp, toolCall } from './lib/mnote.mjs';
@@ -277,5 +281,93 @@ describe('finding 5: the info items that changed', () => {
     const res = await as('ana', 'POST', '/api/hermes/client/runs', { documentId: doc, sessionId: made.body.sessionId, message: 'hi', model: 'gpt\r\n"injected": true' });
     assert.equal(assertCodedError(res, 400, 'hermes_client_bad_request').details.pointer, '/model');
     assert.equal(runs(), before);
+  });
+});
+
+/** A socket on `doc`'s live channel with `headers`: its messages, `hello`, and `closed` ({code, reason}). */
+function openLive(doc, headers) {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/documents/${doc}/live`, { headers });
+  const messages = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const hello = new Promise((resolve, reject) => {
+    socket.on('message', (data) => JSON.parse(String(data)).kind === 'hello' && resolve());
+    socket.on('unexpected-response', (_, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+  });
+  const closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  /** The first message of `kind`, or why the socket closed first. */
+  const next = (kind) =>
+    new Promise((resolve, reject) => {
+      const found = () => messages.find((m) => m.kind === kind);
+      if (found()) return resolve(found());
+      socket.on('message', () => found() && resolve(found()));
+      closed.then((c) => reject(new Error(`closed (${c.code} ${c.reason}) before ${kind}`)));
+    });
+  return { socket, messages, hello, closed, next };
+}
+
+/** A one-block edit of `doc` by ana (a long-lived token). */
+async function edit(doc, text) {
+  const { revision } = await page(doc);
+  const res = await as('ana', 'PATCH', `/api/documents/${doc}/blocks`, {
+    baseRevision: revision,
+    operations: [{ op: 'update', blockId: 'p_1', text }],
+    idempotencyKey: fresh('edit'),
+  });
+  assert.equal(res.status, 200, res.text);
+}
+
+describe('finding 3: a live socket ends with its sign-in', () => {
+  test('a logout closes the sockets its cookie opened, with 4401 mnote_live_session_ended; others stay', async () => {
+    const doc = await pageOf('ana', paragraphs(['Before the logout.']));
+    const signedIn = await fetchJson(`${url}/api/auth/session`, {
+      method: 'POST',
+      headers: { origin: url, 'content-type': 'application/json' },
+      body: JSON.stringify({ token: sign(keys.es, claims({ sub: 'user_ana', workspaces: { ws_a: 'owner' } })) }),
+    });
+    assert.equal(signedIn.status, 200, signedIn.text);
+    const cookie = signedIn.headers.get('set-cookie').split(';')[0];
+    const browser = openLive(doc, { cookie, origin: url });
+    const service = openLive(doc, { authorization: USERS.ana });
+    try {
+      await Promise.all([browser.hello, service.hello]);
+      const out = await fetchJson(`${url}/api/auth/logout`, { method: 'POST', headers: { cookie, origin: url } });
+      assert.equal(out.status, 200, out.text);
+      const { code, reason } = await browser.closed;
+      assert.equal(code, 4401);
+      assert.match(reason, /^mnote_live_session_ended: .*signed out/);
+      // The socket opened with a token is not the cookie's: it still hears the next write.
+      await edit(doc, 'After the logout.');
+      const change = await service.next('page.changed');
+      assert.deepEqual(change.change.blocks.map((b) => b.text), ['After the logout.']);
+      assert.equal(browser.messages.filter((m) => m.kind === 'page.changed').length, 0);
+      // And the copied cookie no longer opens the channel.
+      const again = openLive(doc, { cookie, origin: url });
+      await assert.rejects(again.hello, /upgrade refused: 401/);
+    } finally {
+      browser.socket.terminate();
+      service.socket.terminate();
+    }
+  });
+
+  test("a socket whose token expired is closed instead of sent the next write", async () => {
+    const doc = await pageOf('ana', paragraphs(['Before the expiry.']));
+    const exp = Math.floor(Date.now() / 1000) + 3;
+    const short = `Bearer ${sign(keys.es, claims({ sub: 'user_ana', workspaces: { ws_a: 'owner' }, exp }))}`;
+    const expiring = openLive(doc, { authorization: short });
+    const service = openLive(doc, { authorization: USERS.ana });
+    try {
+      await Promise.all([expiring.hello, service.hello]);
+      // The token's own expiry is the event awaited: until the clock passes it (plus a second of rounding).
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, (exp + 1) * 1000 - Date.now())));
+      await edit(doc, 'After the expiry.');
+      await service.next('page.changed');
+      const { code, reason } = await expiring.closed;
+      assert.equal(code, 4401);
+      assert.match(reason, /^mnote_live_session_ended: .*expired/);
+      assert.equal(expiring.messages.filter((m) => m.kind === 'page.changed').length, 0, 'nothing after the expiry');
+    } finally {
+      expiring.socket.terminate();
+      service.socket.terminate();
+    }
   });
 });

@@ -172,6 +172,7 @@ mod tests {
             (C::StoredTooLarge, 413),
             (C::WorkspaceNotFound, 404),
             (C::PageTooLarge, 413),
+            (C::LiveSessionEnded, 401),
         ];
         let codes: Vec<ErrorCode> = table.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes, ErrorCode::ALL, "one line per code, in the table's order");

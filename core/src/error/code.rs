@@ -144,6 +144,8 @@ error_codes! {
     WorkspaceNotFound => "mnote_workspace_not_found", NotFound;
     // A write would make the page larger than a page may be: its GET could no longer be PUT back.
     PageTooLarge => "mnote_page_too_large", PayloadTooLarge;
+    // A live socket outlived its sign-in (logout, expiry): closed with 4401, the client signs in again.
+    LiveSessionEnded => "mnote_live_session_ended", Unauthorized;
 }
 
 impl fmt::Display for ErrorCode {

@@ -288,6 +288,11 @@ pub enum Error {
         /// The workspace named.
         workspace_id: String,
     },
+    /// A live socket's sign-in ended (signed out, or the cookie or token expired): the socket is closed.
+    LiveSessionEnded {
+        /// Why: `signed out` or `the sign-in expired`.
+        why: String,
+    },
     /// A write would make the page's JSON larger than a page may be (and than a `PUT` could send back).
     PageTooLarge {
         /// The page's size after the write, in bytes.
@@ -395,6 +400,7 @@ impl Error {
             Error::StoredTooLarge { .. } => C::StoredTooLarge,
             Error::WorkspaceNotFound { .. } => C::WorkspaceNotFound,
             Error::PageTooLarge { .. } => C::PageTooLarge,
+            Error::LiveSessionEnded { .. } => C::LiveSessionEnded,
         }
     }
 }

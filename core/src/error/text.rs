@@ -129,6 +129,7 @@ impl Error {
             Error::PageTooLarge { bytes, limit } => {
                 format!("the page would take {bytes} bytes; a page holds at most {limit}")
             }
+            Error::LiveSessionEnded { why } => format!("the live channel's sign-in ended: {why}"),
         }
     }
 
@@ -224,6 +225,7 @@ impl Error {
             }
             Error::WorkspaceNotFound { .. } => "name a workspace you hold a role in (workspaceId)".into(),
             Error::PageTooLarge { .. } => "move some of the page to another page, or write less at once".into(),
+            Error::LiveSessionEnded { .. } => "sign in again, then reconnect".into(),
         }
     }
 
@@ -315,6 +317,7 @@ impl Error {
             }
             Error::WorkspaceNotFound { workspace_id } => json!({ "workspaceId": workspace_id }),
             Error::PageTooLarge { bytes, limit } => json!({ "bytes": bytes, "limitBytes": limit }),
+            Error::LiveSessionEnded { why } => json!({ "why": why }),
         }
     }
 }

@@ -105,6 +105,17 @@ pub fn check_socket_count(open: usize, limit: u32) -> Result<()> {
     }
 }
 
+/// Checks that a socket whose sign-in lasts until `until` (Unix seconds; `None` for a credential with no
+/// end, the client token) may still be sent a message at `now`. Past it the socket is closed with
+/// `mnote_live_session_ended` (4401): a role is the credential's, so nothing reaches a socket once the
+/// credential that showed the role no longer holds.
+pub fn check_session(until: Option<u64>, now: u64) -> Result<()> {
+    match until {
+        Some(until) if now >= until => Err(Error::LiveSessionEnded { why: "the sign-in expired".into() }),
+        _ => Ok(()),
+    }
+}
+
 /// The reason a socket is closed with for `error`: its code and message, cut to
 /// [`MAX_CLOSE_REASON_BYTES`] at a character boundary, so a client can read the coded limit.
 pub fn close_reason(error: &Error) -> String {

@@ -333,6 +333,7 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::StoredTooLarge { .. }
         | Error::WorkspaceNotFound { .. }
         | Error::PageTooLarge { .. }
+        | Error::LiveSessionEnded { .. }
         | Error::LiveSocketLimit { .. }
         | Error::LiveMessageTooLarge { .. }
         | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),

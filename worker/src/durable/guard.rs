@@ -24,7 +24,7 @@ use crate::error::{Failure, OrInternal, TRACE_HEADER, error_response, internal};
 use crate::http::json_response;
 use crate::ids;
 
-const SCHEMA: [&str; 2] = [
+const SCHEMA: [&str; 3] = [
     "CREATE TABLE IF NOT EXISTS attempts (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         failures INTEGER NOT NULL,
@@ -35,6 +35,8 @@ const SCHEMA: [&str; 2] = [
         id INTEGER PRIMARY KEY CHECK (id = 1),
         expires_at INTEGER NOT NULL
     )",
+    // The documents whose live channel a session opened: a logout ends their sockets of that session.
+    "CREATE TABLE IF NOT EXISTS live_documents (document_id TEXT PRIMARY KEY)",
 ];
 
 /// A client's failed credential checks, as stored.
@@ -98,16 +100,28 @@ pub enum GuardCommand {
         /// The clock of the request.
         now: u64,
     },
+    /// This session opened the live channel of `document_id`; its cookie expires at `expires_at`.
+    WatchLive {
+        /// The clock of the request.
+        now: u64,
+        /// When the cookie would expire anyway.
+        expires_at: u64,
+        /// The document.
+        document_id: String,
+    },
 }
 
 /// A guard object's answer.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GuardAnswer {
     /// For an attempt: the client is locked, for this many more seconds.
     pub locked_for: Option<u64>,
     /// For a session: it was signed out.
     pub revoked: bool,
+    /// For a revocation: the documents whose live channel the session opened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub live_documents: Vec<String>,
 }
 
 /// The Durable Object class bound as `GUARDS`.
@@ -158,7 +172,7 @@ impl GuardObject {
         match command {
             GuardCommand::Attempt { now, succeeded, limits } => {
                 let locked_for = self.attempt(now, succeeded, &limits, trace_id).await?;
-                Ok(GuardAnswer { locked_for, revoked: false })
+                Ok(GuardAnswer { locked_for, revoked: false, live_documents: Vec::new() })
             }
             GuardCommand::Revoke { now, expires_at } => {
                 sql.exec(
@@ -168,7 +182,22 @@ impl GuardObject {
                 )
                 .or_internal("store revocation", trace_id)?;
                 self.forget_at(expires_at.saturating_sub(now), trace_id).await?;
-                Ok(GuardAnswer { locked_for: None, revoked: true })
+                #[derive(Deserialize)]
+                struct Watched {
+                    document_id: String,
+                }
+                let watched: Vec<Watched> = sql
+                    .exec("SELECT document_id FROM live_documents", None)
+                    .and_then(|cursor| cursor.to_array())
+                    .or_internal("read live documents", trace_id)?;
+                let live_documents = watched.into_iter().map(|w| w.document_id).collect();
+                Ok(GuardAnswer { locked_for: None, revoked: true, live_documents })
+            }
+            GuardCommand::WatchLive { now, expires_at, document_id } => {
+                sql.exec("INSERT OR IGNORE INTO live_documents (document_id) VALUES (?)", vec![document_id.into()])
+                    .or_internal("store live document", trace_id)?;
+                self.forget_at(expires_at.saturating_sub(now), trace_id).await?;
+                Ok(GuardAnswer::default())
             }
             GuardCommand::IsRevoked { now } => {
                 let rows: Vec<ExpiresRow> = sql
@@ -176,7 +205,7 @@ impl GuardObject {
                     .and_then(|cursor| cursor.to_array())
                     .or_internal("read revocation", trace_id)?;
                 let revoked = rows.first().is_some_and(|row| now < row.expires_at);
-                Ok(GuardAnswer { locked_for: None, revoked })
+                Ok(GuardAnswer { locked_for: None, revoked, live_documents: Vec::new() })
             }
         }
     }
@@ -256,9 +285,24 @@ impl Guards {
         }
     }
 
-    /// Revokes the session `nonce` until `expires_at`.
-    pub async fn revoke(&self, nonce: &str, expires_at: u64, now: u64, trace_id: &str) -> Result<(), Error> {
-        self.send(&format!("session:{nonce}"), &GuardCommand::Revoke { now, expires_at }, trace_id).await.map(|_| ())
+    /// Revokes the session `nonce` until `expires_at`; answers the documents whose live channel it opened.
+    pub async fn revoke(&self, nonce: &str, expires_at: u64, now: u64, trace_id: &str) -> Result<Vec<String>, Error> {
+        let answer =
+            self.send(&format!("session:{nonce}"), &GuardCommand::Revoke { now, expires_at }, trace_id).await?;
+        Ok(answer.live_documents)
+    }
+
+    /// Notes that the session `nonce` (a cookie expiring at `expires_at`) opened `document_id`'s live channel.
+    pub async fn watch_live(
+        &self,
+        nonce: &str,
+        expires_at: u64,
+        document_id: &str,
+        now: u64,
+        trace_id: &str,
+    ) -> Result<(), Error> {
+        let command = GuardCommand::WatchLive { now, expires_at, document_id: document_id.into() };
+        self.send(&format!("session:{nonce}"), &command, trace_id).await.map(|_| ())
     }
 
     /// Whether the session `nonce` was signed out.
@@ -374,7 +418,9 @@ mod tests {
         let json = serde_json::to_value(&command).unwrap();
         assert_eq!(json["op"], "attempt");
         assert_eq!(json["limits"]["freeFailures"], 3);
-        let answer = serde_json::to_value(GuardAnswer { locked_for: Some(3), revoked: false }).unwrap();
+        let answer =
+            serde_json::to_value(GuardAnswer { locked_for: Some(3), revoked: false, live_documents: Vec::new() })
+                .unwrap();
         assert_eq!(answer, serde_json::json!({ "lockedFor": 3, "revoked": false }));
     }
 }

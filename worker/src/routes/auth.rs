@@ -27,6 +27,7 @@ use crate::auth::{
     sign_session, signed_token, tokens_equal,
 };
 use crate::config::{secret, secrets};
+use crate::durable::document::{DocumentClient, DocumentCommand};
 use crate::durable::guard::Guards;
 use crate::error::{Failure, OrInternal};
 use crate::http::{RequestContext, json_response, read_body};
@@ -125,7 +126,8 @@ pub fn dev_login(req: &Request, ctx: &RequestContext) -> Result<Response, Failur
 pub async fn logout(req: &Request, ctx: &RequestContext) -> Result<Response, Failure> {
     if let Some(session) = session(req, ctx) {
         let guards = Guards::new(&ctx.env, &ctx.trace_id)?;
-        guards.revoke(&session.nonce, session.expires_at, now_seconds(), &ctx.trace_id).await?;
+        let live = guards.revoke(&session.nonce, session.expires_at, now_seconds(), &ctx.trace_id).await?;
+        end_live_sockets(&session, &live, ctx).await;
     }
     let mut response = json_response(&SignedOut { ok: true, trace_id: &ctx.trace_id }, &ctx.trace_id)?;
     response
@@ -133,6 +135,23 @@ pub async fn logout(req: &Request, ctx: &RequestContext) -> Result<Response, Fai
         .set("set-cookie", &cleared_cookie(is_https(req)))
         .or_internal("set cookie", &ctx.trace_id)?;
     Ok(response)
+}
+
+/// Closes the session's live sockets on each document it opened one on (4401 `mnote_live_session_ended`).
+/// The session is revoked already, so one that cannot be reached is logged and left: it gets nothing more
+/// once its cookie expires, and the logout still succeeds.
+async fn end_live_sockets(session: &crate::auth::Session, documents: &[String], ctx: &RequestContext) {
+    for document_id in documents {
+        let command = DocumentCommand::EndSession { document_id: document_id.clone(), session: session.nonce.clone() };
+        let ended = async {
+            let client = DocumentClient::new(&ctx.env, document_id, &ctx.trace_id)?
+                .acting_for(&session.principal, &ctx.trace_id)?;
+            client.send_raw(&command, &ctx.trace_id).await.map(|_| ())
+        };
+        if let Err(e) = ended.await {
+            worker::console_warn!("[{}] logout: end live sockets on {document_id}: {e:?}", ctx.trace_id);
+        }
+    }
 }
 
 /// Answers a new session cookie for `principal`. It lasts the configured session life, and never past

@@ -9,8 +9,10 @@
 use pageai_core::Error;
 use worker::{Request, Response};
 
-use crate::durable::document::DocumentClient;
+use crate::auth::{bearer, looks_like_jwt, now_seconds, session, signed_token};
 use crate::durable::document::live::Resume;
+use crate::durable::document::{DocumentClient, SignedIn};
+use crate::durable::guard::Guards;
 use crate::error::{Failure, OrInternal};
 use crate::http::RequestContext;
 use crate::services::documents::check_document_id;
@@ -27,8 +29,34 @@ pub async fn open(req: Request, document_id: String, ctx: &RequestContext) -> Re
     }
     let url = req.url().or_internal("parse request URL", &ctx.trace_id)?;
     let resume = Resume::parse(&url)?;
+    let signed_in = signed_in(&req, ctx).await;
+    if let (Some(session), Some(until)) = (&signed_in.session, signed_in.until) {
+        // So that a logout finds this document and ends the session's sockets on it.
+        Guards::new(&ctx.env, &ctx.trace_id)?
+            .watch_live(session, until, &document_id, now_seconds(), &ctx.trace_id)
+            .await?;
+    }
     // The object lets the channel open only for a role in the page's workspace ([`crate::durable::document`]'s gate).
     let client =
         DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
-    client.live(&document_id, &resume, &ctx.trace_id).await
+    client.live(&document_id, &resume, &signed_in, &ctx.trace_id).await
+}
+
+/// The sign-in the request was let in with ([`crate::auth::credential`]'s order: a Bearer token first, else
+/// the cookie): a signed token ends at its `exp`, a cookie at its expiry (and at its logout), the client
+/// token never.
+async fn signed_in(req: &Request, ctx: &RequestContext) -> SignedIn {
+    let header = req.headers().get("authorization").ok().flatten();
+    if let Some(token) = header.as_deref().and_then(bearer) {
+        return match (&ctx.config.jwt, looks_like_jwt(token)) {
+            (Some(config), true) => {
+                SignedIn { until: signed_token(token, config, ctx).await.map(|v| v.expires_at), session: None }
+            }
+            _ => SignedIn::default(),
+        };
+    }
+    match session(req, ctx) {
+        Some(session) => SignedIn { until: Some(session.expires_at), session: Some(session.nonce) },
+        None => SignedIn::default(),
+    }
 }

@@ -39,6 +39,7 @@ impl DocumentCommand {
         match self {
             DocumentCommand::Get { .. }
             | DocumentCommand::ListSessions { .. }
+            | DocumentCommand::EndSession { .. }
             | DocumentCommand::Audit { .. }
             | DocumentCommand::VerifyAudit { .. }
             | DocumentCommand::Events { .. }

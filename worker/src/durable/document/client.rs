@@ -91,7 +91,13 @@ impl DocumentClient {
     }
 
     /// Hands a live upgrade to the object; answers its `101` with the socket (or its coded error).
-    pub async fn live(&self, document_id: &str, resume: &Resume, trace_id: &str) -> Result<Response, Failure> {
+    pub async fn live(
+        &self,
+        document_id: &str,
+        resume: &Resume,
+        signed_in: &SignedIn,
+        trace_id: &str,
+    ) -> Result<Response, Failure> {
         let mut url = worker::Url::parse("https://document.internal/live").or_internal("build live url", trace_id)?;
         {
             let mut query = url.query_pairs_mut();
@@ -101,6 +107,12 @@ impl DocumentClient {
             }
             if let Some(revision) = resume.revision {
                 query.append_pair("revision", &revision.to_string());
+            }
+            if let Some(until) = signed_in.until {
+                query.append_pair(super::live::UNTIL_PARAM, &until.to_string());
+            }
+            if let Some(session) = &signed_in.session {
+                query.append_pair(super::live::SESSION_PARAM, session);
             }
         }
         let headers = Headers::new();
@@ -118,4 +130,13 @@ impl DocumentClient {
             _ => Err(Failure::Relayed(response)),
         }
     }
+}
+
+/// The sign-in a live socket is opened under: when it ends, and the cookie session that a logout ends.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SignedIn {
+    /// The cookie's expiry or the signed token's `exp` (Unix seconds); `None` for the client token.
+    pub until: Option<u64>,
+    /// The cookie's session nonce.
+    pub session: Option<String>,
 }

@@ -77,6 +77,13 @@ pub enum DocumentCommand {
         /// At most this many.
         limit: u32,
     },
+    /// A sign-in session ended (logout): close its live sockets with `mnote_live_session_ended`.
+    EndSession {
+        /// The document the object serves.
+        document_id: String,
+        /// The session's id (the cookie's nonce), as its sockets were opened with.
+        session: String,
+    },
     /// Audit entries after `after`, oldest first.
     Audit {
         /// The document the object serves.
@@ -158,6 +165,7 @@ impl DocumentCommand {
             | DocumentCommand::Review { document_id, .. }
             | DocumentCommand::EditBlocks { document_id, .. }
             | DocumentCommand::ListSessions { document_id, .. }
+            | DocumentCommand::EndSession { document_id, .. }
             | DocumentCommand::Audit { document_id, .. }
             | DocumentCommand::VerifyAudit { document_id }
             | DocumentCommand::Events { document_id, .. }
@@ -178,6 +186,7 @@ impl DocumentCommand {
             DocumentCommand::Get { .. }
             | DocumentCommand::Put { .. }
             | DocumentCommand::ListSessions { .. }
+            | DocumentCommand::EndSession { .. }
             | DocumentCommand::Audit { .. }
             | DocumentCommand::VerifyAudit { .. }
             | DocumentCommand::Events { .. }

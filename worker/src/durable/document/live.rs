@@ -37,6 +37,13 @@ struct Attachment {
     /// nothing, though the runtime lists it until the close completes.
     #[serde(default)]
     closing: bool,
+    /// When the credential it was opened with ends (Unix seconds): the cookie's expiry or the token's
+    /// `exp`; `None` for the client token, which has none.
+    #[serde(default)]
+    until: Option<u64>,
+    /// The cookie session it was opened with (its nonce), so a logout closes it.
+    #[serde(default)]
+    session: Option<String>,
 }
 
 /// Whether `socket` is open for messages (not closing).
@@ -52,6 +59,18 @@ pub(super) fn close(socket: &WebSocket, code: u16, reason: &str) -> worker::Resu
     }
     socket.close(Some(code), Some(reason))
 }
+
+/// What the front passes on of the caller's sign-in: `until` (when it ends) and `session` (a cookie's
+/// nonce). Internal parameters of the object's own URL, never the client's.
+fn signed_in_until(url: &worker::Url) -> (Option<u64>, Option<String>) {
+    let pick = |name: &str| url.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned());
+    (pick(UNTIL_PARAM).and_then(|v| v.parse().ok()), pick(SESSION_PARAM))
+}
+
+/// The object's live URL parameter: when the caller's sign-in ends (Unix seconds).
+pub const UNTIL_PARAM: &str = "signedInUntil";
+/// The object's live URL parameter: the caller's cookie session.
+pub const SESSION_PARAM: &str = "signedInSession";
 
 /// What the front passes on of `?after=` and `?revision=`.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -98,7 +117,9 @@ impl DocumentObject {
         let first = self.catch_up(document_id, &resume, trace_id)?;
         self.state.accept_web_socket(&pair.server);
         let now = Now::read();
-        let attachment = Attachment { document_id: document_id.into(), connected_at: now.at, closing: false };
+        let (until, session) = signed_in_until(&url);
+        let attachment =
+            Attachment { document_id: document_id.into(), connected_at: now.at, closing: false, until, session };
         pair.server.serialize_attachment(&attachment).or_internal("attach to a socket", trace_id)?;
         for text in first {
             pair.server.send_with_str(&text).or_internal("send the catch-up", trace_id)?;
@@ -164,13 +185,36 @@ impl DocumentObject {
     pub(super) fn broadcast(&self, rows: &[LiveRow]) {
         let Some(last) = rows.last() else { return };
         self.live_seq.set(Some(last.seq));
+        let now = crate::auth::now_seconds();
         for socket in self.state.get_websockets().iter().filter(|s| is_open(s)) {
+            // Nothing reaches a socket whose sign-in ended: it is closed instead (the role it was opened
+            // with is the credential's, and holds no longer than it).
+            let until = socket.deserialize_attachment::<Attachment>().ok().flatten().and_then(|a| a.until);
+            if let Err(ended) = live::check_session(until, now) {
+                let _ = close(socket, close_code_for(&ended), &live::close_reason(&ended));
+                continue;
+            }
             for row in rows {
                 if socket.send_with_str(&row.json).is_err() {
                     break;
                 }
             }
         }
+    }
+
+    /// Closes the sockets opened by the cookie session `session` (signed out); answers how many.
+    pub(super) fn end_session(&self, session: &str) -> usize {
+        let ended = Error::LiveSessionEnded { why: "signed out".into() };
+        let mut closed = 0;
+        for socket in self.state.get_websockets().iter().filter(|s| is_open(s)) {
+            let opened_by = socket.deserialize_attachment::<Attachment>().ok().flatten().and_then(|a| a.session);
+            if opened_by.as_deref() == Some(session)
+                && close(socket, close_code_for(&ended), &live::close_reason(&ended)).is_ok()
+            {
+                closed += 1;
+            }
+        }
+        closed
     }
 
     /// A commit that failed: the counter is read again from storage.

@@ -34,7 +34,7 @@ use pageai_core::profile::Profile;
 use pageai_core::{Error, wire};
 use worker::{DurableObject, Env, Request, Response, State, WebSocket, WebSocketIncomingMessage, durable_object};
 
-pub use client::{Answered, DocumentClient, pass_rows};
+pub use client::{Answered, DocumentClient, SignedIn, pass_rows};
 pub use command::{DocumentCommand, FrozenRun, ProfileHeld};
 
 use crate::clock::Now;
@@ -246,6 +246,9 @@ impl DocumentObject {
             }
             DocumentCommand::ListSessions { document_id, filter, cursor, limit } => {
                 self.list_sessions(&document_id, filter.as_deref(), cursor.as_deref(), limit, trace_id)
+            }
+            DocumentCommand::EndSession { session, .. } => {
+                to_json(&serde_json::json!({ "closed": self.end_session(&session) }))
             }
             DocumentCommand::Audit { document_id, after, limit } => {
                 self.audit_page(&document_id, after, limit, trace_id)
