@@ -8,8 +8,10 @@
 //! - [`MAX_STORED_RECORD_BYTES`]: one JSON value the document keeps in one SQLite cell (a write's answer,
 //!   kept for idempotent replays; a review session). The runtime's per-value limit is 2 MB
 //!   (`SQLITE_TOOBIG` past it), so a record past this is `mnote_stored_record_too_large`.
-//! - [`MAX_BLOCK_BYTES`]: one block's JSON. A review session keeps about 11 copies of the block it
-//!   changes, so any block a page may hold can be edited by an AI.
+//! - [`MAX_BLOCK_BYTES`]: one block's JSON. A review session keeps about 21 copies of the text of the
+//!   block it changes by the time it is proposed, accepted and reverted (the operations, the preview's
+//!   texts and diff, and the answers it keeps for replays), so at 64 KiB any block a page may hold can be
+//!   edited by an AI, accepted and reverted within one stored record (`tests/e2e/security_round3.test.mjs`).
 //! - [`MAX_PAGE_BYTES`]: the page's JSON, as `GET /api/documents/{id}` answers it. It is the body limit of
 //!   a `PUT`, so the page a `GET` returns can always be `PUT` back.
 
@@ -26,7 +28,7 @@ use crate::page::Page;
 pub const MAX_STORED_RECORD_BYTES: usize = 1_900_000;
 
 /// The most one block's JSON may take, in bytes.
-pub const MAX_BLOCK_BYTES: usize = 160 * 1024;
+pub const MAX_BLOCK_BYTES: usize = 64 * 1024;
 
 /// The most a page's JSON may take, in bytes: the same as a request body.
 pub const MAX_PAGE_BYTES: usize = 5 * 1024 * 1024;

@@ -148,7 +148,7 @@ describe('finding 1: a large write is a coded 413 on every path, never a 500', (
     const doc = await pageOf('ana', paragraphs(['first', 'second']));
     const before = await page(doc);
     for (const [count, kib] of [
-      [4, 150],
+      [32, 60],
       [13, 50],
       [40, 20],
     ]) {
@@ -162,7 +162,7 @@ describe('finding 1: a large write is a coded 413 on every path, never a 500', (
     const handoff = await as('ana', 'POST', '/api/page-ai/command', { documentId: doc, prompt: 'what is this page about?', runHermes: false });
     const contextId = handoff.body.contextId;
     assert.ok(contextId, handoff.text);
-    const operations = inserts(4, 150, 't');
+    const operations = inserts(32, 60, 't');
     const ids = operations.map((o) => o.block.blockId);
     const args = () => ({ documentId: doc, baseRevision: before.revision, dryRun: false, idempotencyKey: fresh('k'), contextId, operations });
     assertTooLarge(await toolCall(url, 'doc_apply_block_ops', args()), ids);
@@ -174,8 +174,53 @@ describe('finding 1: a large write is a coded 413 on every path, never a 500', (
     const after = await page(doc);
     assert.equal(after.revision, before.revision);
     assert.deepEqual(after.blocks.map((b) => b.blockId), ['p_1', 'p_2']);
-    const small = await as('ana', 'PATCH', `/api/documents/${doc}/blocks`, { baseRevision: after.revision, operations: inserts(2, 150, 's'), idempotencyKey: fresh('k') });
+    const small = await as('ana', 'PATCH', `/api/documents/${doc}/blocks`, { baseRevision: after.revision, operations: inserts(2, 60, 's'), idempotencyKey: fresh('k') });
     assert.equal(small.status, 200, small.text.slice(0, 400));
+  });
+});
+
+describe('finding 1, the other paths: commands, accepts and reverts at the size limits', () => {
+  test('a command long enough to grow a block is not a shortcut write: it goes to Hermes, and nothing is written', async () => {
+    await reviewMode('yolo');
+    const doc = await pageOf('ana', paragraphs(['first words', 'second words']));
+    const before = await page(doc);
+    const res = await as('ana', 'POST', '/api/page-ai/command', {
+      documentId: doc,
+      prompt: `replace "first" with "${big('grown', 170)}"`,
+      runHermes: false,
+    });
+    assert.equal(res.status, 200, res.text.slice(0, 300));
+    assert.equal(res.body.outcome, 'hermes', res.text.slice(0, 300));
+    assert.equal(res.body.route.recommendedToolCall, null);
+    assert.equal((await page(doc)).revision, before.revision, 'nothing was written');
+  });
+
+  test('an AI change held for review: of a block at the limit it is stored, accepted and reverted; past the record limit a coded 413', async () => {
+    await reviewMode('review');
+    const doc = await pageOf('ana', paragraphs(['first words', 'second words']));
+    const handoff = await as('ana', 'POST', '/api/page-ai/command', { documentId: doc, prompt: 'what is this page about?', runHermes: false });
+    const { contextId } = handoff.body;
+    assert.ok(contextId, handoff.text);
+    const before = await page(doc);
+    const write = (operations) =>
+      toolCall(url, 'doc_apply_block_ops', { documentId: doc, baseRevision: before.revision, dryRun: false, idempotencyKey: fresh('k'), contextId, operations });
+    // Past the limit: 32 inserts of 60 KiB, which no session record can hold.
+    const operations = inserts(32, 60, 'r');
+    assertTooLarge(await write(operations), operations.map((o) => o.block.blockId));
+    assert.equal((await page(doc)).revision, before.revision, 'nothing was written');
+    // At it: a block rewritten to the largest text a block may hold is held, then accepted and reverted.
+    const held = await write([{ op: 'update', blockId: 'p_2', text: big('grown', 63) }]);
+    assert.equal(held.status, 200, held.text.slice(0, 300));
+    assert.equal(held.body.reviewSession.state, 'awaiting_user', held.text.slice(0, 300));
+    const id = held.body.reviewSession.sessionId;
+    const accepted = await as('ana', 'POST', `/api/page-ai/review-sessions/${id}/accept`, { idempotencyKey: fresh('k') });
+    assert.equal(accepted.status, 200, accepted.text.slice(0, 300));
+    assert.equal(accepted.body.state, 'applied', accepted.text.slice(0, 300));
+    assert.equal((await page(doc)).blocks[1].text.length, 63 * KIB);
+    const reverted = await as('ana', 'POST', `/api/page-ai/review-sessions/${id}/revert`, { idempotencyKey: fresh('k') });
+    assert.equal(reverted.status, 200, reverted.text.slice(0, 300));
+    assert.equal((await page(doc)).blocks[1].text, 'second words');
+    await reviewMode('yolo');
   });
 });
 
@@ -217,12 +262,13 @@ describe('finding 2: a run belongs to the person who started it', () => {
 describe('finding 4: one page-size limit on every write', () => {
   test('a page near the limit takes no insert past it; its GET can be PUT back', async () => {
     await reviewMode('yolo');
-    const blocks = Array.from({ length: 32 }, (_, i) => ({ blockId: `p_${i + 1}`, type: 'paragraph', text: big(`b${i}`, 150) }));
+    // 84 blocks of 60 KiB (a block holds at most 64 KiB): about 5.17 MB, so the second insert crosses 5 MiB.
+    const blocks = Array.from({ length: 84 }, (_, i) => ({ blockId: `p_${i + 1}`, type: 'paragraph', text: big(`b${i}`, 60) }));
     const doc = await pageOf('ana', blocks);
     let refused = null;
     for (let i = 0; i < 6 && !refused; i++) {
       const now = await page(doc);
-      const res = await as('ana', 'PATCH', `/api/documents/${doc}/blocks`, { baseRevision: now.revision, operations: inserts(1, 150, `g${i}`), idempotencyKey: fresh('k') });
+      const res = await as('ana', 'PATCH', `/api/documents/${doc}/blocks`, { baseRevision: now.revision, operations: inserts(1, 60, `g${i}`), idempotencyKey: fresh('k') });
       if (res.status !== 200) refused = res;
     }
     assert.ok(refused, 'an insert past the limit is refused');

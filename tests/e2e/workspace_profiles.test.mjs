@@ -75,7 +75,8 @@ async function writeOutcome(doc, contextId, { overMcp = false } = {}) {
     const res = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: args });
     assert.equal(res.status, 200, res.text);
     const body = JSON.parse(res.body.result.content[0].text);
-    if (res.body.result.isError) return body.code;
+    // A refusal is an ordinary result with the coded body (isError is only for server faults).
+    if (body.ok === false) return body.code;
     return body.reviewSession?.state ?? (body.blocked ? 'held' : 'applied');
   }
   const res = await toolCall(url, 'doc_apply_block_ops', args);

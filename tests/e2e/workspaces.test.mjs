@@ -107,7 +107,8 @@ describe('two users in two workspaces', () => {
     for (const contextId of [bobs, anas + '_forged']) {
       assertCodedError(await toolCall(url, 'doc_apply_block_ops', write(docA, contextId)), 404, 'mnote_document_not_found');
       const viaMcp = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: write(docA, contextId) });
-      assert.equal(viaMcp.body.result?.isError ?? true, true, viaMcp.text);
+      assert.equal(viaMcp.body.result?.isError, false, viaMcp.text);
+      assert.equal(viaMcp.body.result.structuredContent.code, 'mnote_document_not_found');
       assert.match(viaMcp.text, /mnote_document_not_found/);
     }
     // Without a context, the tool token reaches only the single user's workspace.
@@ -149,7 +150,7 @@ describe('two users in two workspaces', () => {
       for (const [name, args] of reads(docA, contextId)) {
         assertCodedError(await toolCall(url, name, args), 404, 'mnote_document_not_found');
         const viaMcp = await mcp(url, 'tools/call', { name, arguments: args });
-        assert.equal(viaMcp.body.result?.isError, true, viaMcp.text);
+        assert.equal(viaMcp.body.result?.isError, false, viaMcp.text);
         assert.match(viaMcp.text, /mnote_document_not_found/);
       }
     }
