@@ -49,6 +49,17 @@ async function pageOf(user, blocks) {
 
 const page = async (doc, user = 'ana') => (await as(user, 'GET', `/api/documents/${doc}`)).body;
 
+/** A session cookie for ana, as a browser gets it: her signed token posted to /api/auth/session. */
+async function anasCookie() {
+  const signedIn = await fetchJson(`${url}/api/auth/session`, {
+    method: 'POST',
+    headers: { origin: url, 'content-type': 'application/json' },
+    body: JSON.stringify({ token: sign(keys.es, claims({ sub: 'user_ana', workspaces: { ws_a: 'owner' } })) }),
+  });
+  assert.equal(signedIn.status, 200, signedIn.text);
+  return signedIn.headers.get('set-cookie').split(';')[0];
+}
+
 async function reviewMode(mode) {
   const res = await as('ana', 'PUT', '/api/profile?workspaceId=ws_a', { reviewMode: mode, tools: { disabled: [] } });
   assert.equal(res.status, 200, res.text);
@@ -295,13 +306,7 @@ describe('finding 5: the info items that changed', () => {
   });
 
   test('a refused Bearer token next to a valid cookie is refused, not taken for the cookie', async () => {
-    const signedIn = await fetchJson(`${url}/api/auth/session`, {
-      method: 'POST',
-      headers: { origin: url, 'content-type': 'application/json' },
-      body: JSON.stringify({ token: sign(keys.es, claims({ sub: 'user_ana', workspaces: { ws_a: 'owner' } })) }),
-    });
-    assert.equal(signedIn.status, 200, signedIn.text);
-    const cookie = signedIn.headers.get('set-cookie').split(';')[0];
+    const cookie = await anasCookie();
     assert.equal((await fetchJson(`${url}/api/profile`, { headers: { cookie } })).status, 200);
     const expired = sign(keys.es, claims({ sub: 'user_ana', workspaces: { ws_a: 'owner' }, exp: Math.floor(Date.now() / 1000) - 3600 }));
     for (const token of [expired, 'not-the-client-token']) {
@@ -365,13 +370,7 @@ async function edit(doc, text) {
 describe('finding 3: a live socket ends with its sign-in', () => {
   test('a logout closes the sockets its cookie opened, with 4401 mnote_live_session_ended; others stay', async () => {
     const doc = await pageOf('ana', paragraphs(['Before the logout.']));
-    const signedIn = await fetchJson(`${url}/api/auth/session`, {
-      method: 'POST',
-      headers: { origin: url, 'content-type': 'application/json' },
-      body: JSON.stringify({ token: sign(keys.es, claims({ sub: 'user_ana', workspaces: { ws_a: 'owner' } })) }),
-    });
-    assert.equal(signedIn.status, 200, signedIn.text);
-    const cookie = signedIn.headers.get('set-cookie').split(';')[0];
+    const cookie = await anasCookie();
     const browser = openLive(doc, { cookie, origin: url });
     const service = openLive(doc, { authorization: USERS.ana });
     try {
