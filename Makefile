@@ -35,7 +35,8 @@ worker:
 
 lint:
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy -p pageai-core --all-targets -- -D warnings
+	@# Core's tests and the criterion benches (benches/core, a crate of its own so the tests never build criterion).
+	$(CARGO) clippy -p pageai-core -p pageai-bench --all-targets -- -D warnings
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings
 	@# The package's three modules (wasm/Cargo.toml): the Markdown and the catalog one alone, and all of them
 	@# (no unused helpers).
@@ -89,7 +90,7 @@ test:
 	@MAKE="$(MAKE)" scripts/test-phases $(TEST_PHASES)
 
 bench: setup-dev wasm
-	$(CARGO) bench -p pageai-core
+	$(CARGO) bench -p pageai-bench
 	node benches/wasm.mjs
 	node benches/sse_relay.mjs
 	node benches/worker_tools.mjs
