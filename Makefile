@@ -43,8 +43,9 @@ lint:
 	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features markdown -- -D warnings
 	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features catalog -- -D warnings
 	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --all-features -- -D warnings
-	@# The fuzz targets (their own workspace, see fuzz/Cargo.toml) must keep compiling against core.
-	$(CARGO) clippy --manifest-path fuzz/Cargo.toml --bins -- -D warnings
+	@# The fuzz targets (their own workspace, see fuzz/Cargo.toml) must keep compiling against core. In this
+	@# workspace's target folder (core and its dependencies are already checked there), without libFuzzer's C++.
+	CARGO_TARGET_DIR="$(CURDIR)/target" $(CARGO) clippy --manifest-path fuzz/Cargo.toml --bins --no-default-features -- -D warnings
 
 test-rust:
 	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --skip precision_and_recall
