@@ -57,10 +57,15 @@ function workerConfig() {
     const stripped = toml.replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '');
     assert.ok(!/^\[build\]/m.test(stripped) && stripped !== toml, 'worker/wrangler.toml has one [build] table');
     const path = join(WORKER_DIR, 'wrangler.no-build.toml');
-    // Several test processes may write it at once: each writes its own file and renames it into place.
-    const own = `${path}.${process.pid}`;
-    await writeFile(own, `# Written by tests/e2e/lib/wrangler.mjs from wrangler.toml; do not edit.\n${stripped}`);
-    await rename(own, path);
+    const text = `# Written by tests/e2e/lib/wrangler.mjs from wrangler.toml; do not edit.\n${stripped}`;
+    // wrangler watches its config and restarts the Worker when the file changes: a file that already says
+    // this is left alone, so a test process starting never restarts another one's Workers. Several may
+    // write it at once: each writes its own file and renames it into place.
+    if ((await readFile(path, 'utf8').catch(() => null)) !== text) {
+      const own = `${path}.${process.pid}`;
+      await writeFile(own, text);
+      await rename(own, path);
+    }
     return path;
   })();
   return noBuildConfig;
