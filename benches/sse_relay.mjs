@@ -151,7 +151,8 @@ const vars = { HERMES_UPSTREAM_URL: double.url, HERMES_API_KEY: KEY };
 const passDir = await mkdtemp(join(tmpdir(), 'mnote-sse-pass-'));
 await writeFile(join(passDir, 'index.mjs'), PASS_THROUGH);
 await writeFile(join(passDir, 'wrangler.toml'), 'name = "sse-pass-through"\nmain = "index.mjs"\ncompatibility_date = "2026-04-01"\nsend_metrics = false\n');
-const worker = await startWorker({ vars });
+// BENCH_CONFIG: another wrangler.toml (e.g. one whose `main` is an older build), to compare builds.
+const worker = await startWorker({ vars, config: process.env.BENCH_CONFIG });
 const pass = await startWorker({ vars, config: join(passDir, 'wrangler.toml') });
 try {
   const [relayd, passd] = [await workerdOf(worker), await workerdOf(pass)];

@@ -20,6 +20,7 @@
 //
 //   node benches/worker_storage.mjs            # or: make bench
 //   BENCH_N=400 BENCH_SIZES=30,1000 node benches/worker_storage.mjs
+//   BENCH_CONFIG=worker/wrangler.before.toml node benches/worker_storage.mjs   # another build's Worker
 //
 // Targets (issue 15): apply p50 ≤ 2× `GET` of the same page; the 10,000-block apply within 1.3× of the
 // 30-block apply; rows per apply the same at every size. Issue 29: the update under a full-page context
@@ -153,7 +154,8 @@ async function rounds(pages, count, first) {
 
 const fmt = (ms) => Number(ms.toFixed(2));
 
-const worker = await startWorker({ vars: TOOL_VARS });
+// BENCH_CONFIG: another wrangler.toml (e.g. one whose `main` is an older build), to compare builds.
+const worker = await startWorker({ vars: TOOL_VARS, config: process.env.BENCH_CONFIG });
 let measured;
 try {
   await setProfile(worker.url, { tools: { disabled: [] }, reviewMode: 'yolo' });
