@@ -23,7 +23,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { startHermesDouble } from '../tests/hermes/double.mjs';
 import { readEvents } from '../tests/e2e/lib/sse.mjs';
@@ -152,7 +152,7 @@ const passDir = await mkdtemp(join(tmpdir(), 'mnote-sse-pass-'));
 await writeFile(join(passDir, 'index.mjs'), PASS_THROUGH);
 await writeFile(join(passDir, 'wrangler.toml'), 'name = "sse-pass-through"\nmain = "index.mjs"\ncompatibility_date = "2026-04-01"\nsend_metrics = false\n');
 // BENCH_CONFIG: another wrangler.toml (e.g. one whose `main` is an older build), to compare builds.
-const worker = await startWorker({ vars, config: process.env.BENCH_CONFIG });
+const worker = await startWorker({ vars, config: process.env.BENCH_CONFIG && resolve(process.env.BENCH_CONFIG) });
 const pass = await startWorker({ vars, config: join(passDir, 'wrangler.toml') });
 try {
   const [relayd, passd] = [await workerdOf(worker), await workerdOf(pass)];

@@ -28,7 +28,7 @@
 // tests/artifacts/bench-worker-storage.json.
 
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { ROOT, startWorker } from '../tests/e2e/lib/wrangler.mjs';
 import { TOOL_VARS, getPage, putPage, setProfile, toolCall } from '../tests/e2e/lib/mnote.mjs';
@@ -155,7 +155,7 @@ async function rounds(pages, count, first) {
 const fmt = (ms) => Number(ms.toFixed(2));
 
 // BENCH_CONFIG: another wrangler.toml (e.g. one whose `main` is an older build), to compare builds.
-const worker = await startWorker({ vars: TOOL_VARS, config: process.env.BENCH_CONFIG });
+const worker = await startWorker({ vars: TOOL_VARS, config: process.env.BENCH_CONFIG && resolve(process.env.BENCH_CONFIG) });
 let measured;
 try {
   await setProfile(worker.url, { tools: { disabled: [] }, reviewMode: 'yolo' });
