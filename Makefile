@@ -12,7 +12,7 @@ E2E_OTHER := $(filter-out $(E2E_HERMES),$(wildcard tests/e2e/*.test.mjs))
 help:
 	@echo "make dev    build everything, serve the Worker + web demo on http://127.0.0.1:8787"
 	@echo "make test   run every test suite (Rust, no_std, WASM package, Worker e2e, browser, Hermes)"
-	@echo "make bench  run the benchmarks (criterion + node)"
+	@echo "make bench  run the benchmarks (criterion + node; BENCH_BEFORE=<a build/ folder> compares cold starts)"
 	@echo "make test-tools  only the mnote tools against the real Hermes Agent"
 	@echo "make fuzz   fuzz core's parsers, FUZZ_SECONDS each (cargo-fuzz on stable, --sanitizer none)"
 
@@ -96,6 +96,7 @@ bench: setup-dev wasm
 	node benches/sse_relay.mjs
 	node benches/worker_tools.mjs
 	node benches/worker_storage.mjs
+	node benches/worker_cold_start.mjs
 	node --experimental-websocket benches/live_fanout.mjs
 	node benches/live_writes.mjs
 

@@ -91,6 +91,39 @@ test('pages, review sessions and the audit log survive a restart', { timeout: 60
   await worker.stop();
 });
 
+test('a frozen context kept in memory still binds writes after a restart, read back from storage', { timeout: 600_000 }, async () => {
+  const state = await freshState();
+  const doc = 'restart_context_doc';
+  worker = await startWorker({ persistTo: state, vars: TOOL_VARS });
+  let url = worker.url;
+  await setProfile(url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+  await putPage(url, doc, { p_1: 'first block', p_2: 'second block' });
+  const fetchArgs = { documentId: doc, scope: { type: 'block', blockId: 'p_1' } };
+  const { contextId } = (await toolCall(url, 'doc_fetch', fetchArgs)).body.result;
+  const write = (blockId, matchText, { dryRun = false } = {}) =>
+    toolCall(url, 'doc_apply_block_ops', replaceArgs(doc, 1, { blockId, matchText, content: 'edited', contextId, dryRun }));
+  // Before the restart the object answers from the context it keeps in memory: in scope passes, out is
+  // refused.
+  const preview = await write('p_1', 'first', { dryRun: true });
+  assert.equal(preview.status, 200, preview.text);
+  assertCodedError(await write('p_2', 'second'), 400, 'mnote_block_target_out_of_scope');
+
+  await worker.stop();
+  worker = await startWorker({ persistTo: state, vars: TOOL_VARS });
+  url = worker.url;
+
+  // A new object has nothing in memory: the stored context decides, the same way (twice: read back, then
+  // kept again).
+  for (let i = 0; i < 2; i++) {
+    const refused = assertCodedError(await write('p_2', 'second'), 400, 'mnote_block_target_out_of_scope');
+    assert.deepEqual(refused.details.allowedTargetBlockIds, ['p_1']);
+  }
+  const landed = await write('p_1', 'first');
+  assert.equal(landed.status, 200, landed.text);
+  assert.equal((await getPage(url, doc)).revision, 2);
+  await worker.stop();
+});
+
 test('killed mid-burst, every answered write is there after the restart', { timeout: 600_000 }, async (t) => {
   const state = await freshState();
   const doc = 'crash_doc';

@@ -34,7 +34,7 @@ use worker::Request;
 use crate::config::{Config, JwtConfig, JwtKeys, Secret, secret, secrets};
 use crate::durable::guard::{Guards, client_key};
 use crate::http::RequestContext;
-use crate::identity::{Principal, jwks, jwt};
+use crate::identity::{Principal, jwks, jwt, webcrypto};
 
 /// Name of the session cookie.
 pub const COOKIE_NAME: &str = "mnote_session";
@@ -211,7 +211,14 @@ pub async fn signed_token(token: &str, config: &JwtConfig, ctx: &RequestContext)
             jwks::keys_for(url, kid.as_deref(), now, config.min_refresh_seconds, &ctx.trace_id).await.ok()?
         }
     };
-    match jwt::verify(token, &keys, &expected) {
+    let verified = match jwt::check(token, &keys, &expected, now_seconds()) {
+        Ok(unverified) => match webcrypto::verify(&unverified.signature).await {
+            Ok(valid) => unverified.finish(valid),
+            Err(e) => Err(jwt::Refusal::Rejected(e)),
+        },
+        Err(refusal) => Err(refusal),
+    };
+    match verified {
         Ok(verified) => Some(verified),
         Err(refusal) => {
             worker::console_warn!("[{}] signed token refused: {refusal:?}", ctx.trace_id);

@@ -98,6 +98,9 @@ export async function freePort() {
  *   Pass the same folder to two successive workers to test that state survives a restart.
  * @param {number} [options.port] HTTP port; default a free one.
  * @param {string} [options.config] a wrangler.toml other than worker/'s (a bench's minimal Worker).
+ * @param {'health'|'log'} [options.ready] `health` (default): wait until `GET /health` answers 200; `log`:
+ *   only until wrangler prints "Ready on", so the caller's first request is the Worker's first (a cold
+ *   start bench).
  * @param {Record<string,string>} [options.vars] Worker vars and secrets, passed as `--var NAME:VALUE`.
  *   `MNOTE_CLIENT_TOKEN` and `MNOTE_SESSION_SECRET` default to the test values above, and
  *   `MNOTE_PUBLIC_ORIGIN` to the Worker's URL; pass `null` to leave one unset.
@@ -106,7 +109,7 @@ export async function freePort() {
  *   auth: Record<string,string>, stop: () => Promise<void>}>} `auth` holds the Bearer header; `waitForLog`
  *   resolves with the first log line matching `re`.
  */
-export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
+export async function startWorker({ persistTo, port, config, vars = {}, ready = 'health' } = {}) {
   const httpPort = port ?? (await freePort());
   // The Worker's own origin is configured, never taken from the request's Host (as scripts/dev does).
   vars = {
@@ -165,7 +168,8 @@ export async function startWorker({ persistTo, port, config, vars = {} } = {}) {
   };
 
   try {
-    await waitForHealth(url, exited, output.text);
+    if (ready === 'log') await output.until(/Ready on http/, { timeoutMs: READY_TIMEOUT_MS });
+    else await waitForHealth(url, exited, output.text);
   } catch (error) {
     await stop();
     throw error;

@@ -1,29 +1,33 @@
 //! Checking a signed sign-in token (JWT) against configured public keys.
 //!
-//! The signature is checked by `jsonwebtoken` (its pure-Rust backend); this module only picks the key and
-//! states what is acceptable:
+//! Everything but the signature is checked here, in pure Rust (so natively unit-tested): [`check`] parses
+//! the token, picks the key, checks the algorithm and every claim, and hands back a [`SignatureCheck`] for
+//! the runtime's WebCrypto ([`super::webcrypto`], native code, where the RSA and elliptic-curve maths of a
+//! pure-Rust backend would cost the Worker a megabyte of WASM). [`Unverified::finish`] then gives the
+//! answer. `jsonwebtoken` (no crypto backend) still reads JWK sets and headers. What is acceptable:
 //!
 //! - the key is the configured JWK whose `kid` the token names (or the only key, when the set has one and
 //!   the token names none);
 //! - the algorithm comes from that key, never from the token's header: an RSA key verifies RS256, a P-256
 //!   key ES256, an Ed25519 key EdDSA. A token whose header says anything else (`none`, `HS256` "signed" with
 //!   the public key, another key's algorithm) is refused. Symmetric (`oct`) keys are never accepted;
-//! - `iss` and `aud` must be the configured ones, `exp` and `sub` must be present, and `exp` and `nbf` are
-//!   checked with [`LEEWAY_SECONDS`] of clock skew; an `iat` (optional) later than now past that skew is
-//!   refused too;
+//! - `iss` and `aud` must be the configured ones (a string, or an array holding it), `exp` and `sub` must
+//!   be present, and `exp` and `nbf` are checked with [`LEEWAY_SECONDS`] of clock skew; an `iat`
+//!   (optional) later than now past that skew is refused too ([`super::claims`]);
+//! - the header's `crit` may name only `b64`, and `b64` may not be `false` (RFC 7797 payloads are refused);
 //! - `sub` may not be `user`, the name of the client token's single user.
 //!
 //! The claims give the [`Principal`]: `sub` and the roles of `mnote.workspaces` (unknown role names give no
 //! role in that workspace).
 
-use std::collections::BTreeMap;
-
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, JwkSet, KeyAlgorithm};
-use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
+use jsonwebtoken::{Algorithm, Header, decode_header};
 use pageai_core::policy::{Grants, Role};
-use serde::Deserialize;
 
 use super::Principal;
+use super::claims;
 
 /// Clock skew allowed on `exp` and `nbf`.
 pub const LEEWAY_SECONDS: u64 = 30;
@@ -93,22 +97,6 @@ pub fn pick<'a>(keys: &'a JwkSet, kid: Option<&str>) -> Option<&'a Jwk> {
     }
 }
 
-#[derive(Deserialize)]
-struct Claims {
-    sub: String,
-    exp: u64,
-    #[serde(default)]
-    iat: Option<u64>,
-    #[serde(default)]
-    mnote: MnoteClaim,
-}
-
-#[derive(Default, Deserialize)]
-struct MnoteClaim {
-    #[serde(default)]
-    workspaces: BTreeMap<String, String>,
-}
-
 /// What a valid token says: who, and until when (its `exp`, seconds since the epoch).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verified {
@@ -118,34 +106,111 @@ pub struct Verified {
     pub expires_at: u64,
 }
 
-/// Checks `token` against `keys` and answers who it names, until when.
-pub fn verify(token: &str, keys: &JwkSet, expected: &Expected) -> Result<Verified, Refusal> {
+/// A public key, decoded from its JWK, in the form WebCrypto imports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PublicKey {
+    /// RS256: the modulus and exponent, big-endian.
+    Rsa {
+        /// `n`.
+        n: Vec<u8>,
+        /// `e`.
+        e: Vec<u8>,
+    },
+    /// ES256: the uncompressed SEC1 point (`0x04 ‖ x ‖ y`).
+    P256(Vec<u8>),
+    /// EdDSA: the 32-byte Ed25519 public key.
+    Ed25519(Vec<u8>),
+}
+
+/// What is left to check once everything else passed: `signature` over `message` by `key`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignatureCheck {
+    /// The key's algorithm (the header's agrees).
+    pub algorithm: Algorithm,
+    /// The key.
+    pub key: PublicKey,
+    /// The signed text: `header.payload`, as in the token.
+    pub message: String,
+    /// The signature's bytes (JWS form: `r ‖ s` for ECDSA).
+    pub signature: Vec<u8>,
+}
+
+/// A token whose key and header checked out; the signature is still to be checked.
+#[derive(Debug)]
+pub struct Unverified {
+    /// The check for WebCrypto.
+    pub signature: SignatureCheck,
+    claims: Result<Verified, Refusal>,
+}
+
+impl Unverified {
+    /// The answer once the signature was checked: a bad signature is refused before any claim is looked at,
+    /// as `jsonwebtoken` did.
+    pub fn finish(self, signature_valid: bool) -> Result<Verified, Refusal> {
+        match signature_valid {
+            true => self.claims,
+            false => Err(Refusal::Rejected("InvalidSignature".into())),
+        }
+    }
+}
+
+/// Checks everything of `token` against `keys` but its signature, at `now` (Unix seconds).
+pub fn check(token: &str, keys: &JwkSet, expected: &Expected, now: u64) -> Result<Unverified, Refusal> {
     let header = decode_header(token).map_err(|e| Refusal::Malformed(e.to_string()))?;
     let jwk = pick(keys, header.kid.as_deref()).ok_or_else(|| Refusal::UnknownKey(header.kid.clone()))?;
     let algorithm = algorithm_of(jwk).ok_or_else(|| Refusal::UnknownKey(header.kid.clone()))?;
     if header.alg != algorithm {
         return Err(Refusal::WrongAlgorithm { header: format!("{:?}", header.alg), key: format!("{algorithm:?}") });
     }
-    let key = DecodingKey::from_jwk(jwk).map_err(|e| Refusal::Rejected(format!("key: {e}")))?;
-    let mut validation = Validation::new(algorithm);
-    validation.leeway = LEEWAY_SECONDS;
-    validation.validate_nbf = true;
-    validation.set_issuer(&[&expected.issuer]);
-    validation.set_audience(&[&expected.audience]);
-    validation.set_required_spec_claims(&["exp", "sub", "iss", "aud"]);
-    let claims = decode::<Claims>(token, &key, &validation).map_err(|e| Refusal::Rejected(e.to_string()))?.claims;
-    // A token issued later than now (past the skew) comes from a wrong clock or a forger's: refused, as
-    // `nbf` in the future is.
-    if let Some(iat) = claims.iat
-        && iat > jsonwebtoken::get_current_timestamp().saturating_add(LEEWAY_SECONDS)
-    {
-        return Err(Refusal::Rejected("iat is in the future".into()));
-    }
-    let expires_at = claims.exp;
-    Ok(Verified { principal: principal_of(claims)?, expires_at })
+    let key = public_key(jwk).map_err(|e| Refusal::Rejected(format!("key: {e}")))?;
+    let (message, encoded_signature) =
+        token.rsplit_once('.').ok_or_else(|| Refusal::Rejected("InvalidToken".into()))?;
+    let payload =
+        message.rsplit_once('.').map(|(_, payload)| payload).ok_or_else(|| Refusal::Rejected("InvalidToken".into()))?;
+    check_extensions(&header)?;
+    let signature = b64(encoded_signature).map_err(Refusal::Rejected)?;
+    let claims = b64(payload).and_then(|json| claims::check(&json, expected, now)).map_err(Refusal::Rejected);
+    let claims = claims.and_then(|claims| {
+        let expires_at = claims.exp;
+        Ok(Verified { principal: principal_of(claims)?, expires_at })
+    });
+    Ok(Unverified { signature: SignatureCheck { algorithm, key, message: message.to_string(), signature }, claims })
 }
 
-fn principal_of(claims: Claims) -> Result<Principal, Refusal> {
+/// The header rules of a JWS beyond its algorithm (RFC 7515 §4.1.11, RFC 7797): no unencoded payload, and
+/// no critical extension but `b64`, named once.
+fn check_extensions(header: &Header) -> Result<(), Refusal> {
+    let invalid = || Refusal::Rejected("InvalidToken".into());
+    let b64 = header.extras.get::<bool>("b64").map_err(|_| invalid())?;
+    if b64 == Some(false) {
+        return Err(invalid());
+    }
+    match &header.crit {
+        Some(crit) if crit.len() != 1 || crit.iter().any(|c| c != "b64") || b64.is_none() => Err(invalid()),
+        _ => Ok(()),
+    }
+}
+
+fn public_key(jwk: &Jwk) -> Result<PublicKey, String> {
+    match &jwk.algorithm {
+        AlgorithmParameters::RSA(rsa) => Ok(PublicKey::Rsa { n: b64(&rsa.n)?, e: b64(&rsa.e)? }),
+        AlgorithmParameters::EllipticCurve(ec) => {
+            let mut point = vec![0x04];
+            point.extend(b64(&ec.x)?);
+            point.extend(b64(&ec.y)?);
+            Ok(PublicKey::P256(point))
+        }
+        AlgorithmParameters::OctetKeyPair(okp) => Ok(PublicKey::Ed25519(b64(&okp.x)?)),
+        // `algorithm_of` gives no algorithm for the others (symmetric keys, unknown types).
+        _ => Err("UnsupportedAlgorithm".into()),
+    }
+}
+
+fn b64(text: &str) -> Result<Vec<u8>, String> {
+    URL_SAFE_NO_PAD.decode(text).map_err(|e| format!("Base64({e})"))
+}
+
+fn principal_of(claims: claims::Claims) -> Result<Principal, Refusal> {
     let user = claims.sub;
     if user.is_empty() || user.chars().count() > MAX_USER_ID_CHARS || user.chars().any(char::is_control) {
         return Err(Refusal::Rejected("sub is empty, too long or has control characters".into()));

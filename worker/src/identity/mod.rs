@@ -13,8 +13,10 @@
 //!
 //! What a role allows is core's rule ([`pageai_core::policy::Role`]); the Worker only asks it.
 
+mod claims;
 pub mod jwks;
 pub mod jwt;
+pub mod webcrypto;
 
 use pageai_core::policy::{Grants, Role};
 use serde::{Deserialize, Serialize};

@@ -118,7 +118,7 @@ impl DocumentObject {
         let mut resident = self.resident.borrow_mut();
         let workspace = resident.page(document_id, trace_id)?.0.workspace_id.clone();
         if let Some(context_id) = args.get("contextId").and_then(Value::as_str) {
-            let ledger = Ledger::new(resident.sql(), js_sys::Date::now() as i64);
+            let ledger = Ledger::new(resident.sql(), &resident.contexts(), js_sys::Date::now() as i64);
             if let Some(acting) = ledger.contexts.acting_of(context_id)? {
                 // A read asks to read; a write at least to propose (the policy holds what the role may
                 // not let land).

@@ -122,11 +122,12 @@ impl DocumentObject {
     ) -> Result<FrozenRun, Error> {
         let mut resident = self.resident.borrow_mut();
         let sql = resident.sql().clone();
+        let contexts = resident.contexts();
         let page = &*resident.page(document_id, trace_id)?.0;
         let (context, frozen) = FrozenContext::freeze(page, run.request, run.context_id)?;
         let now_ms = js_sys::Date::now() as i64;
         let ttl_ms = i64::try_from(run.ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
-        let mut ledger = Ledger::new(&sql, now_ms);
+        let mut ledger = Ledger::new(&sql, &contexts, now_ms);
         ledger.contexts.act_for(acting);
         ledger.contexts.freeze_run(&frozen, &run.request.scope, now_ms.saturating_add(ttl_ms))?;
         ledger.commit(None, true).or_internal("freeze run context", trace_id)?;
@@ -138,7 +139,7 @@ impl DocumentObject {
     fn read_ledger(&self, document_id: &str, trace_id: &str) -> Result<Ledger, Error> {
         let mut resident = self.resident.borrow_mut();
         resident.page(document_id, trace_id)?;
-        Ok(Ledger::new(resident.sql(), 0))
+        Ok(Ledger::new(resident.sql(), &resident.contexts(), 0))
     }
 }
 

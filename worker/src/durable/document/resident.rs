@@ -1,5 +1,6 @@
 //! What a document object keeps in memory between requests: the page, the image of its stored rows
-//! ([`Mirror`]), and whether this wake created the tables yet.
+//! ([`Mirror`]), its committed frozen contexts ([`ContextCache`], bounded), and whether this wake created
+//! the tables yet.
 //!
 //! Everything is read from SQLite once per wake ([`Resident::loaded`]): the schema statements of the page
 //! store and the ledger (after moving a page of an older layout), then the page. Every later command works
@@ -12,7 +13,7 @@ use pageai_core::page::Page;
 
 use crate::error::OrInternal;
 use crate::services::documents::seed;
-use crate::services::ledger;
+use crate::services::ledger::{self, ContextCache};
 use crate::services::page_store::{self, Mirror, MirrorPatch, PageRows};
 use crate::services::sqlite::{ObjectSql, atomically};
 
@@ -39,12 +40,18 @@ pub struct Resident {
     sql: ObjectSql,
     schema: bool,
     loaded: Option<Loaded>,
+    contexts: ContextCache,
 }
 
 impl Resident {
     /// Nothing loaded yet: the object just woke.
     pub fn new(sql: ObjectSql) -> Self {
-        Resident { sql, schema: false, loaded: None }
+        Resident { sql, schema: false, loaded: None, contexts: ContextCache::default() }
+    }
+
+    /// The committed frozen contexts kept in memory (a handle: clones share them).
+    pub fn contexts(&self) -> ContextCache {
+        self.contexts.clone()
     }
 
     /// The storage the copy was loaded from.

@@ -31,9 +31,10 @@ impl DocumentObject {
     ) -> Result<String, Error> {
         let mut resident = self.resident.borrow_mut();
         let sql = resident.sql().clone();
+        let contexts = resident.contexts();
         let page = draft.resolve(document_id, resident.loaded(trace_id)?.page.as_ref())?;
         let now = Now::read();
-        let mut ledger = Ledger::new(&sql, now.ms);
+        let mut ledger = Ledger::new(&sql, &contexts, now.ms);
         let entry = AuditDraft {
             at: now.at.clone(),
             actor: acting.user.clone(),
@@ -84,10 +85,11 @@ impl DocumentObject {
     ) -> Result<T, Error> {
         let mut resident = self.resident.borrow_mut();
         let sql = resident.sql().clone();
+        let contexts = resident.contexts();
         let (page, mirror) = resident.page(document_id, trace_id)?;
         let revision = page.revision;
         let now = Now::read();
-        let mut ledger = Ledger::new(&sql, now.ms);
+        let mut ledger = Ledger::new(&sql, &contexts, now.ms);
         ledger.contexts.act_for(acting);
         let mut mint = RandomMint::default();
         let mut writes: Vec<AppliedWrite> = Vec::new();

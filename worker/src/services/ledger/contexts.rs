@@ -6,6 +6,9 @@
 //! call that names it acts for that person ([`ContextTable::acting_of`]), never above their role. Rows
 //! made before identities act for the single user, as owner.
 //!
+//! Committed contexts are also kept in the object's memory ([`ContextCache`]): a write reads its context
+//! there, and from SQLite only after an eviction or a restart.
+//!
 //! Two writers freeze contexts here: core's executor (a `doc_fetch` through the tool route or MCP, via the
 //! [`ContextStore`] trait) and the Hermes proxy's run start ([`ContextTable::freeze_run`], which also keeps
 //! the request's full scope).
@@ -16,6 +19,7 @@ use pageai_core::executor::FrozenContext;
 use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
 
+use super::context_cache::ContextCache;
 use super::storage;
 use crate::identity::Acting;
 use crate::services::desk::ContextStore;
@@ -69,6 +73,7 @@ struct Row {
     revision: i64,
     allowed_ids: String,
     block_hashes: String,
+    expires_at_ms: i64,
 }
 
 /// The table, with this command's new contexts.
@@ -78,6 +83,7 @@ pub struct ContextTable {
     pending: Vec<Pending>,
     /// Whom this command's new contexts are made for.
     acting: Acting,
+    cache: ContextCache,
 }
 
 #[derive(Deserialize)]
@@ -86,17 +92,41 @@ struct ActingRow {
     role: String,
 }
 
-/// A context frozen by this command: the context, its expiry, and its scope as JSON (`null` when core
-/// froze it: the allowed ids are what later checks read).
+/// A context frozen by this command: the context, its expiry, its scope as JSON (`null` when core froze
+/// it: the allowed ids are what later checks read), and its columns as JSON.
 struct Pending {
     context: FrozenContext,
     expires_at_ms: i64,
     scope_detail: String,
+    allowed: String,
+    /// `{}` when the hashes were too large to keep.
+    hashes: String,
+}
+
+impl Pending {
+    fn new(context: &FrozenContext, expires_at_ms: i64, scope_detail: String) -> Result<Pending, Error> {
+        let allowed =
+            serde_json::to_string(&context.allowed_target_block_ids).map_err(|e| storage("encode allowed_ids", e))?;
+        let mut hashes = serde_json::to_string(&context.block_hashes).map_err(|e| storage("encode block_hashes", e))?;
+        if hashes.len() > MAX_HASHES_BYTES {
+            hashes = "{}".into();
+        }
+        Ok(Pending { context: context.clone(), expires_at_ms, scope_detail, allowed, hashes })
+    }
+
+    /// The context as a later command reads it back from its row.
+    fn stored(self) -> FrozenContext {
+        let mut context = self.context;
+        if self.hashes == "{}" {
+            context.block_hashes.clear();
+        }
+        context
+    }
 }
 
 impl ContextTable {
-    pub(super) fn new(sql: SqlStorage, now_ms: i64) -> Self {
-        ContextTable { sql, now_ms, pending: Vec::new(), acting: Acting::single_user() }
+    pub(super) fn new(sql: SqlStorage, now_ms: i64, cache: ContextCache) -> Self {
+        ContextTable { sql, now_ms, pending: Vec::new(), acting: Acting::single_user(), cache }
     }
 
     /// The contexts this command freezes are made for `acting`.
@@ -119,27 +149,22 @@ impl ContextTable {
         Ok(Some(Acting { user: row.user_id, role }))
     }
 
-    pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
+    pub(super) fn flush(&self, sql: &dyn Sql) -> worker::Result<()> {
         if self.pending.is_empty() {
             return Ok(());
         }
         sql.run("DELETE FROM frozen_contexts WHERE expires_at_ms <= ?", vec![self.now_ms.into()])?;
-        for Pending { context, expires_at_ms, scope_detail } in self.pending {
-            let allowed = serde_json::to_string(&context.allowed_target_block_ids)?;
-            let mut hashes = serde_json::to_string(&context.block_hashes)?;
-            if hashes.len() > MAX_HASHES_BYTES {
-                hashes = "{}".into();
-            }
+        for Pending { context, expires_at_ms, scope_detail, allowed, hashes } in &self.pending {
             let revision = i64::try_from(context.revision).map_err(|_| worker::Error::from("revision overflow"))?;
             let row: Vec<SqlStorageValue> = vec![
-                context.context_id.into(),
-                context.document_id.into(),
-                context.scope.into(),
-                scope_detail.into(),
+                context.context_id.as_str().into(),
+                context.document_id.as_str().into(),
+                context.scope.as_str().into(),
+                scope_detail.as_str().into(),
                 revision.into(),
-                allowed.into(),
-                expires_at_ms.into(),
-                hashes.into(),
+                allowed.as_str().into(),
+                (*expires_at_ms).into(),
+                hashes.as_str().into(),
                 self.acting.user.as_str().into(),
                 self.acting.role.as_str().into(),
             ];
@@ -154,11 +179,20 @@ impl ContextTable {
         Ok(())
     }
 
+    /// Keeps this command's contexts in the object's memory, as stored; call it once [`Self::flush`] was
+    /// committed.
+    pub(super) fn committed(self) {
+        for pending in self.pending {
+            let expires_at_ms = pending.expires_at_ms;
+            self.cache.committed(pending.stored(), expires_at_ms, self.now_ms);
+        }
+    }
+
     /// Freezes the context a Hermes run starts from, with the request's full scope (e.g. a selection's
     /// ids), until `expires_at_ms`. Written when the ledger commits.
     pub fn freeze_run(&mut self, context: &FrozenContext, scope: &Scope, expires_at_ms: i64) -> Result<(), Error> {
         let scope_detail = serde_json::to_string(scope).map_err(|e| storage("encode scope", e))?;
-        self.pending.push(Pending { context: context.clone(), expires_at_ms, scope_detail });
+        self.pending.push(Pending::new(context, expires_at_ms, scope_detail)?);
         Ok(())
     }
 }
@@ -169,10 +203,13 @@ impl ContextStore for ContextTable {
         if let Some(pending) = pending {
             return Ok(Some(pending.context.clone()));
         }
+        if let Some(kept) = self.cache.get(context_id, now_ms) {
+            return Ok(Some(kept));
+        }
         let rows: Vec<Row> = self
             .sql
             .exec(
-                "SELECT document_id, scope, revision, allowed_ids, block_hashes FROM frozen_contexts
+                "SELECT document_id, scope, revision, allowed_ids, block_hashes, expires_at_ms FROM frozen_contexts
                  WHERE context_id = ? AND expires_at_ms > ?",
                 vec![context_id.into(), now_ms.into()],
             )
@@ -182,19 +219,21 @@ impl ContextStore for ContextTable {
         let allowed: Vec<String> =
             serde_json::from_str(&row.allowed_ids).map_err(|e| storage("decode allowed_ids", e))?;
         let block_hashes = serde_json::from_str(&row.block_hashes).map_err(|e| storage("decode block_hashes", e))?;
-        Ok(Some(FrozenContext {
+        let context = FrozenContext {
             context_id: context_id.to_string(),
             document_id: row.document_id,
             revision: u64::try_from(row.revision).map_err(|e| storage("decode revision", e))?,
             scope: row.scope,
             allowed_target_block_ids: allowed,
             block_hashes,
-        }))
+        };
+        // Read back after an eviction or a restart: kept again (the row is the truth).
+        self.cache.committed(context.clone(), row.expires_at_ms, now_ms);
+        Ok(Some(context))
     }
 
     fn freeze(&mut self, context: &FrozenContext, expires_at_ms: i64) -> Result<(), Error> {
-        let scope_detail = "null".into();
-        self.pending.push(Pending { context: context.clone(), expires_at_ms, scope_detail });
+        self.pending.push(Pending::new(context, expires_at_ms, "null".into())?);
         Ok(())
     }
 }

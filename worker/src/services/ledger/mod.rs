@@ -11,6 +11,7 @@
 //! anything is committed, so a storage fault can never pass for "no record".
 
 mod audit;
+mod context_cache;
 mod contexts;
 mod events;
 mod idempotency;
@@ -25,6 +26,7 @@ use pageai_core::Error;
 use pageai_core::events::ToolEventV1;
 
 pub use audit::{AuditHead, AuditTable};
+pub use context_cache::ContextCache;
 pub use contexts::ContextTable;
 pub use events::{EventTable, StoredEvent};
 pub use idempotency::IdempotencyTable;
@@ -107,15 +109,16 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    /// Opens the tables (made by [`create_schema`]). `now_ms` is the command's clock, for expiries.
-    pub fn new(sql: &ObjectSql, now_ms: i64) -> Ledger {
+    /// Opens the tables (made by [`create_schema`]). `now_ms` is the command's clock, for expiries;
+    /// `contexts` the object's frozen contexts in memory.
+    pub fn new(sql: &ObjectSql, contexts: &ContextCache, now_ms: i64) -> Ledger {
         let latch = Latch::default();
         let raw = sql.raw();
         Ledger {
             idempotency: IdempotencyTable::new(raw.clone(), latch.clone()),
             audit: AuditTable::new(raw.clone(), latch.clone()),
             sessions: SessionTable::new(raw.clone()),
-            contexts: ContextTable::new(raw.clone(), now_ms),
+            contexts: ContextTable::new(raw.clone(), now_ms, contexts.clone()),
             events: Vec::new(),
             live: Vec::new(),
             sql: sql.clone(),
@@ -138,18 +141,23 @@ impl Ledger {
     pub fn commit(self, page: Option<PageRows>, succeeded: bool) -> Result<(), String> {
         let Ledger { sql, idempotency, audit, sessions, contexts, events, live, .. } = self;
         let events = EventTable::encode(&events).map_err(|e| e.message())?;
+        let frozen = &contexts;
         atomically(&sql, move |sql: &dyn Sql| {
             if succeeded {
                 if let Some(page) = page {
                     page.write(sql)?;
                 }
                 idempotency.flush(sql)?;
-                contexts.flush(sql)?;
+                frozen.flush(sql)?;
                 sessions.flush(sql)?;
                 audit.flush(sql)?;
             }
             EventTable::flush(sql, events)?;
             live_log::flush(sql, &live)
-        })
+        })?;
+        if succeeded {
+            contexts.committed();
+        }
+        Ok(())
     }
 }
