@@ -119,7 +119,8 @@ fn fixtures_match() {
             std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap() + "\n").unwrap();
         }
         let stored: Value = serde_json::from_str(
-            &std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display())),
+            &std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display())),
         )
         .unwrap();
         let (stored_key, recomputed) = run(&stored["input"]);

@@ -9,7 +9,9 @@
 // - finding 2: a Hermes run belongs to whoever started it: another user (of any workspace) can neither
 //   stop nor follow it, with or without a sessionId;
 // - finding 3: a live socket ends with its sign-in: a logout closes the sockets its cookie opened, and a
-//   socket whose token expired is closed (4401 `mnote_live_session_ended`) instead of sent the next message;
+//   socket whose token expired is closed (4401 `mnote_live_session_ended`) instead of sent the next message,
+//   and one opened before the workspace's members changed (a later `mnote.epochs`) is closed with 4403
+//   `mnote_live_role_changed`;
 // - finding 4: one page-size limit on every write; the page a GET returns can be PUT back;
 // - finding 5 (info): an `iat` in the future and `sub: "user"` are refused, a refused Bearer token does not
 //   fall back to a cookie, the tool route checks `Origin` as /mcp does, a model name is one line.
@@ -423,6 +425,41 @@ async function edit(doc, text) {
 }
 
 describe('finding 3: a live socket ends with its sign-in', () => {
+  test("a socket opened before the workspace's members changed is closed (4403) at the next write, and cannot reopen", async () => {
+    const doc = await pageOf('ana', paragraphs(['Before the change.']));
+    // eve (an editor of ws_a) and ana, under tokens issued before the change (no epoch: 0).
+    const eve = openLive(doc, { authorization: USERS.eve });
+    const anaBefore = openLive(doc, { authorization: USERS.ana });
+    // The identity provider removes eve from ws_a and raises its membership epoch in the tokens it issues.
+    const anaNow = `Bearer ${sign(keys.es, claims({ sub: 'user_ana', mnote: { workspaces: { ws_a: 'owner' }, epochs: { ws_a: 1 } } }))}`;
+    let anaAfter;
+    try {
+      await Promise.all([eve.hello, anaBefore.hello]);
+      anaAfter = openLive(doc, { authorization: anaNow });
+      await anaAfter.hello;
+      const { revision } = await page(doc);
+      const res = await fetchJson(`${url}/api/documents/${doc}/blocks`, {
+        method: 'PATCH',
+        headers: { authorization: anaNow, origin: url, 'content-type': 'application/json' },
+        body: JSON.stringify({ baseRevision: revision, operations: [{ op: 'update', blockId: 'p_1', text: 'After the change.' }], idempotencyKey: fresh('edit') }),
+      });
+      assert.equal(res.status, 200, res.text);
+      const change = await anaAfter.next('page.changed');
+      assert.deepEqual(change.change.blocks.map((b) => b.text), ['After the change.']);
+      for (const stale of [eve, anaBefore]) {
+        const { code, reason } = await stale.closed;
+        assert.equal(code, 4403);
+        assert.match(reason, /^mnote_live_role_changed: /);
+        assert.equal(stale.messages.filter((m) => m.kind === 'page.changed').length, 0, 'nothing after the change');
+      }
+      // The old token no longer opens the channel; the new one does.
+      await assert.rejects(openLive(doc, { authorization: USERS.eve }).hello, /upgrade refused: 403/);
+    } finally {
+      for (const socket of [eve, anaBefore, anaAfter]) socket?.socket.terminate();
+    }
+  });
+
+
   test('a logout closes the sockets its cookie opened, with 4401 mnote_live_session_ended; others stay', async () => {
     const doc = await pageOf('ana', paragraphs(['Before the logout.']));
     const cookie = await anasCookie();

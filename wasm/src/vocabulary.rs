@@ -52,7 +52,12 @@ pub(crate) fn lists() -> Vec<List> {
             "Every tool of the catalog, by its MCP and function-calling name, in manifest order.",
             Tool::ALL.iter().map(|t| t.spec().mcp_name).collect(),
         ),
-        list("schemaIds", "SchemaId", "Every wire schema id (`mnote.{name}.v1`, and `mnote.live_event.v2`).", SCHEMA_IDS.to_vec()),
+        list(
+            "schemaIds",
+            "SchemaId",
+            "Every wire schema id (`mnote.{name}.v1`, and `mnote.live_event.v2`).",
+            SCHEMA_IDS.to_vec(),
+        ),
         list(
             "liveKinds",
             "LiveEventKind",

@@ -66,6 +66,45 @@ describe("the JSON Schema of mnote.live_event.v1 (@mnote/pageai/schemas/live_eve
   });
 });
 
+describe("the JSON Schema of mnote.live_event.v2 (@mnote/pageai/schemas/live_event.v2.json)", () => {
+  const v2 = () => fixtures("live_event.", "v2");
+  const compile = (version) => {
+    const path = join(installed.project, "node_modules", "@mnote", "pageai", "schemas", `live_event.${version}.json`);
+    return new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(path, "utf8")));
+  };
+
+  test("compiles in ajv 2020 strict mode, accepts every v2 fixture message and refuses what the decoder refuses", () => {
+    const validate = compile("v2");
+    const messages = v2().flatMap((f) => (f.output?.messages ?? []).map((m) => [f.name, m]));
+    const kinds = new Set(messages.map(([, m]) => m.kind));
+    assert.deepEqual([...kinds].sort(), ["page.changed", "profile.changed", "tool.event"]);
+    for (const [name, message] of messages) {
+      assert.equal(message.schema, "mnote.live_event.v2", name);
+      assert.equal(validate(message), true, `${name} ${message.kind}: ${JSON.stringify(validate.errors)}`);
+    }
+    for (const f of v2().filter((f) => f.error)) {
+      assert.equal(validate(f.input.command.message), false, f.name);
+    }
+    // v1 knows no profile.changed, and a v2 id is not v1's.
+    const profile = messages.find(([, m]) => m.kind === "profile.changed")[1];
+    const v1 = compile("v1");
+    assert.equal(v1(profile), false);
+    assert.equal(v1({ ...profile, schema: "mnote.live_event.v1" }), false);
+  });
+
+  test("PageSession.applyRemote follows v2 messages as v1 ones; a profile change changes no page", () => {
+    for (const { name, input, output } of v2().filter((f) => f.output)) {
+      const session = new pageai.PageSession(input.page);
+      const answers = output.messages.map((m) => session.applyRemote(m));
+      assert.deepEqual(session.page(), output.page, name);
+      assert.deepEqual(answers.map((a) => a.kind), output.messages.map((m) => m.kind), name);
+    }
+    const { input, output } = v2().find((f) => f.name === "live_event.profile_changed.json");
+    const answer = new pageai.PageSession(input.page).applyRemote(output.messages[0]);
+    assert.deepEqual(answer, { applied: false, revision: input.page.revision, kind: "profile.changed" });
+  });
+});
+
 describe("PageSession.applyRemote", () => {
   test("following each fixture's messages from its input page gives its output page", () => {
     const all = fixtures("live_event.").filter((f) => f.output);

@@ -313,8 +313,10 @@ pub enum Error {
     /// A live socket was opened under a credential older than its workspace's membership (a member was
     /// lowered or removed since): it is closed before it is sent anything more.
     LiveRoleChanged {
-        /// The workspace.
-        workspace_id: String,
+        /// The membership epoch the socket's credential showed.
+        opened_at: u64,
+        /// The workspace's epoch now.
+        epoch: u64,
     },
 }
 

@@ -133,8 +133,8 @@ impl Error {
             Error::BlockTooLarge { block_id, bytes, limit } => {
                 format!("block {block_id:?} would take {bytes} bytes; one block holds at most {limit}")
             }
-            Error::LiveRoleChanged { workspace_id } => {
-                format!("the membership of workspace {workspace_id:?} changed since this sign-in")
+            Error::LiveRoleChanged { opened_at, epoch } => {
+                format!("the workspace's members changed (epoch {epoch}) since this sign-in (epoch {opened_at})")
             }
         }
     }
@@ -329,7 +329,7 @@ impl Error {
             Error::BlockTooLarge { block_id, bytes, limit } => {
                 json!({ "blockId": block_id, "bytes": bytes, "limitBytes": limit })
             }
-            Error::LiveRoleChanged { workspace_id } => json!({ "workspaceId": workspace_id }),
+            Error::LiveRoleChanged { opened_at, epoch } => json!({ "openedAt": opened_at, "epoch": epoch }),
         }
     }
 }

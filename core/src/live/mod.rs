@@ -147,6 +147,18 @@ pub fn check_session(until: Option<u64>, now: u64) -> Result<()> {
     }
 }
 
+/// Checks that a socket whose credential showed the membership epoch `opened_at` of its workspace may still
+/// be sent content, now that the object has seen `epoch`. An identity provider raises a workspace's epoch
+/// (`mnote.epochs` in its tokens) whenever it lowers or removes a member; a socket opened before that cannot
+/// tell whether its role still holds, so it is closed with `mnote_live_role_changed` (4403) and signs in
+/// again.
+pub fn check_membership(opened_at: u64, epoch: u64) -> Result<()> {
+    match opened_at < epoch {
+        true => Err(Error::LiveRoleChanged { opened_at, epoch }),
+        false => Ok(()),
+    }
+}
+
 /// The reason a socket is closed with for `error`: its code and message, cut to
 /// [`MAX_CLOSE_REASON_BYTES`] at a character boundary, so a client can read the coded limit.
 pub fn close_reason(error: &Error) -> String {

@@ -24,11 +24,11 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use super::live_event_v2::{LiveVersion, ProfileChangeV2};
 use super::{ReviewSessionV1, ToolEventV1};
 use crate::executor::Origin;
 use crate::ops::Operation;
 use crate::page::{Attrs, BlockType, Page, Permission};
-use super::live_event_v2::{LiveVersion, ProfileChangeV2};
 
 /// Schema id of [`LiveEventV1`].
 pub const LIVE_EVENT_V1: &str = "mnote.live_event.v1";

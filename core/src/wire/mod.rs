@@ -51,12 +51,12 @@ pub use doc_search::{DOC_SEARCH_V1, SearchHitV1, SearchResultV1};
 pub use error::ErrorBody;
 #[cfg(test)]
 pub(crate) use live_event::LiveEventSchema;
-#[cfg(test)]
-pub(crate) use live_event_v2::LiveEventSchemaV2;
 pub use live_event::{
     FollowStep, HelloV1, LIVE_EVENT_V1, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, LiveLimitsV1,
     PageChangeV1, RefetchV1,
 };
+#[cfg(test)]
+pub(crate) use live_event_v2::LiveEventSchemaV2;
 pub use live_event_v2::{LIVE_EVENT_V2, LiveVersion, ProfileChangeV2, upgrade};
 pub use manifest::{AI_TOOL_MANIFEST_V1, AnnotationsV1, AvailabilityV1, ManifestV1, ToolDescriptorV1};
 pub use review::{

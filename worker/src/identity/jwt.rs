@@ -107,6 +107,8 @@ struct Claims {
 struct MnoteClaim {
     #[serde(default)]
     workspaces: BTreeMap<String, String>,
+    #[serde(default)]
+    epochs: BTreeMap<String, u64>,
 }
 
 /// What a valid token says: who, and until when (its `exp`, seconds since the epoch).
@@ -156,7 +158,7 @@ fn principal_of(claims: Claims) -> Result<Principal, Refusal> {
         return Err(Refusal::Rejected(format!("sub {user:?} is reserved for the client token's user")));
     }
     let roles = claims.mnote.workspaces.iter().filter_map(|(ws, role)| Role::parse(role).map(|r| (ws.as_str(), r)));
-    Ok(Principal { user, workspaces: Grants::from_pairs(roles) })
+    Ok(Principal { user, workspaces: Grants::from_pairs(roles), epochs: claims.mnote.epochs })
 }
 
 #[cfg(test)]
