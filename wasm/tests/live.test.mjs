@@ -25,6 +25,7 @@ before(async () => {
 after(() => installed?.remove());
 
 const fixture = (name) => fixtures(`live_event.${name}.json`)[0];
+const V2 = "mnote.live_event.v2";
 const coded = (fn, code) => {
   const error = thrown(fn);
   assertCoded(pageai, error, code);
@@ -278,7 +279,10 @@ describe("connectLive", () => {
     try {
       await statuses.until((s) => s.state === "waiting");
       await statuses.until((s) => s.state === "live" && statuses.seen.filter((x) => x.state === "live").length === 2);
-      assert.deepEqual(server.connections.map((c) => c.query), [{ revision: "12" }, { after: "43", revision: "13" }]);
+      assert.deepEqual(server.connections.map((c) => c.query), [
+        { revision: "12", schema: V2 },
+        { after: "43", revision: "13", schema: V2 },
+      ], "it asks for mnote.live_event.v2");
       assert.equal(server.connections[0].path, "/api/documents/doc_golden/live");
       assert.deepEqual(session.page(), output.page, "the session followed the change");
       assert.equal(live.lastSeq, 43);
@@ -287,6 +291,29 @@ describe("connectLive", () => {
       const kinds = events.seen.map((e) => e.message.kind);
       assert.deepEqual(kinds, ["tool.event", "page.changed", "tool.event", "hello", "hello"]);
       assert.equal(events.seen[1].applied.applied, true);
+    } finally {
+      live.close();
+      await server.stop();
+    }
+  });
+
+  test("reads mnote.live_event.v2: follows its page changes and passes every profile.changed on, though unnumbered", async () => {
+    const changed = fixtures("live_event.page_changed.json", "v2")[0];
+    const profile = fixtures("live_event.profile_changed.json", "v2")[0].output.messages[0];
+    const server = await channel((socket) => {
+      for (const m of changed.output.messages) socket.send(JSON.stringify(m));
+      socket.send(JSON.stringify({ ...helloAt(43, 13), schema: V2 }));
+      // Not stored: each carries the position the socket is at, however often it comes.
+      for (const version of [7, 8]) socket.send(JSON.stringify({ ...profile, seq: 43, revision: 13, profile: { ...profile.profile, version } }));
+    });
+    const session = new pageai.PageSession(changed.input.page);
+    const events = watch();
+    const live = connectLive({ url: server.url, documentId: "doc_golden", session, WebSocket, backoff: fast, onEvent: (message) => events.push(message) });
+    try {
+      await events.until((m) => m.kind === "profile.changed" && m.profile.version === 8);
+      assert.deepEqual(events.seen.map((m) => m.kind), ["tool.event", "page.changed", "tool.event", "hello", "profile.changed", "profile.changed"]);
+      assert.deepEqual(session.page(), changed.output.page);
+      assert.equal(live.lastSeq, 43);
     } finally {
       live.close();
       await server.stop();
@@ -346,7 +373,10 @@ describe("connectLive", () => {
       assert.ok(statuses.seen.some((s) => s.state === "resyncing"));
       assert.equal(session.revision, 20);
       assert.deepEqual(session.page().blocks, fresh.blocks);
-      assert.deepEqual(server.connections.map((c) => c.query), [{ revision: "12" }, { revision: "20" }]);
+      assert.deepEqual(server.connections.map((c) => c.query), [
+        { revision: "12", schema: V2 },
+        { revision: "20", schema: V2 },
+      ]);
       assert.deepEqual(events.seen.map((m) => m.kind), ["snapshot", "hello"]);
     } finally {
       live.close();
