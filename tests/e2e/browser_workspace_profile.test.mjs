@@ -93,7 +93,10 @@ test("a review mode or tool switched in one tab shows in the other tab at once, 
     await a.page.click('[data-tool="mnote.doc.search"] input');
     await b.page.waitForFunction(() => document.querySelector('[data-tool="mnote.doc.search"] input')?.checked === false);
     assert.deepEqual(loads, [], "tab B was not reloaded");
+    await a.page.locator("#review-mode").scrollIntoViewIfNeeded();
     await shoot(a.page, "profile-live-desktop");
+    // On a phone the switch is on the Command tab.
+    await b.page.click("#tabbar [data-tab=command]");
     await shoot(b.page, "profile-live-phone");
     const stored = await api(ANA, "GET", "/api/profile?workspaceId=ws_a");
     assert.deepEqual(stored.profile, { tools: { disabled: ["mnote.doc.search"] }, reviewMode: "required" });
