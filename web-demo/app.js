@@ -210,6 +210,11 @@ async function main() {
           break;
         case "snapshot":
           break;
+        case "profile.changed":
+          // The workspace profile changed (in another tab, or by another owner): the review mode switch and
+          // the tool toggles show it, and the manifest is read again.
+          void toolsPanel.load();
+          break;
         case "tool.event":
           commandPanel.toolEvent(message.event);
           void refreshAudit();

@@ -8,7 +8,11 @@
 //! - [`MAX_STORED_RECORD_BYTES`]: one JSON value the document keeps in one SQLite cell (a write's answer,
 //!   kept for idempotent replays; a review session). The runtime's per-value limit is 2 MB
 //!   (`SQLITE_TOOBIG` past it), so a record past this is `mnote_stored_record_too_large`.
-//! - [`MAX_BLOCK_BYTES`]: one block's JSON. A review session keeps about 21 copies of the text of the
+//! - [`MAX_BLOCK_BYTES`]: one block's JSON, checked by [`check_block`] (and [`block_json`], which answers the
+//!   JSON it measured): the operations engine asks it of every block a write inserts or changes
+//!   ([`crate::ops::plan`], so tools, MCP, commands, a person's `PATCH …/blocks`, accepts and reverts alike),
+//!   a whole-page store asks it of every block ([`check_blocks`]), and the Worker's page store asks it of
+//!   every row it writes. Past it: 413 `mnote_block_too_large`, naming the block. A review session keeps about 21 copies of the text of the
 //!   block it changes by the time it is proposed, accepted and reverted (the operations, the preview's
 //!   texts and diff, and the answers it keeps for replays), so at 64 KiB any block a page may hold can be
 //!   edited by an AI, accepted and reverted within one stored record (`tests/e2e/security_round3.test.mjs`).
@@ -22,7 +26,7 @@ use crate::error::{Error, Result};
 use crate::history::BlockHistory;
 use crate::json::to_json;
 use crate::ops::ChangedBlock;
-use crate::page::Page;
+use crate::page::{Block, Page};
 
 /// The most one stored record (JSON) may take, in bytes.
 pub const MAX_STORED_RECORD_BYTES: usize = 1_900_000;
@@ -57,6 +61,32 @@ pub fn check_result(json: &str, changed: &[ChangedBlock]) -> Result<()> {
 pub fn largest_block(changed: &[ChangedBlock]) -> Option<&str> {
     let size = |c: &ChangedBlock| c.before.as_ref().map_or(0, String::len).max(c.after.as_ref().map_or(0, String::len));
     changed.iter().max_by_key(|c| size(c)).map(|c| c.block_id.as_str())
+}
+
+/// A block's JSON, refused past [`MAX_BLOCK_BYTES`] with `mnote_block_too_large` naming it: the stored form
+/// of a block, measured once.
+pub fn block_json(block: &Block) -> Result<String> {
+    let json = to_json(block)?;
+    check_block_bytes(&block.block_id, json.len())?;
+    Ok(json)
+}
+
+/// Refuses `block` when its JSON takes more than [`MAX_BLOCK_BYTES`]; answers its length otherwise.
+pub fn check_block(block: &Block) -> Result<usize> {
+    block_json(block).map(|json| json.len())
+}
+
+/// Refuses the first of `blocks` past [`MAX_BLOCK_BYTES`] (a whole page about to be stored).
+pub fn check_blocks(blocks: &[Block]) -> Result<()> {
+    blocks.iter().try_for_each(|block| check_block(block).map(|_| ()))
+}
+
+/// Refuses a block `block_id` whose JSON takes `bytes` past [`MAX_BLOCK_BYTES`].
+pub fn check_block_bytes(block_id: &str, bytes: usize) -> Result<()> {
+    match bytes > MAX_BLOCK_BYTES {
+        true => Err(Error::BlockTooLarge { block_id: block_id.into(), bytes, limit: MAX_BLOCK_BYTES }),
+        false => Ok(()),
+    }
 }
 
 /// Refuses a page whose JSON would take `bytes` past [`MAX_PAGE_BYTES`].
@@ -108,5 +138,19 @@ mod tests {
         assert_eq!(err.details()["blockId"], "b_1");
         assert!(check_page(MAX_PAGE_BYTES).is_ok());
         assert_eq!(check_page(MAX_PAGE_BYTES + 1).unwrap_err().code().as_str(), "mnote_page_too_large");
+    }
+
+    #[test]
+    fn a_block_past_its_limit_is_refused_by_name_and_one_at_it_is_kept() {
+        let around = serde_json::to_string(&Block::paragraph("p_1", "")).unwrap().len();
+        let at = Block::paragraph("p_1", "x".repeat(MAX_BLOCK_BYTES - around));
+        assert_eq!(check_block(&at).unwrap(), MAX_BLOCK_BYTES);
+        assert_eq!(block_json(&at).unwrap(), serde_json::to_string(&at).unwrap());
+        let past = Block::paragraph("p_2", "x".repeat(MAX_BLOCK_BYTES - around + 1));
+        let err = check_blocks(&[at, past]).unwrap_err();
+        assert_eq!(err.code().as_str(), "mnote_block_too_large");
+        assert_eq!(err.details()["blockId"], "p_2");
+        assert_eq!(err.details()["bytes"], MAX_BLOCK_BYTES + 1);
+        assert_eq!(err.details()["limitBytes"], MAX_BLOCK_BYTES);
     }
 }

@@ -81,6 +81,8 @@ fn samples() -> Vec<Error> {
         Error::WorkspaceNotFound { workspace_id: "ws_x".into() },
         Error::PageTooLarge { bytes: 5_300_000, limit: 5_242_880 },
         Error::LiveSessionEnded { why: "signed out".into() },
+        Error::BlockTooLarge { block_id: "p_big".into(), bytes: 70_000, limit: 65_536 },
+        Error::LiveRoleChanged { opened_at: 1, epoch: 2 },
     ]
 }
 

@@ -10,7 +10,7 @@
 //! - `{kind: "reconnect", at}`: a client too far behind: the snapshot and the `hello` it is sent;
 //! - `{kind: "decode", message}`: a message as a client receives it (the output is the decoding error).
 //!
-//! `call` is `{toolName, args, origin, actor, at, toolCallId, runId}`; its `args.operations[0].content` is
+//! `call` is `{toolName, args, origin, actor, at, toolCallId, runId}`; each `args.operations[].content` is
 //! `contentRepeat` repeated (`{text, times}`) when the input has one, so a fixture can describe a write too
 //! large to send without holding it. The blocks a write stored are the result's `changedBlocks` (deleted
 //! when their op is `delete`), as the Worker's page store writes them for these batches.
@@ -113,7 +113,9 @@ fn run_command(input: &Value) -> Committed {
     let mut args = c["args"].clone();
     if let Some(repeat) = input.get("contentRepeat") {
         let text = repeat["text"].as_str().unwrap().repeat(repeat["times"].as_u64().unwrap() as usize);
-        args["operations"][0]["content"] = Value::String(text);
+        for op in args["operations"].as_array_mut().unwrap() {
+            op["content"] = Value::String(text.clone());
+        }
     }
     let call = call_of(c, &args);
     let run_id = c["runId"].as_str().unwrap();
@@ -249,9 +251,15 @@ fn cases() -> Vec<(&'static str, Value)> {
     let apply = "mnote.doc.apply_block_ops";
     let mut behind = sample_page();
     behind["revision"] = json!(30);
-    let grow = json!([{"op": "replace", "blockId": "q_1", "matchText": "Ship small", "content": ""}]);
+    // Four blocks grown to 60 KB each: every block fits the block limit, the change does not fit a message.
+    let grow = json!([
+        {"op": "replace", "blockId": "h_1", "matchText": "发布计划", "content": ""},
+        {"op": "replace", "blockId": "p_1", "matchText": "第一段", "content": ""},
+        {"op": "replace", "blockId": "t_1", "matchText": "Run", "content": ""},
+        {"op": "replace", "blockId": "q_1", "matchText": "Ship small", "content": ""}
+    ]);
     let mut refetch = case("yolo", json!({"kind": "write", "call": call(apply, "hermes", grow, Some(false))}));
-    refetch["contentRepeat"] = json!({"text": "长", "times": 90_000});
+    refetch["contentRepeat"] = json!({"text": "长", "times": 20_000});
     vec![
         (
             "page_changed",

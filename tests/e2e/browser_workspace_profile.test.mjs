@@ -1,14 +1,15 @@
 // The web demo in headless Chromium, signed in as a person of a workspace (a signed token exchanged for the
 // session cookie, issue 18): the review-mode switch and the Tools panel show and store the profile of the
-// open page's workspace, never the implicit ws_local's.
+// open page's workspace, never the implicit ws_local's; a change made in one tab reaches every other tab of
+// that workspace's pages over the live channel (`profile.changed`, mnote.live_event.v2), without a reload.
 //
 //   node --test --test-concurrency=1 tests/e2e/browser_workspace_profile.test.mjs
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 
-import { DESKTOP, newTab } from "./lib/browser.mjs";
-import { reviewMode, startDemo } from "./lib/demo.mjs";
+import { DESKTOP, PHONE, newTab } from "./lib/browser.mjs";
+import { reviewMode, shoot, startDemo } from "./lib/demo.mjs";
 import { claims, jwkSet, jwtVars, makeKeys, sign } from "./lib/identity.mjs";
 import { TEST_CLIENT_TOKEN } from "./lib/wrangler.mjs";
 
@@ -62,4 +63,48 @@ test("the profile controls act on the open page's workspace", async () => {
   assert.deepEqual(ws_a.profile, { tools: { disabled: ["mnote.doc.search"] }, reviewMode: "yolo" });
   const ws_local = await api(TEST_CLIENT_TOKEN, "GET", "/api/profile");
   assert.deepEqual(ws_local.profile, { tools: { disabled: [] }, reviewMode: "review" }, "ws_local is untouched");
+});
+
+/** A tab signed in as ana on `DOC`, ready and live. */
+async function anasTab(viewport) {
+  const tab = await newTab(demo.browser, { viewport });
+  const signedIn = await tab.page.request.post(`${url}/api/auth/session`, { data: { token: ANA }, headers: { origin: url } });
+  assert.equal(signedIn.status(), 200, await signedIn.text());
+  await tab.page.goto(`${url}/?doc=${DOC}`);
+  await tab.page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 60_000 });
+  assert.equal(await tab.page.getAttribute("body", "data-state"), "ready");
+  await tab.page.waitForSelector("#live-status[data-state=live]", { timeout: 60_000 });
+  return tab;
+}
+
+const shownMode = (page) => page.locator("#review-mode [aria-pressed=true]").getAttribute("data-mode");
+
+test("a review mode or tool switched in one tab shows in the other tab at once, without a reload", async () => {
+  await api(ANA, "PUT", "/api/profile?workspaceId=ws_a", { tools: { disabled: [] }, reviewMode: "review" });
+  const a = await anasTab(DESKTOP);
+  const b = await anasTab(PHONE);
+  try {
+    assert.equal(await shownMode(b.page), "review");
+    const loads = [];
+    b.page.on("framenavigated", (frame) => frame === b.page.mainFrame() && loads.push(frame.url()));
+    await reviewMode(a.page, "required");
+    await b.page.waitForFunction(() => document.querySelector("#review-mode [aria-pressed=true]")?.dataset.mode === "required");
+    // And a tool switched off in tab A shows off in tab B.
+    await a.page.click('[data-tool="mnote.doc.search"] input');
+    await b.page.waitForFunction(() => document.querySelector('[data-tool="mnote.doc.search"] input')?.checked === false);
+    assert.deepEqual(loads, [], "tab B was not reloaded");
+    await a.page.locator("#review-mode").scrollIntoViewIfNeeded();
+    await shoot(a.page, "profile-live-desktop");
+    // On a phone the switch is on the Command tab.
+    await b.page.click("#tabbar [data-tab=command]");
+    await shoot(b.page, "profile-live-phone");
+    const stored = await api(ANA, "GET", "/api/profile?workspaceId=ws_a");
+    assert.deepEqual(stored.profile, { tools: { disabled: ["mnote.doc.search"] }, reviewMode: "required" });
+    // The demo's dev sign-in is off in this suite: its probe answering 401 is expected, nothing else.
+    const expected = (p) => /\/api\/auth\/dev-login$|status of 401/.test(p);
+    assert.deepEqual([...a.problems, ...b.problems].filter((p) => !expected(p)), []);
+  } finally {
+    await a.context.close();
+    await b.context.close();
+  }
 });

@@ -368,9 +368,11 @@ describe('bad input gets a coded error and changes nothing', () => {
     assert.equal(again.status, 200, again.text.slice(0, 300));
   });
 
-  test('a single block too large to store is refused by pointer, not with a 500', async () => {
+  test('a single block too large to store is refused naming it (413 mnote_block_too_large), not with a 500', async () => {
     const res = await putMarkdown('e2e_md', `${'x'.repeat(1_500_000)}\n`);
-    assert.equal(assertCodedError(res, 400, 'mnote_invalid_page').details.pointer, '/blocks/0');
+    const error = assertCodedError(res, 413, 'mnote_block_too_large');
+    assert.match(error.details.blockId, /^[a-z]/, JSON.stringify(error.details));
+    assert.equal(error.details.limitBytes, 64 * 1024);
     await unchanged();
   });
 });

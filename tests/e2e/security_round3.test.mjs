@@ -4,11 +4,14 @@
 // - finding 0: held changes stay in reach: the session list puts open sessions first, pages with a
 //   cursor, filters by state, counts what it lists; a failed session is not open;
 // - finding 1: a person's large block edit is the same coded 413 naming the block as a tool's or MCP's,
-//   never a 500 from the storage; nothing is written;
+//   never a 500 from the storage; nothing is written; one block past 64 KiB is 413 `mnote_block_too_large`
+//   naming it on every path (PUT, PATCH, the tool route, MCP, a held proposal);
 // - finding 2: a Hermes run belongs to whoever started it: another user (of any workspace) can neither
 //   stop nor follow it, with or without a sessionId;
 // - finding 3: a live socket ends with its sign-in: a logout closes the sockets its cookie opened, and a
-//   socket whose token expired is closed (4401 `mnote_live_session_ended`) instead of sent the next message;
+//   socket whose token expired is closed (4401 `mnote_live_session_ended`) instead of sent the next message,
+//   and one opened before the workspace's members changed (a later `mnote.epochs`) is closed with 4403
+//   `mnote_live_role_changed`;
 // - finding 4: one page-size limit on every write; the page a GET returns can be PUT back;
 // - finding 5 (info): an `iat` in the future and `sub: "user"` are refused, a refused Bearer token does not
 //   fall back to a cookie, the tool route checks `Origin` as /mcp does, a model name is one line.
@@ -235,6 +238,60 @@ describe('finding 1, the other paths: commands, accepts and reverts at the size 
   });
 });
 
+describe('finding 1, one block past 64 KiB: the same coded 413 naming it on every path', () => {
+  /** The coded 413 of a block too large to store: it names the block, its size and the limit. */
+  const assertBlockTooLarge = (res, blockId) => {
+    const error = assertCodedError(res, 413, 'mnote_block_too_large');
+    if (blockId) assert.equal(error.details.blockId, blockId, JSON.stringify(error.details));
+    assert.equal(error.details.limitBytes, 64 * KIB);
+    assert.ok(error.details.bytes > error.details.limitBytes, JSON.stringify(error.details));
+    return error;
+  };
+
+  test('PUT (JSON and Markdown), PATCH, the tool route, MCP and a held proposal refuse alike; nothing is written', async () => {
+    await reviewMode('yolo');
+    const doc = await pageOf('ana', paragraphs(['first words', 'second words']));
+    const before = await page(doc);
+    const huge = big('huge', 65);
+    // A person's whole-page store, as JSON and as Markdown.
+    assertBlockTooLarge(await as('ana', 'PUT', `/api/documents/${doc}`, { blocks: [...before.blocks, { blockId: 'p_huge', type: 'paragraph', text: huge }] }), 'p_huge');
+    const markdown = await fetchJson(`${url}/api/documents/${doc}`, {
+      method: 'PUT',
+      headers: { authorization: USERS.ana, origin: url, 'content-type': 'text/markdown' },
+      body: `# Title\n\n${huge}\n`,
+    });
+    assertBlockTooLarge(markdown);
+    // A person's block edits: an insert and an update.
+    const patch = (operations) => as('ana', 'PATCH', `/api/documents/${doc}/blocks`, { baseRevision: before.revision, operations, idempotencyKey: fresh('k') });
+    assertBlockTooLarge(await patch([{ op: 'insert_after', afterBlockId: 'p_1', block: { blockId: 'p_ins', type: 'paragraph', text: huge } }]), 'p_ins');
+    assertBlockTooLarge(await patch([{ op: 'update', blockId: 'p_2', text: huge }]), 'p_2');
+    // An AI's write, through the tool route and MCP, in yolo and in review mode.
+    const handoff = await as('ana', 'POST', '/api/page-ai/command', { documentId: doc, prompt: 'what is this page about?', runHermes: false });
+    const { contextId } = handoff.body;
+    assert.ok(contextId, handoff.text);
+    const args = () => ({ documentId: doc, baseRevision: before.revision, dryRun: false, idempotencyKey: fresh('k'), contextId, operations: [{ op: 'update', blockId: 'p_1', text: huge }] });
+    assertBlockTooLarge(await toolCall(url, 'doc_apply_block_ops', args()), 'p_1');
+    const viaMcp = await mcp(url, 'tools/call', { name: 'doc_apply_block_ops', arguments: args() });
+    assert.equal(viaMcp.status, 200, viaMcp.text.slice(0, 400));
+    assert.match(viaMcp.text, /mnote_block_too_large/);
+    await reviewMode('review');
+    try {
+      assertBlockTooLarge(await toolCall(url, 'doc_apply_block_ops', args()), 'p_1');
+      const listed = await sessions(doc, '?state=open');
+      assert.equal(listed.status, 200, listed.text);
+      assert.equal(listed.body.sessions.length, 0, 'no proposal was held');
+    } finally {
+      await reviewMode('yolo');
+    }
+    // Nothing was written, and a block at the limit still lands.
+    const after = await page(doc);
+    assert.equal(after.revision, before.revision);
+    assert.deepEqual(after.blocks.map((b) => b.text), ['first words', 'second words']);
+    const fits = await patch([{ op: 'update', blockId: 'p_2', text: big('fits', 63) }]);
+    assert.equal(fits.status, 200, fits.text.slice(0, 300));
+  });
+});
+
 describe('finding 2: a run belongs to the person who started it', () => {
   test('another user can neither stop nor follow it, with or without a sessionId; its owner can', async () => {
     const doc = await pageOf('ana', paragraphs(['The plan is short.']));
@@ -368,6 +425,41 @@ async function edit(doc, text) {
 }
 
 describe('finding 3: a live socket ends with its sign-in', () => {
+  test("a socket opened before the workspace's members changed is closed (4403) at the next write, and cannot reopen", async () => {
+    const doc = await pageOf('ana', paragraphs(['Before the change.']));
+    // eve (an editor of ws_a) and ana, under tokens issued before the change (no epoch: 0).
+    const eve = openLive(doc, { authorization: USERS.eve });
+    const anaBefore = openLive(doc, { authorization: USERS.ana });
+    // The identity provider removes eve from ws_a and raises its membership epoch in the tokens it issues.
+    const anaNow = `Bearer ${sign(keys.es, claims({ sub: 'user_ana', mnote: { workspaces: { ws_a: 'owner' }, epochs: { ws_a: 1 } } }))}`;
+    let anaAfter;
+    try {
+      await Promise.all([eve.hello, anaBefore.hello]);
+      anaAfter = openLive(doc, { authorization: anaNow });
+      await anaAfter.hello;
+      const { revision } = await page(doc);
+      const res = await fetchJson(`${url}/api/documents/${doc}/blocks`, {
+        method: 'PATCH',
+        headers: { authorization: anaNow, origin: url, 'content-type': 'application/json' },
+        body: JSON.stringify({ baseRevision: revision, operations: [{ op: 'update', blockId: 'p_1', text: 'After the change.' }], idempotencyKey: fresh('edit') }),
+      });
+      assert.equal(res.status, 200, res.text);
+      const change = await anaAfter.next('page.changed');
+      assert.deepEqual(change.change.blocks.map((b) => b.text), ['After the change.']);
+      for (const stale of [eve, anaBefore]) {
+        const { code, reason } = await stale.closed;
+        assert.equal(code, 4403);
+        assert.match(reason, /^mnote_live_role_changed: /);
+        assert.equal(stale.messages.filter((m) => m.kind === 'page.changed').length, 0, 'nothing after the change');
+      }
+      // The old token no longer opens the channel; the new one does.
+      await assert.rejects(openLive(doc, { authorization: USERS.eve }).hello, /upgrade refused: 403/);
+    } finally {
+      for (const socket of [eve, anaBefore, anaAfter]) socket?.socket.terminate();
+    }
+  });
+
+
   test('a logout closes the sockets its cookie opened, with 4401 mnote_live_session_ended; others stay', async () => {
     const doc = await pageOf('ana', paragraphs(['Before the logout.']));
     const cookie = await anasCookie();

@@ -418,7 +418,8 @@ describe('large blocks (finding 3)', () => {
     assert.ok(page.blocks[0].text.startsWith('Beginning of a long block.'), page.blocks[0].text.slice(0, 80));
     // Past 64 KiB a block is refused when the page is stored, before any AI could fail on it.
     const huge = { blocks: [{ blockId: 'p_huge', type: 'paragraph', text: 'x'.repeat(70 * 1024) }] };
-    const refused = assertCodedError(await sendJson(`${url}/api/documents/${doc}_huge`, 'PUT', huge), 400, 'mnote_invalid_page');
+    const refused = assertCodedError(await sendJson(`${url}/api/documents/${doc}_huge`, 'PUT', huge), 413, 'mnote_block_too_large');
+    assert.equal(refused.details.blockId, 'p_huge');
     assert.match(refused.message, /one block holds at most 65536/);
   });
 });

@@ -1,8 +1,8 @@
 // Types of @mnote/pageai/live, the client of a document's live channel. The message types are the
 // package's own (`LiveEventV1` and its parts, in the main module).
-import type { LiveEventV1, Page, PageSession, RemoteApplied } from "./pageai.js";
+import type { LiveEventV1, LiveEventV2, Page, PageSession, RemoteApplied } from "./pageai.js";
 
-export type { LiveEventV1, RemoteApplied };
+export type { LiveEventV1, LiveEventV2, RemoteApplied };
 
 /**
  * Where a connection is:
@@ -58,7 +58,7 @@ export interface LiveOptions {
   session?: PageSession | null;
   /** Every message, once the session followed it (`applied` is `applyRemote`'s answer, `null` without a
    * session). After a resync, the snapshot it applied is passed here too. */
-  onEvent?: (message: LiveEventV1, applied: RemoteApplied | null) => void;
+  onEvent?: (message: LiveEventV1 | LiveEventV2, applied: RemoteApplied | null) => void;
   /** Every change of state. */
   onStatus?: (status: LiveStatus) => void;
   /** Errors that do not stop the connection (a message that is not JSON, a failed page read); default

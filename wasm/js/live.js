@@ -9,7 +9,12 @@
 //   const live = connectLive({ documentId, session, onEvent: (message) => render(message) });
 //   live.close();
 
-const SCHEMA = "mnote.live_event.v1";
+// The client asks for v2 (`?schema=`), which adds `profile.changed`; a server that predates v2 ignores the
+// parameter and speaks v1, which the client reads alike.
+const SCHEMA = "mnote.live_event.v2";
+const SCHEMAS = new Set(["mnote.live_event.v1", SCHEMA]);
+// Messages the channel does not store or number: they carry the position the socket is caught up to.
+const UNNUMBERED = new Set(["hello", "snapshot", "profile.changed"]);
 const RESYNC = "mnote_live_resync";
 const DEFAULTS = { initialDelayMs: 500, maxDelayMs: 30_000, factor: 2, jitter: 0.2, pingIntervalMs: 30_000 };
 
@@ -63,6 +68,7 @@ export function connectLive(options) {
     const followed = session ? session.revision : revision;
     if (lastSeq !== undefined) url.searchParams.set("after", String(lastSeq));
     if (followed !== undefined) url.searchParams.set("revision", String(followed));
+    url.searchParams.set("schema", SCHEMA);
     status("connecting", { url: url.href });
     const ws = headers
       ? new Socket(url.href, options.protocols ?? [], { headers })
@@ -102,8 +108,8 @@ export function connectLive(options) {
       onError(error);
       return;
     }
-    if (message?.schema !== SCHEMA) return;
-    const stored = message.kind !== "hello" && message.kind !== "snapshot";
+    if (!SCHEMAS.has(message?.schema)) return;
+    const stored = !UNNUMBERED.has(message.kind);
     if (stored && lastSeq !== undefined && message.seq <= lastSeq) return; // already taken
     let applied = null;
     if (session) {

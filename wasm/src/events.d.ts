@@ -157,6 +157,24 @@ export type LiveEventV1 =
   | (LiveEnvelopeV1 & { kind: "snapshot"; page: Page })
   | (LiveEnvelopeV1 & { kind: "refetch"; refetch: RefetchV1 });
 
+/** The payload of `profile.changed` (v2): the page's workspace profile as it is now. */
+export interface ProfileChangeV2 {
+  workspaceId: string;
+  /** The version it was stored at; keep the highest seen. */
+  version: number;
+  reviewMode: ReviewMode;
+  tools: { disabled: string[] };
+}
+
+/** `mnote.live_event.v2` (asked for with `?schema=mnote.live_event.v2`, as `connectLive` does): every v1
+ * kind with the v2 schema id, plus `profile.changed`, sent right after `hello` and at every profile change
+ * (not stored: its `seq` is the position the socket is caught up to). Close codes besides v1's: 4401
+ * `mnote_live_session_ended` (signed out, or the sign-in expired), 4403 `mnote_live_role_changed` (the
+ * workspace's members changed since this sign-in). */
+export type LiveEventV2 =
+  | (LiveEventV1 extends infer M ? (M extends LiveEventV1 ? Omit<M, "schema"> & { schema: "mnote.live_event.v2" } : never) : never)
+  | (Omit<LiveEnvelopeV1, "schema"> & { schema: "mnote.live_event.v2"; kind: "profile.changed"; profile: ProfileChangeV2 });
+
 /** What `PageSession.applyRemote` answers. */
 export interface RemoteApplied {
   /** Whether the page changed: recompute any route or preview made before. */

@@ -52,11 +52,16 @@ pub(crate) fn lists() -> Vec<List> {
             "Every tool of the catalog, by its MCP and function-calling name, in manifest order.",
             Tool::ALL.iter().map(|t| t.spec().mcp_name).collect(),
         ),
-        list("schemaIds", "SchemaId", "Every wire schema id (`mnote.{name}.v1`).", SCHEMA_IDS.to_vec()),
+        list(
+            "schemaIds",
+            "SchemaId",
+            "Every wire schema id (`mnote.{name}.v1`, and `mnote.live_event.v2`).",
+            SCHEMA_IDS.to_vec(),
+        ),
         list(
             "liveKinds",
             "LiveEventKind",
-            "Every kind of `mnote.live_event.v1` message a document's live channel sends.",
+            "Every kind of `mnote.live_event.v2` message a document's live channel sends (v1 has all but `profile.changed`).",
             LiveKind::ALL.iter().map(|k| k.as_str()).collect(),
         ),
         list(

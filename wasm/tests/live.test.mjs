@@ -25,6 +25,7 @@ before(async () => {
 after(() => installed?.remove());
 
 const fixture = (name) => fixtures(`live_event.${name}.json`)[0];
+const V2 = "mnote.live_event.v2";
 const coded = (fn, code) => {
   const error = thrown(fn);
   assertCoded(pageai, error, code);
@@ -63,6 +64,45 @@ describe("the JSON Schema of mnote.live_event.v1 (@mnote/pageai/schemas/live_eve
     ]) {
       assert.equal(validate(bad), false, JSON.stringify(Object.keys(bad)));
     }
+  });
+});
+
+describe("the JSON Schema of mnote.live_event.v2 (@mnote/pageai/schemas/live_event.v2.json)", () => {
+  const v2 = () => fixtures("live_event.", "v2");
+  const compile = (version) => {
+    const path = join(installed.project, "node_modules", "@mnote", "pageai", "schemas", `live_event.${version}.json`);
+    return new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(path, "utf8")));
+  };
+
+  test("compiles in ajv 2020 strict mode, accepts every v2 fixture message and refuses what the decoder refuses", () => {
+    const validate = compile("v2");
+    const messages = v2().flatMap((f) => (f.output?.messages ?? []).map((m) => [f.name, m]));
+    const kinds = new Set(messages.map(([, m]) => m.kind));
+    assert.deepEqual([...kinds].sort(), ["page.changed", "profile.changed", "tool.event"]);
+    for (const [name, message] of messages) {
+      assert.equal(message.schema, "mnote.live_event.v2", name);
+      assert.equal(validate(message), true, `${name} ${message.kind}: ${JSON.stringify(validate.errors)}`);
+    }
+    for (const f of v2().filter((f) => f.error)) {
+      assert.equal(validate(f.input.command.message), false, f.name);
+    }
+    // v1 knows no profile.changed, and a v2 id is not v1's.
+    const profile = messages.find(([, m]) => m.kind === "profile.changed")[1];
+    const v1 = compile("v1");
+    assert.equal(v1(profile), false);
+    assert.equal(v1({ ...profile, schema: "mnote.live_event.v1" }), false);
+  });
+
+  test("PageSession.applyRemote follows v2 messages as v1 ones; a profile change changes no page", () => {
+    for (const { name, input, output } of v2().filter((f) => f.output)) {
+      const session = new pageai.PageSession(input.page);
+      const answers = output.messages.map((m) => session.applyRemote(m));
+      assert.deepEqual(session.page(), output.page, name);
+      assert.deepEqual(answers.map((a) => a.kind), output.messages.map((m) => m.kind), name);
+    }
+    const { input, output } = v2().find((f) => f.name === "live_event.profile_changed.json");
+    const answer = new pageai.PageSession(input.page).applyRemote(output.messages[0]);
+    assert.deepEqual(answer, { applied: false, revision: input.page.revision, kind: "profile.changed" });
   });
 });
 
@@ -239,7 +279,10 @@ describe("connectLive", () => {
     try {
       await statuses.until((s) => s.state === "waiting");
       await statuses.until((s) => s.state === "live" && statuses.seen.filter((x) => x.state === "live").length === 2);
-      assert.deepEqual(server.connections.map((c) => c.query), [{ revision: "12" }, { after: "43", revision: "13" }]);
+      assert.deepEqual(server.connections.map((c) => c.query), [
+        { revision: "12", schema: V2 },
+        { after: "43", revision: "13", schema: V2 },
+      ], "it asks for mnote.live_event.v2");
       assert.equal(server.connections[0].path, "/api/documents/doc_golden/live");
       assert.deepEqual(session.page(), output.page, "the session followed the change");
       assert.equal(live.lastSeq, 43);
@@ -248,6 +291,29 @@ describe("connectLive", () => {
       const kinds = events.seen.map((e) => e.message.kind);
       assert.deepEqual(kinds, ["tool.event", "page.changed", "tool.event", "hello", "hello"]);
       assert.equal(events.seen[1].applied.applied, true);
+    } finally {
+      live.close();
+      await server.stop();
+    }
+  });
+
+  test("reads mnote.live_event.v2: follows its page changes and passes every profile.changed on, though unnumbered", async () => {
+    const changed = fixtures("live_event.page_changed.json", "v2")[0];
+    const profile = fixtures("live_event.profile_changed.json", "v2")[0].output.messages[0];
+    const server = await channel((socket) => {
+      for (const m of changed.output.messages) socket.send(JSON.stringify(m));
+      socket.send(JSON.stringify({ ...helloAt(43, 13), schema: V2 }));
+      // Not stored: each carries the position the socket is at, however often it comes.
+      for (const version of [7, 8]) socket.send(JSON.stringify({ ...profile, seq: 43, revision: 13, profile: { ...profile.profile, version } }));
+    });
+    const session = new pageai.PageSession(changed.input.page);
+    const events = watch();
+    const live = connectLive({ url: server.url, documentId: "doc_golden", session, WebSocket, backoff: fast, onEvent: (message) => events.push(message) });
+    try {
+      await events.until((m) => m.kind === "profile.changed" && m.profile.version === 8);
+      assert.deepEqual(events.seen.map((m) => m.kind), ["tool.event", "page.changed", "tool.event", "hello", "profile.changed", "profile.changed"]);
+      assert.deepEqual(session.page(), changed.output.page);
+      assert.equal(live.lastSeq, 43);
     } finally {
       live.close();
       await server.stop();
@@ -307,7 +373,10 @@ describe("connectLive", () => {
       assert.ok(statuses.seen.some((s) => s.state === "resyncing"));
       assert.equal(session.revision, 20);
       assert.deepEqual(session.page().blocks, fresh.blocks);
-      assert.deepEqual(server.connections.map((c) => c.query), [{ revision: "12" }, { revision: "20" }]);
+      assert.deepEqual(server.connections.map((c) => c.query), [
+        { revision: "12", schema: V2 },
+        { revision: "20", schema: V2 },
+      ]);
       assert.deepEqual(events.seen.map((m) => m.kind), ["snapshot", "hello"]);
     } finally {
       live.close();

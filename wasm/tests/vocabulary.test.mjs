@@ -64,9 +64,9 @@ describe("vocabulary()", () => {
     );
     assert.deepEqual(words.errorCodes, pageai.errorCodes());
     assert.deepEqual(
-      Object.entries(fields("SchemaIdsV1")).map(([name, id]) => [id, `"mnote.${name}.v1"`]),
+      ["1", "2"].flatMap((v) => Object.entries(fields(`SchemaIdsV${v}`)).map(([name, id]) => [id, `"mnote.${name}.v${v}"`])),
       words.schemaIds.map((id) => [`"${id}"`, `"${id}"`]),
-      "SchemaIdsV1 keys every schema id by its name",
+      "SchemaIdsV1 and SchemaIdsV2 key every schema id by its name",
     );
     for (const session of sessions()) {
       assert.ok(words.reviewStates.includes(session.state), session.state);

@@ -173,6 +173,8 @@ mod tests {
             (C::WorkspaceNotFound, 404),
             (C::PageTooLarge, 413),
             (C::LiveSessionEnded, 401),
+            (C::BlockTooLarge, 413),
+            (C::LiveRoleChanged, 403),
         ];
         let codes: Vec<ErrorCode> = table.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes, ErrorCode::ALL, "one line per code, in the table's order");

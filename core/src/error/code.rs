@@ -146,6 +146,11 @@ error_codes! {
     PageTooLarge => "mnote_page_too_large", PayloadTooLarge;
     // A live socket outlived its sign-in (logout, expiry): closed with 4401, the client signs in again.
     LiveSessionEnded => "mnote_live_session_ended", Unauthorized;
+    // One block past the block limit, on any write path: the error names it.
+    BlockTooLarge => "mnote_block_too_large", PayloadTooLarge;
+    // A live socket's credential predates its workspace's membership: closed with 4403, the client signs in
+    // again and reconnects with the role it holds now.
+    LiveRoleChanged => "mnote_live_role_changed", Forbidden;
 }
 
 impl fmt::Display for ErrorCode {

@@ -300,6 +300,24 @@ pub enum Error {
         /// The most a page may take.
         limit: usize,
     },
+    /// One block's JSON is larger than a block may be ([`crate::limits::MAX_BLOCK_BYTES`]): refused on every
+    /// write path before anything is stored.
+    BlockTooLarge {
+        /// The block.
+        block_id: String,
+        /// Its JSON's size, in bytes.
+        bytes: usize,
+        /// The most a block may take.
+        limit: usize,
+    },
+    /// A live socket was opened under a credential older than its workspace's membership (a member was
+    /// lowered or removed since): it is closed before it is sent anything more.
+    LiveRoleChanged {
+        /// The membership epoch the socket's credential showed.
+        opened_at: u64,
+        /// The workspace's epoch now.
+        epoch: u64,
+    },
 }
 
 /// One bad field of an input: where, and what is wrong with it.
@@ -401,6 +419,8 @@ impl Error {
             Error::WorkspaceNotFound { .. } => C::WorkspaceNotFound,
             Error::PageTooLarge { .. } => C::PageTooLarge,
             Error::LiveSessionEnded { .. } => C::LiveSessionEnded,
+            Error::BlockTooLarge { .. } => C::BlockTooLarge,
+            Error::LiveRoleChanged { .. } => C::LiveRoleChanged,
         }
     }
 }

@@ -130,6 +130,12 @@ impl Error {
                 format!("the page would take {bytes} bytes; a page holds at most {limit}")
             }
             Error::LiveSessionEnded { why } => format!("the live channel's sign-in ended: {why}"),
+            Error::BlockTooLarge { block_id, bytes, limit } => {
+                format!("block {block_id:?} would take {bytes} bytes; one block holds at most {limit}")
+            }
+            Error::LiveRoleChanged { opened_at, epoch } => {
+                format!("the workspace's members changed (epoch {epoch}) since this sign-in (epoch {opened_at})")
+            }
         }
     }
 
@@ -226,6 +232,8 @@ impl Error {
             Error::WorkspaceNotFound { .. } => "name a workspace you hold a role in (workspaceId)".into(),
             Error::PageTooLarge { .. } => "move some of the page to another page, or write less at once".into(),
             Error::LiveSessionEnded { .. } => "sign in again, then reconnect".into(),
+            Error::BlockTooLarge { .. } => "split the block into several smaller ones".into(),
+            Error::LiveRoleChanged { .. } => "sign in again, then reconnect with the role you hold now".into(),
         }
     }
 
@@ -318,6 +326,10 @@ impl Error {
             Error::WorkspaceNotFound { workspace_id } => json!({ "workspaceId": workspace_id }),
             Error::PageTooLarge { bytes, limit } => json!({ "bytes": bytes, "limitBytes": limit }),
             Error::LiveSessionEnded { why } => json!({ "why": why }),
+            Error::BlockTooLarge { block_id, bytes, limit } => {
+                json!({ "blockId": block_id, "bytes": bytes, "limitBytes": limit })
+            }
+            Error::LiveRoleChanged { opened_at, epoch } => json!({ "openedAt": opened_at, "epoch": epoch }),
         }
     }
 }

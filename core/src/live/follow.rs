@@ -9,7 +9,8 @@
 //! All of those answer `mnote_live_resync` and leave the page as it was: the client catches up (a
 //! reconnect with `?revision=`) or reads the page again.
 //!
-//! Tool events and review updates never change the page.
+//! Tool events, review updates and profile changes never change the page. A message of either version
+//! (`mnote.live_event.v1` or `.v2`) is followed alike.
 
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -22,8 +23,7 @@ use crate::executor::Origin;
 use crate::history::BlockHistory;
 use crate::page::{Block, Page, revision_ref_at};
 use crate::wire::{
-    FollowStep, LIVE_EVENT_V1, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, PageChangeV1, RefetchV1,
-    check_schema,
+    FollowStep, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, LiveVersion, PageChangeV1, RefetchV1,
 };
 
 /// What following one message did.
@@ -42,7 +42,7 @@ pub fn follow(page: &mut Page, message: &LiveEventV1) -> Result<Followed> {
         LiveBody::PageChanged(change) => Step::PageChanged(change),
         LiveBody::Snapshot(snapshot) => Step::Snapshot(snapshot),
         LiveBody::Refetch(refetch) => Step::Refetch(refetch),
-        LiveBody::ToolEvent(_) | LiveBody::ReviewUpdated(_) => Step::Other,
+        LiveBody::ToolEvent(_) | LiveBody::ReviewUpdated(_) | LiveBody::ProfileChanged(_) => Step::Other,
     };
     follow_step(page, &message.schema, &message.document_id, message.revision, step)
 }
@@ -70,7 +70,7 @@ enum Step<'a> {
 }
 
 fn follow_step(page: &mut Page, schema: &str, document_id: &str, revision: u64, step: Step<'_>) -> Result<Followed> {
-    check_schema(schema, LIVE_EVENT_V1)?;
+    LiveVersion::parse(schema)?;
     if document_id != page.document_id {
         let reason = format!("this page is document {:?}", page.document_id);
         return Err(Error::invalid("/documentId", reason));

@@ -1,4 +1,5 @@
-//! The live channel of a document: what every open page is told, as it happens (`mnote.live_event.v1`).
+//! The live channel of a document: what every open page is told, as it happens (`mnote.live_event.v1`, and
+//! `mnote.live_event.v2` for a client that asks for it).
 //!
 //! Core owns the whole protocol; the Worker only stores and sends what core builds, and the browser
 //! follows it with the same code:
@@ -7,6 +8,8 @@
 //!   writes it journaled, its tool events and the review sessions it stored) into the channel's messages,
 //!   numbered from the next `seq`: `tool.event`, `review.updated` and one `page.changed`, in the order
 //!   they happened.
+//! - [`profile_changed`] tells a `mnote.live_event.v2` socket its workspace's profile (after `hello`, and
+//!   at every change); [`crate::wire::upgrade`] gives a stored message its v2 schema id for such a socket.
 //! - [`encode`] writes one message, or the `refetch` notice that stands for it when it is larger than
 //!   [`MAX_MESSAGE_BYTES`].
 //! - [`catch_up`] decides what a reconnecting client needs: nothing, a replay of the stored messages after
@@ -29,7 +32,8 @@ use alloc::string::String;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::json::to_json;
-use crate::wire::{LIVE_EVENT_V1, LiveBody, LiveEventV1, LiveLimitsV1, RefetchV1};
+use crate::profile::Profile;
+use crate::wire::{LIVE_EVENT_V2, LiveBody, LiveEventV1, LiveLimitsV1, ProfileChangeV2, RefetchV1};
 
 pub use build::{AppliedWrite, Author, Change, Commit, compared, hello, messages, snapshot, touched};
 pub use follow::{Followed, follow, follow_light};
@@ -73,7 +77,7 @@ pub fn encode(message: &LiveEventV1) -> Result<String> {
         _ => None,
     };
     let notice = LiveEventV1 {
-        schema: LIVE_EVENT_V1.into(),
+        schema: message.schema.clone(),
         seq: message.seq,
         revision: message.revision,
         at: message.at.clone(),
@@ -87,6 +91,33 @@ pub fn encode(message: &LiveEventV1) -> Result<String> {
         }),
     };
     to_json(&notice)
+}
+
+/// The `profile.changed` message (`mnote.live_event.v2`) that tells a socket its page's workspace profile:
+/// at `seq`, the position the channel is at (it is not stored: a socket that reconnects is sent it again
+/// after `hello`), and the page's `revision`.
+pub fn profile_changed(
+    document_id: &str,
+    workspace_id: &str,
+    profile: &Profile,
+    version: u64,
+    seq: u64,
+    revision: u64,
+    at: &str,
+) -> LiveEventV1 {
+    LiveEventV1 {
+        schema: LIVE_EVENT_V2.into(),
+        seq,
+        revision,
+        at: at.into(),
+        document_id: document_id.into(),
+        body: LiveBody::ProfileChanged(ProfileChangeV2 {
+            workspace_id: workspace_id.into(),
+            version,
+            review_mode: profile.review_mode,
+            tools: profile.tools.clone(),
+        }),
+    }
 }
 
 /// Checks a message a client sent: at most [`MAX_INCOMING_BYTES`].
@@ -113,6 +144,18 @@ pub fn check_session(until: Option<u64>, now: u64) -> Result<()> {
     match until {
         Some(until) if now >= until => Err(Error::LiveSessionEnded { why: "the sign-in expired".into() }),
         _ => Ok(()),
+    }
+}
+
+/// Checks that a socket whose credential showed the membership epoch `opened_at` of its workspace may still
+/// be sent content, now that the object has seen `epoch`. An identity provider raises a workspace's epoch
+/// (`mnote.epochs` in its tokens) whenever it lowers or removes a member; a socket opened before that cannot
+/// tell whether its role still holds, so it is closed with `mnote_live_role_changed` (4403) and signs in
+/// again.
+pub fn check_membership(opened_at: u64, epoch: u64) -> Result<()> {
+    match opened_at < epoch {
+        true => Err(Error::LiveRoleChanged { opened_at, epoch }),
+        false => Ok(()),
     }
 }
 

@@ -155,6 +155,7 @@ fn derived_schemas() -> Vec<(String, Value)> {
     all.push(("output/error.json".into(), derive::<crate::wire::ErrorBody>()));
     // Not a tool's: the live channel's messages, for clients outside the browser package.
     all.push(("wire/live_event.v1.json".into(), derive::<crate::wire::LiveEventSchema>()));
+    all.push(("wire/live_event.v2.json".into(), derive::<crate::wire::LiveEventSchemaV2>()));
     all
 }
 

@@ -6,6 +6,9 @@
 //! nothing is applied: a batch is all-or-nothing. A successful plan holds the resulting blocks, the
 //! per-block changes and diffs, the risk, and the inverse operations that undo it.
 //!
+//! Every block a batch inserts or changes is measured against [`crate::limits::MAX_BLOCK_BYTES`] before the
+//! plan is returned, so a block too large to store is refused (`mnote_block_too_large`) whoever asked.
+//!
 //! A dry-run is a plan that is shown; an apply is the same plan committed with [`Plan::commit`]. Because both
 //! come from one function, applying what a dry-run previewed yields exactly the `after` texts it showed.
 
@@ -166,6 +169,12 @@ pub fn plan(
         let (op, inverse) = planner.step(op, &at)?;
         normalized.push(op);
         inverse_steps.push(inverse);
+    }
+    // Every block the batch inserted or changed must fit one stored block: one rule, whoever writes.
+    for slot in &planner.work.slots {
+        if let Slot::Owned(block) = slot {
+            crate::limits::check_block(block)?;
+        }
     }
     let (changed, diffs) = summarize(&planner.work, &planner.changes);
     let risk = risk_of(&normalized, changed.len());

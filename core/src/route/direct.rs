@@ -334,6 +334,8 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::WorkspaceNotFound { .. }
         | Error::PageTooLarge { .. }
         | Error::LiveSessionEnded { .. }
+        | Error::BlockTooLarge { .. }
+        | Error::LiveRoleChanged { .. }
         | Error::LiveSocketLimit { .. }
         | Error::LiveMessageTooLarge { .. }
         | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),

@@ -12,6 +12,9 @@
 //! | `snapshot` | `page` | the whole page, for a client too far behind to catch up message by message |
 //! | `refetch` | `refetch` ([`RefetchV1`]) | a message too large to send: read what it would have said over HTTP |
 //!
+//! `mnote.live_event.v2` ([`super::live_event_v2`]) is the same with one more kind, `profile.changed`; this
+//! type reads and writes both (its `schema` says which), and refuses `profile.changed` under the v1 id.
+//!
 //! The Rust type is an enum ([`LiveBody`]); on the wire the payload sits beside the envelope, so a reader
 //! switches on `kind` and reads one field. Decoding refuses unknown fields and a payload that does not
 //! match its kind.
@@ -21,6 +24,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use super::live_event_v2::{LiveVersion, ProfileChangeV2};
 use super::{ReviewSessionV1, ToolEventV1};
 use crate::executor::Origin;
 use crate::ops::Operation;
@@ -51,18 +55,36 @@ pub enum LiveKind {
     /// A message that was too large to send (`refetch`).
     #[serde(rename = "refetch")]
     Refetch,
+    /// The workspace profile is this (`profile`; v2 only, and never too large to send, so never `skipped`).
+    #[serde(rename = "profile.changed")]
+    #[cfg_attr(test, schemars(skip))]
+    ProfileChanged,
 }
 
 impl LiveKind {
     /// Every kind.
-    pub const ALL: [LiveKind; 6] = [
+    pub const ALL: [LiveKind; 7] = [
         LiveKind::Hello,
         LiveKind::PageChanged,
         LiveKind::ToolEvent,
         LiveKind::ReviewUpdated,
         LiveKind::Snapshot,
         LiveKind::Refetch,
+        LiveKind::ProfileChanged,
     ];
+
+    /// The first version of the channel that has this kind.
+    pub const fn since(self) -> LiveVersion {
+        match self {
+            LiveKind::ProfileChanged => LiveVersion::V2,
+            LiveKind::Hello
+            | LiveKind::PageChanged
+            | LiveKind::ToolEvent
+            | LiveKind::ReviewUpdated
+            | LiveKind::Snapshot
+            | LiveKind::Refetch => LiveVersion::V1,
+        }
+    }
 
     /// The wire name, e.g. `page.changed`.
     pub const fn as_str(self) -> &'static str {
@@ -73,6 +95,7 @@ impl LiveKind {
             LiveKind::ReviewUpdated => "review.updated",
             LiveKind::Snapshot => "snapshot",
             LiveKind::Refetch => "refetch",
+            LiveKind::ProfileChanged => "profile.changed",
         }
     }
 
@@ -85,6 +108,7 @@ impl LiveKind {
             LiveKind::ReviewUpdated => "session",
             LiveKind::Snapshot => "page",
             LiveKind::Refetch => "refetch",
+            LiveKind::ProfileChanged => "profile",
         }
     }
 }
@@ -209,6 +233,8 @@ pub enum LiveBody {
     Snapshot(Box<Page>),
     /// `refetch`.
     Refetch(RefetchV1),
+    /// `profile.changed` (v2).
+    ProfileChanged(ProfileChangeV2),
 }
 
 impl LiveBody {
@@ -221,14 +247,15 @@ impl LiveBody {
             LiveBody::ReviewUpdated(_) => LiveKind::ReviewUpdated,
             LiveBody::Snapshot(_) => LiveKind::Snapshot,
             LiveBody::Refetch(_) => LiveKind::Refetch,
+            LiveBody::ProfileChanged(_) => LiveKind::ProfileChanged,
         }
     }
 }
 
-/// `mnote.live_event.v1`: one message.
+/// `mnote.live_event.v1` (or `.v2`): one message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveEventV1 {
-    /// Always [`LIVE_EVENT_V1`].
+    /// [`LIVE_EVENT_V1`], or [`super::LIVE_EVENT_V2`] for a v2 socket's message.
     pub schema: String,
     /// Position in the document's channel. Stored messages count up by one; `hello` and `snapshot` carry
     /// the position the socket is caught up to. Resume with `?after=<seq>`.
@@ -265,6 +292,8 @@ struct WireRef<'a> {
     page: Option<&'a Page>,
     #[serde(skip_serializing_if = "Option::is_none")]
     refetch: Option<&'a RefetchV1>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'a ProfileChangeV2>,
 }
 
 /// How a message is read: every payload field optional, exactly one of them present. A tool event and a
@@ -286,11 +315,22 @@ struct Wire<E, S> {
     session: Option<S>,
     page: Option<Box<Page>>,
     refetch: Option<RefetchV1>,
+    profile: Option<ProfileChangeV2>,
 }
 
 impl<E, S> Wire<E, S> {
-    /// Refuses a message whose payload fields are not exactly its kind's.
+    /// Refuses a message of an unknown version, a kind its version does not have, or whose payload fields
+    /// are not exactly its kind's.
     fn check(&self) -> Result<(), String> {
+        let version = LiveVersion::parse(&self.schema).map_err(|e| e.message())?;
+        if self.kind.since() > version {
+            return Err(alloc::format!(
+                "a {} message is {}, not {}",
+                self.kind.as_str(),
+                self.kind.since().schema(),
+                self.schema
+            ));
+        }
         let present = [
             self.hello.is_some(),
             self.change.is_some(),
@@ -298,6 +338,7 @@ impl<E, S> Wire<E, S> {
             self.session.is_some(),
             self.page.is_some(),
             self.refetch.is_some(),
+            self.profile.is_some(),
         ];
         let own = match self.kind {
             LiveKind::Hello => self.hello.is_some(),
@@ -306,6 +347,7 @@ impl<E, S> Wire<E, S> {
             LiveKind::ReviewUpdated => self.session.is_some(),
             LiveKind::Snapshot => self.page.is_some(),
             LiveKind::Refetch => self.refetch.is_some(),
+            LiveKind::ProfileChanged => self.profile.is_some(),
         };
         match own && present.iter().filter(|p| **p).count() == 1 {
             true => Ok(()),
@@ -323,7 +365,7 @@ impl<E, S> Wire<E, S> {
 /// unread, so a browser that only follows the page carries no decoder for them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveFollowV1 {
-    /// Always [`LIVE_EVENT_V1`].
+    /// [`LIVE_EVENT_V1`] or [`super::LIVE_EVENT_V2`].
     pub schema: String,
     /// Position in the channel.
     pub seq: u64,
@@ -348,7 +390,7 @@ pub enum FollowStep {
     Snapshot(Box<Page>),
     /// `refetch`.
     Refetch(RefetchV1),
-    /// `tool.event` or `review.updated`: nothing to follow.
+    /// `tool.event`, `review.updated` or `profile.changed`: nothing to follow.
     Other,
 }
 
@@ -391,6 +433,7 @@ impl Serialize for LiveEventV1 {
             session: None,
             page: None,
             refetch: None,
+            profile: None,
         };
         match &self.body {
             LiveBody::Hello(hello) => wire.hello = Some(hello),
@@ -399,6 +442,7 @@ impl Serialize for LiveEventV1 {
             LiveBody::ReviewUpdated(session) => wire.session = Some(session),
             LiveBody::Snapshot(page) => wire.page = Some(page),
             LiveBody::Refetch(refetch) => wire.refetch = Some(refetch),
+            LiveBody::ProfileChanged(profile) => wire.profile = Some(profile),
         }
         wire.serialize(serializer)
     }
@@ -409,14 +453,17 @@ impl<'de> Deserialize<'de> for LiveEventV1 {
         use serde::de::Error as _;
         let wire = Wire::<ToolEventV1, Box<ReviewSessionV1>>::deserialize(deserializer)?;
         wire.check().map_err(D::Error::custom)?;
-        let body = match (wire.hello, wire.change, wire.event, wire.session, wire.page, wire.refetch) {
+        let body = match (wire.hello, wire.change, wire.event, wire.session, wire.page, wire.refetch, wire.profile) {
             (Some(hello), ..) => LiveBody::Hello(hello),
             (_, Some(change), ..) => LiveBody::PageChanged(change),
             (_, _, Some(event), ..) => LiveBody::ToolEvent(event),
             (_, _, _, Some(session), ..) => LiveBody::ReviewUpdated(session),
-            (.., Some(page), _) => LiveBody::Snapshot(page),
-            (.., Some(refetch)) => LiveBody::Refetch(refetch),
-            (None, None, None, None, None, None) => return Err(D::Error::custom("a message carries a payload")),
+            (_, _, _, _, Some(page), ..) => LiveBody::Snapshot(page),
+            (.., Some(refetch), _) => LiveBody::Refetch(refetch),
+            (.., Some(profile)) => LiveBody::ProfileChanged(profile),
+            (None, None, None, None, None, None, None) => {
+                return Err(D::Error::custom("a message carries a payload"));
+            }
         };
         Ok(LiveEventV1 {
             schema: wire.schema,

@@ -20,6 +20,7 @@
 //! | `mnote.page_ai_review_answer.v1` | [`ReviewAnswerV1`] |
 //! | `mnote.tool_event.v1` | [`ToolEventV1`] |
 //! | `mnote.live_event.v1` | [`LiveEventV1`] |
+//! | `mnote.live_event.v2` | [`LiveEventV1`] with `schema` v2 and one more kind, `profile.changed` ([`ProfileChangeV2`]) |
 //! | (audit log entries) | [`AuditEntryV1`] |
 //! | (every error) | [`ErrorBody`] |
 //!
@@ -31,6 +32,7 @@ mod context;
 mod doc_search;
 mod error;
 mod live_event;
+mod live_event_v2;
 mod manifest;
 mod review;
 mod route;
@@ -53,6 +55,9 @@ pub use live_event::{
     FollowStep, HelloV1, LIVE_EVENT_V1, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, LiveLimitsV1,
     PageChangeV1, RefetchV1,
 };
+#[cfg(test)]
+pub(crate) use live_event_v2::LiveEventSchemaV2;
+pub use live_event_v2::{LIVE_EVENT_V2, LiveVersion, ProfileChangeV2, upgrade};
 pub use manifest::{AI_TOOL_MANIFEST_V1, AnnotationsV1, AvailabilityV1, ManifestV1, ToolDescriptorV1};
 pub use review::{
     AcceptActionV1, ActionsV1, AnswerRecordV1, AppliedV1, BaseV1, BlockStampV1, PAGE_AI_REVIEW_ANSWER_V1,
@@ -65,7 +70,7 @@ pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultFollowV1, ToolResultV1}
 pub use warning::WarningV1;
 
 /// Every schema id above, in the table's order: what the adapters generate their lists and types from.
-pub const SCHEMA_IDS: [&str; 9] = [
+pub const SCHEMA_IDS: [&str; 10] = [
     PAGE_AI_CONTEXT_V1,
     TOOL_RESULT_V1,
     DOC_SEARCH_V1,
@@ -75,6 +80,7 @@ pub const SCHEMA_IDS: [&str; 9] = [
     PAGE_AI_REVIEW_ANSWER_V1,
     TOOL_EVENT_V1,
     LIVE_EVENT_V1,
+    LIVE_EVENT_V2,
 ];
 
 /// Rejects a payload whose `schema` is not `expected`.
@@ -92,7 +98,7 @@ mod tests {
     #[test]
     fn schema_ids_are_distinct_and_versioned() {
         for (i, id) in SCHEMA_IDS.iter().enumerate() {
-            assert!(id.starts_with("mnote.") && id.ends_with(".v1"), "{id}");
+            assert!(id.starts_with("mnote.") && (id.ends_with(".v1") || id.ends_with(".v2")), "{id}");
             assert!(!SCHEMA_IDS[..i].contains(id), "{id} is listed twice");
         }
     }

@@ -31,7 +31,7 @@ impl PageSession {
     #[wasm_bindgen(js_name = applyRemote, unchecked_return_type = "RemoteApplied")]
     pub fn apply_remote(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "LiveEventV1 | string")] message: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "LiveEventV1 | LiveEventV2 | string")] message: JsValue,
     ) -> Result<JsValue, JsValue> {
         error::throw(self.follow_remote(&message))
     }

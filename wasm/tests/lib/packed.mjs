@@ -39,11 +39,12 @@ export function installPacked() {
 }
 
 /** The golden fixtures whose name starts with `prefix`: `{name, input, output | error}`. */
-export function fixtures(prefix) {
-  return readdirSync(fixturesDir)
+export function fixtures(prefix, version = "v1") {
+  const dir = join(fixturesDir, "..", version);
+  return readdirSync(dir)
     .filter((n) => n.startsWith(prefix) && n.endsWith(".json"))
     .sort()
-    .map((name) => ({ name, ...JSON.parse(readFileSync(join(fixturesDir, name), "utf8")) }));
+    .map((name) => ({ name, ...JSON.parse(readFileSync(join(dir, name), "utf8")) }));
 }
 
 /** Runs `fn`, which must throw, and returns what it threw. */

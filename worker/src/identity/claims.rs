@@ -29,6 +29,9 @@ pub(super) struct Claims {
 pub(super) struct MnoteClaim {
     #[serde(default)]
     pub(super) workspaces: BTreeMap<String, String>,
+    /// `mnote.epochs`: the membership epoch the token was issued at, by workspace id.
+    #[serde(default)]
+    pub(super) epochs: BTreeMap<String, u64>,
 }
 
 /// The registered claims as sent (`None` when absent; JSON `null` is present), for the checks.

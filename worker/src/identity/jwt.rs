@@ -221,7 +221,7 @@ fn principal_of(claims: claims::Claims) -> Result<Principal, Refusal> {
         return Err(Refusal::Rejected(format!("sub {user:?} is reserved for the client token's user")));
     }
     let roles = claims.mnote.workspaces.iter().filter_map(|(ws, role)| Role::parse(role).map(|r| (ws.as_str(), r)));
-    Ok(Principal { user, workspaces: Grants::from_pairs(roles) })
+    Ok(Principal { user, workspaces: Grants::from_pairs(roles), epochs: claims.mnote.epochs })
 }
 
 #[cfg(test)]

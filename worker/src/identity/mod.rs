@@ -8,8 +8,12 @@
 //!
 //!   ```json
 //!   {"iss": "https://id.example", "aud": "mnote-pageai", "sub": "user_ana", "exp": 1767225600,
-//!    "mnote": {"workspaces": {"ws_team": "editor", "ws_ana": "owner"}}}
+//!    "mnote": {"workspaces": {"ws_team": "editor", "ws_ana": "owner"}, "epochs": {"ws_team": 8}}}
 //!   ```
+//!
+//!   `mnote.epochs` (optional) is each workspace's membership epoch: the provider raises it when it lowers
+//!   or removes a member, and a live socket opened under an older one is closed (4403
+//!   `mnote_live_role_changed`).
 //!
 //! What a role allows is core's rule ([`pageai_core::policy::Role`]); the Worker only asks it.
 
@@ -17,6 +21,8 @@ mod claims;
 pub mod jwks;
 pub mod jwt;
 pub mod webcrypto;
+
+use std::collections::BTreeMap;
 
 use pageai_core::policy::{Grants, Role};
 use serde::{Deserialize, Serialize};
@@ -34,12 +40,26 @@ pub struct Principal {
     pub user: String,
     /// Roles by workspace.
     pub workspaces: Grants,
+    /// The membership epoch of each workspace the credential names one for (`mnote.epochs`): an identity
+    /// provider raises it when it lowers or removes a member, so a live socket opened under an older one
+    /// is ended ([`crate::durable::document`]'s membership check). None in single-user mode.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub epochs: BTreeMap<String, u64>,
 }
 
 impl Principal {
     /// The one person of single-user mode: owner of the implicit workspace.
     pub fn single_user() -> Principal {
-        Principal { user: LOCAL_USER.into(), workspaces: Grants::from_pairs([(DEFAULT_WORKSPACE_ID, Role::Owner)]) }
+        Principal {
+            user: LOCAL_USER.into(),
+            workspaces: Grants::from_pairs([(DEFAULT_WORKSPACE_ID, Role::Owner)]),
+            epochs: BTreeMap::new(),
+        }
+    }
+
+    /// The membership epoch the credential shows for `workspace` (0 when it names none).
+    pub fn epoch_in(&self, workspace: &str) -> u64 {
+        self.epochs.get(workspace).copied().unwrap_or(0)
     }
 
     /// The role held in `workspace`, if any.

@@ -1,9 +1,10 @@
-//! `GET /api/documents/{id}/live`: the document's live channel, a WebSocket (`mnote.live_event.v1`).
+//! `GET /api/documents/{id}/live`: the document's live channel, a WebSocket (`mnote.live_event.v1`, or
+//! `mnote.live_event.v2` with `?schema=mnote.live_event.v2`).
 //!
 //! The front has checked the browser's credential (session cookie or Bearer client token; the tool token
 //! opens nothing here) and, since a browser sends cookies with a cross-site WebSocket as with any GET, the
 //! `Origin` as for a state-changing request ([`super::authorize`]). It checks the document id and the
-//! resume position (`?after=<seq>`, `?revision=<rev>`), then hands the upgrade to the document's object,
+//! resume position (`?after=<seq>`, `?revision=<rev>`) and version (`?schema=`), then hands the upgrade to the document's object,
 //! which accepts the socket ([`crate::durable::document::live`]).
 
 use pageai_core::Error;

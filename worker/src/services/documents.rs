@@ -100,6 +100,8 @@ impl PageDraft {
             history: BlockHistory::new(revision),
         };
         page.validate()?;
+        // Core's block rule, as every other write path asks it: the same coded 413 naming the block.
+        pageai_core::limits::check_blocks(&page.blocks)?;
         Ok(page)
     }
 }

@@ -76,6 +76,7 @@ impl DocumentObject {
                 let stored = self.resident.borrow_mut().loaded(trace_id)?.page.as_ref().map(|p| p.workspace_id.clone());
                 match stored {
                     Some(workspace) => {
+                        self.saw_caller(caller, &workspace)?;
                         let acting = acting(caller, &workspace, act, document_id)?;
                         if draft.workspace_id.as_ref().is_some_and(|named| *named != workspace) {
                             return Err(Error::invalid("/workspaceId", "a page stays in the workspace it was made in"));
@@ -94,6 +95,8 @@ impl DocumentObject {
                 let caller = caller.ok_or(Error::Unauthorized)?;
                 let document_id = command.document_id().to_string();
                 let workspace = self.resident.borrow_mut().page(&document_id, trace_id)?.0.workspace_id.clone();
+                // Any member's request may carry a newer membership epoch: the live channel's check.
+                self.saw_caller(caller, &workspace)?;
                 acting(caller, &workspace, act, &document_id)
             }
             (_, None) => Err(Error::Unauthorized),
@@ -101,16 +104,27 @@ impl DocumentObject {
     }
 
     /// Lets a live channel open for `caller`: a role in the page's workspace that allows reading it
-    /// (without one, the page answers as if it did not exist).
+    /// (without one, the page answers as if it did not exist), under a credential no older than the
+    /// workspace's membership ([`super::membership`]). Answers the workspace and the credential's epoch.
     pub(super) fn admit_live(
         &self,
         document_id: &str,
         caller: Option<&Principal>,
         trace_id: &str,
-    ) -> Result<(), Error> {
+    ) -> Result<(String, u64), Error> {
         let caller = caller.ok_or(Error::Unauthorized)?;
         let workspace = self.resident.borrow_mut().page(document_id, trace_id)?.0.workspace_id.clone();
-        acting(caller, &workspace, Act::Read, document_id).map(|_| ())
+        let epoch = self.saw_caller(caller, &workspace)?;
+        acting(caller, &workspace, Act::Read, document_id)?;
+        pageai_core::live::check_membership(epoch, self.membership_epoch())?;
+        Ok((workspace, epoch))
+    }
+
+    /// Learns the membership epoch `caller`'s credential shows in `workspace`; answers it.
+    fn saw_caller(&self, caller: &Principal, workspace: &str) -> Result<u64, Error> {
+        let epoch = caller.epoch_in(workspace);
+        self.saw_epoch(epoch)?;
+        Ok(epoch)
     }
 
     /// Whom a tool call acts for: its context's person, or the single user on the implicit workspace.

@@ -108,6 +108,7 @@ impl DocumentClient {
             if let Some(revision) = resume.revision {
                 query.append_pair("revision", &revision.to_string());
             }
+            query.append_pair(super::live::SCHEMA_PARAM, resume.version.schema());
             if let Some(until) = signed_in.until {
                 query.append_pair(super::live::UNTIL_PARAM, &until.to_string());
             }

@@ -17,7 +17,8 @@
 
 use pageai_core::Error;
 use pageai_core::live::{self, CatchUp, Commit};
-use pageai_core::wire::LiveLimitsV1;
+use pageai_core::profile::Profile;
+use pageai_core::wire::{LiveLimitsV1, LiveVersion, upgrade};
 use serde::{Deserialize, Serialize};
 use worker::{Request, Response, WebSocket, WebSocketIncomingMessage, WebSocketPair};
 
@@ -44,6 +45,23 @@ struct Attachment {
     /// The cookie session it was opened with (its nonce), so a logout closes it.
     #[serde(default)]
     session: Option<String>,
+    /// The version of the channel it asked for (`?schema=`); v1 when it named none.
+    #[serde(default)]
+    version: LiveVersion,
+    /// The membership epoch of the page's workspace its credential showed (`mnote.epochs`, 0 when none):
+    /// once the object has seen a later one, the socket is closed before it is sent anything more.
+    #[serde(default)]
+    epoch: u64,
+}
+
+/// What admitting a live socket found: the workspace profile (for a v2 socket) and the membership epoch
+/// of the caller's credential in the page's workspace.
+#[derive(Debug, Default)]
+pub(super) struct Opened {
+    /// `(workspace, profile, version)`, fetched for a v2 socket.
+    pub profile: Option<(String, Profile, u64)>,
+    /// The caller's epoch in the page's workspace.
+    pub epoch: u64,
 }
 
 /// Whether `socket` is open for messages (not closing).
@@ -72,23 +90,34 @@ pub const UNTIL_PARAM: &str = "signedInUntil";
 /// The object's live URL parameter: the caller's cookie session.
 pub const SESSION_PARAM: &str = "signedInSession";
 
-/// What the front passes on of `?after=` and `?revision=`.
+/// The live URL parameter naming the channel's version (`mnote.live_event.v1` or `.v2`).
+pub const SCHEMA_PARAM: &str = "schema";
+
+/// What the front passes on of `?after=`, `?revision=` and `?schema=`.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Resume {
     /// The `seq` of the last message the client took.
     pub after: Option<u64>,
     /// The revision of the page the client holds.
     pub revision: Option<u64>,
+    /// The version of the channel asked for (`?schema=mnote.live_event.v2`); v1 when none is named, so a
+    /// client written for v1 is sent v1.
+    pub version: LiveVersion,
 }
 
 impl Resume {
-    /// Reads `after` and `revision` from a query string; a value that is not a number is refused.
+    /// Reads `after`, `revision` and `schema` from a query string; a value that is not a number, or a
+    /// schema id the channel does not speak (`mnote_unsupported_schema`), is refused.
     pub fn parse(url: &worker::Url) -> Result<Resume, Error> {
         let mut resume = Resume::default();
         for (key, value) in url.query_pairs() {
             let slot = match key.as_ref() {
                 "after" => &mut resume.after,
                 "revision" => &mut resume.revision,
+                SCHEMA_PARAM => {
+                    resume.version = LiveVersion::parse(&value)?;
+                    continue;
+                }
                 _ => continue,
             };
             let number = value.parse().map_err(|_| Error::invalid(format!("/{key}"), "a whole number"))?;
@@ -99,8 +128,16 @@ impl Resume {
 }
 
 impl DocumentObject {
-    /// Accepts a live socket for `document_id`: the catch-up, then `hello`, then every broadcast.
-    pub(super) fn accept_live(&self, document_id: &str, req: &Request, trace_id: &str) -> Result<Response, Error> {
+    /// Accepts a live socket for `document_id`: the catch-up, then `hello`, then every broadcast. `opened`
+    /// is what [`Self::admit_live`] found: the workspace's profile for a v2 socket (sent right after
+    /// `hello`) and the membership epoch its credential showed.
+    pub(super) fn accept_live(
+        &self,
+        document_id: &str,
+        req: &Request,
+        opened: Opened,
+        trace_id: &str,
+    ) -> Result<Response, Error> {
         let url = req.url().or_internal("read live url", trace_id)?;
         let resume = Resume::parse(&url)?;
         let pair = WebSocketPair::new().or_internal("open a socket pair", trace_id)?;
@@ -114,12 +151,22 @@ impl DocumentObject {
                 .or_internal("close a refused socket", trace_id)?;
             return Response::from_websocket(pair.client).or_internal("answer the upgrade", trace_id);
         }
-        let first = self.catch_up(document_id, &resume, trace_id)?;
+        let mut first = self.catch_up(document_id, &resume, trace_id)?;
+        if let (LiveVersion::V2, Some((workspace, profile, version))) = (resume.version, &opened.profile) {
+            first.push(self.profile_message(document_id, workspace, profile, *version, trace_id)?);
+        }
         self.state.accept_web_socket(&pair.server);
         let now = Now::read();
         let (until, session) = signed_in_until(&url);
-        let attachment =
-            Attachment { document_id: document_id.into(), connected_at: now.at, closing: false, until, session };
+        let attachment = Attachment {
+            document_id: document_id.into(),
+            connected_at: now.at,
+            closing: false,
+            until,
+            session,
+            version: resume.version,
+            epoch: opened.epoch,
+        };
         pair.server.serialize_attachment(&attachment).or_internal("attach to a socket", trace_id)?;
         for text in first {
             pair.server.send_with_str(&text).or_internal("send the catch-up", trace_id)?;
@@ -145,15 +192,17 @@ impl DocumentObject {
         let (replayed, snapshot) = match replay {
             Some(bodies) => {
                 let replayed = bodies.len() as u64;
-                first.extend(bodies);
+                first.extend(bodies.iter().map(|body| upgrade(body, resume.version).into_owned()));
                 (replayed, false)
             }
             None => {
-                first.push(live::encode(&live::snapshot(page, window.last_seq, &at))?);
+                let snapshot = live::encode(&live::snapshot(page, window.last_seq, &at))?;
+                first.push(upgrade(&snapshot, resume.version).into_owned());
                 (0, true)
             }
         };
-        first.push(live::encode(&live::hello(page, window.last_seq, &at, replayed, snapshot, limits))?);
+        let hello = live::encode(&live::hello(page, window.last_seq, &at, replayed, snapshot, limits))?;
+        first.push(upgrade(&hello, resume.version).into_owned());
         self.live_seq.set(Some(window.last_seq));
         Ok(first)
     }
@@ -185,21 +234,96 @@ impl DocumentObject {
     pub(super) fn broadcast(&self, rows: &[LiveRow]) {
         let Some(last) = rows.last() else { return };
         self.live_seq.set(Some(last.seq));
-        let now = crate::auth::now_seconds();
-        for socket in self.state.get_websockets().iter().filter(|s| is_open(s)) {
-            // Nothing reaches a socket whose sign-in ended: it is closed instead (the role it was opened
-            // with is the credential's, and holds no longer than it).
-            let until = socket.deserialize_attachment::<Attachment>().ok().flatten().and_then(|a| a.until);
-            if let Err(ended) = live::check_session(until, now) {
-                let _ = close(socket, close_code_for(&ended), &live::close_reason(&ended));
-                continue;
-            }
+        for (socket, version) in self.listeners(LiveVersion::V1) {
             for row in rows {
-                if socket.send_with_str(&row.json).is_err() {
+                if socket.send_with_str(upgrade(&row.json, version)).is_err() {
                     break;
                 }
             }
         }
+    }
+
+    /// The open sockets that may be sent content now, with their version (at least `least`). Each message
+    /// that carries content re-checks who a socket was opened by, so one that may no longer read is
+    /// closed instead of sent it: its sign-in ended (`mnote_live_session_ended`, 4401), or the workspace's
+    /// membership moved past the epoch its credential showed (`mnote_live_role_changed`, 4403).
+    fn listeners(&self, least: LiveVersion) -> Vec<(WebSocket, LiveVersion)> {
+        let now = crate::auth::now_seconds();
+        let epoch = self.membership_epoch();
+        let mut open = Vec::new();
+        for socket in self.state.get_websockets().into_iter().filter(is_open) {
+            let attachment = socket.deserialize_attachment::<Attachment>().ok().flatten();
+            let (until, opened_at, version) =
+                attachment.map_or((None, 0, LiveVersion::V1), |a| (a.until, a.epoch, a.version));
+            let checked = live::check_session(until, now).and_then(|()| live::check_membership(opened_at, epoch));
+            match checked {
+                Err(ended) => {
+                    let _ = close(&socket, close_code_for(&ended), &live::close_reason(&ended));
+                }
+                Ok(()) if version >= least => open.push((socket, version)),
+                Ok(()) => {}
+            }
+        }
+        open
+    }
+
+    /// The `profile.changed` message for a v2 socket: `workspace`'s `profile` at `version`, at the
+    /// position the channel is at.
+    pub(super) fn profile_message(
+        &self,
+        document_id: &str,
+        workspace: &str,
+        profile: &Profile,
+        version: u64,
+        trace_id: &str,
+    ) -> Result<String, Error> {
+        let seq = self.next_seq(trace_id)?.saturating_sub(1);
+        let revision = self.resident.borrow_mut().page(document_id, trace_id)?.0.revision;
+        live::encode(&live::profile_changed(document_id, workspace, profile, version, seq, revision, &Now::read().at))
+    }
+
+    /// Tells every v2 socket that `workspace` (the page's) has a new profile; answers whether any listens
+    /// (the profile object then keeps pushing here). A failure is logged, never the push's: the profile is
+    /// stored either way, and the sockets read it again after their next `hello`.
+    pub(super) fn tell_profile(
+        &self,
+        document_id: &str,
+        workspace: &str,
+        profile: &Profile,
+        version: u64,
+        trace_id: &str,
+    ) -> bool {
+        let own = match self.resident.borrow_mut().page(document_id, trace_id) {
+            Ok((page, _)) => page.workspace_id == workspace,
+            Err(_) => false,
+        };
+        match own {
+            true => self.broadcast_profile(document_id, workspace, profile, version, trace_id).unwrap_or_else(|e| {
+                worker::console_error!("[{trace_id}] live channel: profile.changed not sent: {e}");
+                false
+            }),
+            false => false,
+        }
+    }
+
+    /// Sends `profile.changed` to every v2 socket; answers whether there was one.
+    fn broadcast_profile(
+        &self,
+        document_id: &str,
+        workspace: &str,
+        profile: &Profile,
+        version: u64,
+        trace_id: &str,
+    ) -> Result<bool, Error> {
+        let listeners = self.listeners(LiveVersion::V2);
+        if listeners.is_empty() {
+            return Ok(false);
+        }
+        let text = self.profile_message(document_id, workspace, profile, version, trace_id)?;
+        for (socket, _) in &listeners {
+            let _ = socket.send_with_str(&text);
+        }
+        Ok(true)
     }
 
     /// Closes the sockets opened by the cookie session `session` (signed out); answers how many.

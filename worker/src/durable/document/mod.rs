@@ -23,6 +23,7 @@ mod books;
 pub mod client;
 pub mod command;
 pub mod live;
+mod membership;
 mod profile_copy;
 mod resident;
 mod transact;
@@ -58,6 +59,8 @@ struct DocumentObject {
     state: State,
     /// The live channel's last `seq`, read from `live_log` once per wake ([`live`]).
     live_seq: Cell<Option<u64>>,
+    /// The highest membership epoch of the page's workspace seen, read once per wake ([`membership`]).
+    membership: Cell<Option<u64>>,
     env: Env,
     config: Config,
     sql: ObjectSql,
@@ -76,6 +79,7 @@ impl DurableObject for DocumentObject {
         DocumentObject {
             state,
             live_seq: Cell::new(None),
+            membership: Cell::new(None),
             config: Config::from_env(&env),
             env,
             resident: RefCell::new(Resident::new(sql.clone())),
@@ -90,8 +94,7 @@ impl DurableObject for DocumentObject {
         let caller = caller.and_then(|json| serde_json::from_str::<Principal>(&json).ok());
         if let Some(document_id) = live_upgrade(&req) {
             // The channel reads the page: the caller's role in its workspace must allow reading.
-            let admitted = self.admit_live(&document_id, caller.as_ref(), &trace_id);
-            return match admitted.and_then(|()| self.accept_live(&document_id, &req, &trace_id)) {
+            return match self.open_live(&document_id, &req, caller.as_ref(), &trace_id).await {
                 Ok(response) => Ok(response),
                 Err(error) => error_response(&error, &trace_id),
             };
@@ -131,6 +134,26 @@ impl DurableObject for DocumentObject {
 }
 
 impl DocumentObject {
+    /// Admits a live socket, fetches the workspace profile a v2 socket is told after `hello` (which also
+    /// has the profile object push every change here), then accepts it.
+    async fn open_live(
+        &self,
+        document_id: &str,
+        req: &Request,
+        caller: Option<&Principal>,
+        trace_id: &str,
+    ) -> Result<Response, Error> {
+        let (workspace, epoch) = self.admit_live(document_id, caller, trace_id)?;
+        let url = req.url().map_err(|e| internal("read live url", e, trace_id))?;
+        let mut opened = live::Opened { profile: None, epoch };
+        if live::Resume::parse(&url)?.version == wire::LiveVersion::V2 {
+            let profile = self.profile(document_id, &workspace, trace_id).await?;
+            let version = self.profile.borrow().version(&workspace).unwrap_or(0);
+            opened.profile = Some((workspace, profile, version));
+        }
+        self.accept_live(document_id, req, opened, trace_id)
+    }
+
     /// An MCP call names no run (`mcp`): when its `contextId` was bound to a Hermes run, it is that run's.
     fn bound_run(&self, run_id: &mut String, args: &serde_json::Value) -> Result<(), Error> {
         if run_id != MCP_RUN {
@@ -284,9 +307,12 @@ impl DocumentObject {
                 run_contexts::bind(&self.sql, &context_id, &run_id, now_ms, now_ms.saturating_add(ttl_ms))?;
                 to_json(&serde_json::json!({ "bound": true }))
             }
-            DocumentCommand::PutProfile { workspace_id, profile, version, .. } => {
+            DocumentCommand::PutProfile { document_id, workspace_id, profile, version } => {
+                // Sockets that follow the profile (v2) are told, whether or not the object held a copy;
+                // while any listens, the profile object keeps pushing here.
+                let listening = self.tell_profile(&document_id, &workspace_id, &profile, version, trace_id);
                 let holding = self.profile.borrow_mut().pushed(&workspace_id, VersionedProfile { profile, version });
-                to_json(&ProfileHeld { holding })
+                to_json(&ProfileHeld { holding: holding || listening })
             }
         }
     }

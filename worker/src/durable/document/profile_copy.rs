@@ -24,6 +24,14 @@ impl ProfileCopy {
         }
     }
 
+    /// The version of the copy of `workspace`'s profile, when the object holds one.
+    pub fn version(&self, workspace: &str) -> Option<u64> {
+        match self.workspace.as_deref() == Some(workspace) {
+            true => self.held.as_ref().map(|held| held.version),
+            false => None,
+        }
+    }
+
     /// A fetch of `workspace`'s profile starts; the object counts as holding a copy until it ends, so a
     /// push that crosses it is kept, not refused.
     pub fn fetch_started(&mut self, workspace: &str) {

@@ -15,7 +15,6 @@ use std::ops::Range;
 use pageai_core::Error;
 use pageai_core::page::{Block, Page};
 
-use super::MAX_BLOCK_BYTES;
 use super::order::OrderKey;
 use super::rows::{PageRows, RowWrite};
 
@@ -69,7 +68,7 @@ impl Mirror {
     }
 
     /// The rows that turn the stored page into `page`, and the patch that does the same to this image.
-    /// Refuses (before anything is written) a block whose stored form exceeds [`MAX_BLOCK_BYTES`].
+    /// Refuses (before anything is written) a block whose stored form exceeds [`super::MAX_BLOCK_BYTES`].
     pub fn diff(&self, page: &Page) -> Result<(PageRows, MirrorPatch), Error> {
         let (old, new) = (&self.rows, &page.blocks);
         let mut diff = Diff { revision: page.revision, rows: Vec::new(), in_place: Vec::new() };
@@ -79,7 +78,7 @@ impl Mirror {
             if o.block.block_id != n.block_id {
                 break;
             }
-            diff.in_place(head, o, n, head)?;
+            diff.in_place(head, o, n)?;
             head += 1;
         }
         let rest = old.len().min(new.len()) - head;
@@ -90,7 +89,7 @@ impl Mirror {
             if old_row.block.block_id != block.block_id {
                 break;
             }
-            diff.in_place(o, old_row, block, n)?;
+            diff.in_place(o, old_row, block)?;
             tail += 1;
         }
         let middle = head..old.len() - tail;
@@ -161,11 +160,11 @@ struct Diff {
 
 impl Diff {
     /// A block that kept its id and place: written only when its content changed.
-    fn in_place(&mut self, index: usize, old: &StoredBlock, new: &Block, position: usize) -> Result<(), Error> {
+    fn in_place(&mut self, index: usize, old: &StoredBlock, new: &Block) -> Result<(), Error> {
         if old.block == *new {
             return Ok(());
         }
-        let body = encode(new, position)?;
+        let body = encode(new)?;
         self.in_place.push((index, self.stored(new, old.ord.clone(), body.len())));
         self.rows.push(RowWrite::Body { block_id: new.block_id.clone(), body });
         Ok(())
@@ -213,7 +212,7 @@ impl Diff {
                     if row.block == *block {
                         stretch.slots.push(Slot::Kept(j));
                     } else {
-                        let body = encode(block, position)?;
+                        let body = encode(block)?;
                         stretch.slots.push(Slot::Written(self.stored(block, row.ord.clone(), body.len())));
                         self.rows.push(RowWrite::Body { block_id: block.block_id.clone(), body });
                     }
@@ -245,7 +244,7 @@ impl Stretch {
             .map_err(|e| crate::services::ledger::storage("order a block", e))?;
         for ((position, moved), ord) in self.run.drain(..).zip(keys) {
             let Some(block) = page.get(position) else { continue };
-            let (block_id, body, key) = (block.block_id.clone(), encode(block, position)?, ord.to_hex());
+            let (block_id, body, key) = (block.block_id.clone(), encode(block)?, ord.to_hex());
             let bytes = body.len();
             diff.rows.push(if moved {
                 RowWrite::Moved { block_id, ord: key, body }
@@ -288,17 +287,12 @@ fn in_order(found: &[Option<usize>]) -> Vec<bool> {
     kept
 }
 
-/// A block's stored form (its JSON), refused past [`MAX_BLOCK_BYTES`] with a coded error.
-pub(super) fn encode(block: &Block, position: usize) -> Result<String, Error> {
-    let body =
-        serde_json::to_string(block).map_err(|e| Error::invalid_page(format!("/blocks/{position}"), e.to_string()))?;
-    if body.len() > MAX_BLOCK_BYTES {
-        return Err(Error::invalid_page(
-            format!("/blocks/{position}"),
-            format!("the block takes {} bytes; one block holds at most {MAX_BLOCK_BYTES}, so split it", body.len()),
-        ));
-    }
-    Ok(body)
+/// A block's stored form (its JSON), refused past [`super::MAX_BLOCK_BYTES`] by core's rule
+/// ([`pageai_core::limits::block_json`]: 413 `mnote_block_too_large`, naming the block). Every write path
+/// asked it already (core's operations engine, a whole-page store); this is the last word before a row is
+/// written, so no block can reach SQLite's value limit.
+pub(super) fn encode(block: &Block) -> Result<String, Error> {
+    pageai_core::limits::block_json(block)
 }
 
 #[cfg(test)]

@@ -117,8 +117,8 @@ fn a_block_over_the_limit_is_refused_before_anything_is_written() {
     page.revision += 1;
     page.blocks[1].text = "x".repeat(MAX_BLOCK_BYTES);
     let error = mirror.diff(&page).expect_err("too large");
-    assert_eq!(error.code(), pageai_core::error::ErrorCode::InvalidPage);
-    assert_eq!(error.details()["pointer"], "/blocks/1");
+    assert_eq!(error.code(), pageai_core::error::ErrorCode::BlockTooLarge);
+    assert_eq!(error.details()["blockId"], page.blocks[1].block_id);
     assert_eq!(load(&db).expect("load").expect("a page").0, page_of(3), "the stored page is untouched");
 }
 
