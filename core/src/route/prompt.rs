@@ -173,15 +173,14 @@ fn latin(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '>' | '<')
 }
 
-/// Strips polite prefixes and closing punctuation, repeatedly, from a normalized clause.
+/// Strips polite prefixes and closing punctuation, repeatedly, from a normalized clause: the longest wrapper
+/// that matches each time, so a table's order never splits one (`好吗` is not `吗` after `好`).
 pub(super) fn strip_courtesy(mut s: &str) -> &str {
     loop {
         let before = s.len();
         s = s.trim_matches(|c: char| c == ' ' || c == ',');
-        for p in WRAPPER_PREFIXES {
-            if let Some(rest) = s.strip_prefix(p) {
-                s = rest;
-            }
+        if let Some(rest) = longest(WRAPPER_PREFIXES.iter().filter_map(|p| s.strip_prefix(p))) {
+            s = rest;
         }
         for p in GLUED_PREFIXES {
             if let Some(rest) = s.strip_prefix(p)
@@ -190,22 +189,26 @@ pub(super) fn strip_courtesy(mut s: &str) -> &str {
                 s = rest;
             }
         }
-        for p in WRAPPER_SUFFIXES {
-            if let Some(rest) = s.strip_suffix(p) {
-                s = rest;
-            }
+        let suffixes = WRAPPER_SUFFIXES.iter().filter_map(|p| {
             // `…,thanks`, `…?thanks`: spaces next to punctuation are gone after normalization.
-            if let Some(word) = p.strip_prefix(' ')
-                && let Some(rest) = s.strip_suffix(word)
-                && rest.ends_with([',', '?', '!', '.', ';'])
-            {
-                s = rest;
-            }
+            let glued = p
+                .strip_prefix(' ')
+                .and_then(|word| s.strip_suffix(word))
+                .filter(|rest| rest.ends_with([',', '?', '!', '.', ';']));
+            s.strip_suffix(p).or(glued)
+        });
+        if let Some(rest) = longest(suffixes) {
+            s = rest;
         }
         if s.len() == before {
             return s.trim();
         }
     }
+}
+
+/// The shortest of the remainders: what is left after the longest wrapper.
+fn longest<'s>(rests: impl Iterator<Item = &'s str>) -> Option<&'s str> {
+    rests.min_by_key(|rest| rest.len())
 }
 
 #[cfg(test)]
@@ -229,6 +232,18 @@ mod tests {
         assert_eq!(p.skeleton, alloc::format!("don't replace {} with {}", marker(0), marker(1)));
         let p = parse("replace `a` with ``");
         assert_eq!(p.quotes, ["a"], "an empty backtick pair is not a quote");
+    }
+
+    #[test]
+    fn the_longest_wrapper_is_stripped() {
+        let m = |i| marker(i);
+        for (raw, left) in [
+            ("把「A」改成「B」好吗", alloc::format!("把{}改成{}", m(0), m(1))),
+            ("麻烦把「A」改成「B」可以吗？", alloc::format!("把{}改成{}", m(0), m(1))),
+            ("please replace 'A' with 'B' for me, thanks a lot!", alloc::format!("replace {} with {}", m(0), m(1))),
+        ] {
+            assert_eq!(strip_courtesy(&parse(raw).skeleton), left, "{raw}");
+        }
     }
 
     #[test]
