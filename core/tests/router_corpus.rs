@@ -2,8 +2,8 @@
 //! development split (`corpus.jsonl`, the phrasings the tables grew on) and three held-out files the tables
 //! are never tuned on (`heldout.jsonl`, `heldout_b.jsonl`, and `heldout_blind.jsonl`, written without sight
 //! of the router), plus a generated split (`router_corpus/generate.rs`: paraphrases from the command
-//! language's tables crossed with the pages' texts, seeded). On each, precision of direct writes must be 100%; recall on the direct class at least 99.7%
-//! on the first and 95% on the others. A direct recommendation counts as correct only when its own dry-run
+//! language's tables crossed with the pages' texts, seeded). On each, precision of direct writes must be
+//! 100%; recall on the direct class at least 99.7% on the first and 95% on the others. A direct recommendation counts as correct only when its own dry-run
 //! changes exactly the labelled blocks to exactly the labelled texts and types.
 //!
 //! `ROUTER_CORPUS_VERBOSE=1` prints every line whose route, intent, reason, risk or review flag differs.
