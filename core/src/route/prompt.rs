@@ -8,6 +8,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::language::{GLUED_BEFORE, GLUED_PREFIXES, QUOTE_PAIRS, WRAPPER_PREFIXES, WRAPPER_SUFFIXES};
 use crate::normalize::fold_char;
 
 /// The first private-use char; quote `i` is replaced by `char(QUOTE_BASE + i)` in the skeleton.
@@ -36,20 +37,7 @@ pub(super) fn quote_index(c: char) -> Option<usize> {
 }
 
 fn closing(open: char) -> Option<char> {
-    Some(match open {
-        '「' => '」',
-        '『' => '』',
-        '“' => '”',
-        '‘' => '’',
-        '《' => '》',
-        '"' => '"',
-        '\'' => '\'',
-        '`' => '`',
-        '＂' => '＂',
-        '＇' => '＇',
-        '«' => '»',
-        _ => return None,
-    })
+    QUOTE_PAIRS.iter().find(|(o, _)| *o == open).map(|(_, c)| *c)
 }
 
 /// Symmetric ASCII quotes double as apostrophes and inch marks: they only open at a word boundary and only
@@ -185,167 +173,42 @@ fn latin(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '>' | '<')
 }
 
-/// Polite openers, removed from the front (after normalization).
-const PREFIXES: &[&str] = &[
-    "请你帮我",
-    "请帮我",
-    "请帮忙",
-    "麻烦你帮我",
-    "麻烦帮我",
-    "麻烦你",
-    "麻烦",
-    "帮我",
-    "帮忙",
-    "请你",
-    "请",
-    "能不能",
-    "能否",
-    "可以",
-    "你能",
-    "给我",
-    "我想",
-    "我要",
-    "希望",
-    "拜托你",
-    "拜托",
-    "劳驾",
-    "帮个忙",
-    "如果可以的话",
-    "如果方便的话",
-    "可以的话",
-    "方便的话",
-    "if you could,",
-    "if you could ",
-    "if you can,",
-    "if you don't mind,",
-    "if you don't mind ",
-    "would you be so kind as to ",
-    "please could you ",
-    "please can you ",
-    "please,",
-    "please ",
-    "pls,",
-    "pls ",
-    "plz ",
-    "can you please ",
-    "could you please ",
-    "would you please ",
-    "would you mind ",
-    "could i ask you to ",
-    "i need you to ",
-    "i'd like to ",
-    "let's ",
-    "quick fix:",
-    "quick one:",
-    "small fix:",
-    "one more thing:",
-    "hey,",
-    "hi,",
-    "ok,",
-    "okay,",
-    "so,",
-    "thanks,",
-    "can you ",
-    "could you ",
-    "would you ",
-    "will you ",
-    "kindly ",
-    "hey ",
-    "hi ",
-    "ok ",
-    "okay ",
-    "i want you to ",
-    "i'd like you to ",
-    "help me ",
-    "go ahead and ",
-    "now ",
-    "just ",
-];
-
-/// Closers, removed from the end.
-const SUFFIXES: &[&str] = &[
-    ".",
-    "。",
-    "!",
-    "?",
-    "吗",
-    "~",
-    ",",
-    ";",
-    " please",
-    " pls",
-    " thanks",
-    " thank you",
-    " thanks a lot",
-    " thx",
-    " ty",
-    " cheers",
-    " for me",
-    " if you can",
-    " if possible",
-    " when you can",
-    " asap",
-    "...",
-    "…",
-    ":)",
-    "多谢",
-    "感谢",
-    "辛苦了",
-    "好不好",
-    "行不行",
-    "谢谢",
-    "谢啦",
-    "谢了",
-    "好吗",
-    "可以吗",
-    "行吗",
-    "吧",
-    "一下",
-    "呗",
-    "哈",
-    "啊",
-    "呀",
-    "哦",
-    "嘛",
-];
-
-/// English courtesy words that may touch Chinese text directly once spaces next to CJK are dropped
-/// (`please把「A」改成「B」`): stripped only when no Latin letter follows.
-const GLUED_PREFIXES: &[&str] = &["please", "pls", "can you", "could you", "能", "可否", "可不可以"];
-
-/// Strips polite prefixes and closing punctuation, repeatedly, from a normalized clause.
+/// Strips polite prefixes and closing punctuation, repeatedly, from a normalized clause: the longest wrapper
+/// that matches each time, so a table's order never splits one (`好吗` is not `吗` after `好`).
 pub(super) fn strip_courtesy(mut s: &str) -> &str {
     loop {
         let before = s.len();
         s = s.trim_matches(|c: char| c == ' ' || c == ',');
-        for p in PREFIXES {
-            if let Some(rest) = s.strip_prefix(p) {
-                s = rest;
-            }
+        if let Some(rest) = longest(WRAPPER_PREFIXES.iter().filter_map(|p| s.strip_prefix(p))) {
+            s = rest;
         }
         for p in GLUED_PREFIXES {
             if let Some(rest) = s.strip_prefix(p)
-                && rest.chars().next().is_some_and(|c| matches!(c, '把' | '将' | '帮' | '给' | '删' | '在'))
+                && rest.chars().next().is_some_and(|c| GLUED_BEFORE.contains(&c))
             {
                 s = rest;
             }
         }
-        for p in SUFFIXES {
-            if let Some(rest) = s.strip_suffix(p) {
-                s = rest;
-            }
+        let suffixes = WRAPPER_SUFFIXES.iter().filter_map(|p| {
             // `…,thanks`, `…?thanks`: spaces next to punctuation are gone after normalization.
-            if let Some(word) = p.strip_prefix(' ')
-                && let Some(rest) = s.strip_suffix(word)
-                && rest.ends_with([',', '?', '!', '.', ';'])
-            {
-                s = rest;
-            }
+            let glued = p
+                .strip_prefix(' ')
+                .and_then(|word| s.strip_suffix(word))
+                .filter(|rest| rest.ends_with([',', '?', '!', '.', ';']));
+            s.strip_suffix(p).or(glued)
+        });
+        if let Some(rest) = longest(suffixes) {
+            s = rest;
         }
         if s.len() == before {
             return s.trim();
         }
     }
+}
+
+/// The shortest of the remainders: what is left after the longest wrapper.
+fn longest<'s>(rests: impl Iterator<Item = &'s str>) -> Option<&'s str> {
+    rests.min_by_key(|rest| rest.len())
 }
 
 #[cfg(test)]
@@ -369,6 +232,18 @@ mod tests {
         assert_eq!(p.skeleton, alloc::format!("don't replace {} with {}", marker(0), marker(1)));
         let p = parse("replace `a` with ``");
         assert_eq!(p.quotes, ["a"], "an empty backtick pair is not a quote");
+    }
+
+    #[test]
+    fn the_longest_wrapper_is_stripped() {
+        let m = |i| marker(i);
+        for (raw, left) in [
+            ("把「A」改成「B」好吗", alloc::format!("把{}改成{}", m(0), m(1))),
+            ("麻烦把「A」改成「B」可以吗？", alloc::format!("把{}改成{}", m(0), m(1))),
+            ("please replace 'A' with 'B' for me, thanks a lot!", alloc::format!("replace {} with {}", m(0), m(1))),
+        ] {
+            assert_eq!(strip_courtesy(&parse(raw).skeleton), left, "{raw}");
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use alloc::string::String;
 
+use super::language::{block_type, en, zh};
 use crate::page::{BlockType, Page};
 
 /// Which blocks an ordinal counts.
@@ -290,39 +291,20 @@ pub(super) fn en_ordinal(words: &[&str]) -> Option<(Ordinal, usize)> {
 
 /// A block type named in words, with a heading level when one is implied.
 pub(super) fn zh_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
-    let s = ["一个", "一条", "一段", "个", "条"].iter().find_map(|p| s.strip_prefix(p)).unwrap_or(s);
-    Some(match s {
-        "标题" | "小标题" | "二级标题" | "h2" => (BlockType::Heading, Some(2)),
-        "一级标题" | "大标题" | "主标题" | "h1" => (BlockType::Heading, Some(1)),
-        "三级标题" | "h3" => (BlockType::Heading, Some(3)),
-        "四级标题" | "h4" => (BlockType::Heading, Some(4)),
-        "五级标题" | "h5" => (BlockType::Heading, Some(5)),
-        "六级标题" | "h6" => (BlockType::Heading, Some(6)),
-        "待办" | "待办事项" | "待办项" | "todo" | "任务" | "任务项" | "复选框" | "勾选框" | "清单" => {
-            (BlockType::Todo, None)
-        }
-        "列表" | "无序列表" | "项目符号列表" | "项目符号" | "圆点列表" | "列表项" | "要点" => {
-            (BlockType::BulletedListItem, None)
-        }
-        "有序列表" | "编号列表" | "数字列表" | "序号列表" => (BlockType::NumberedListItem, None),
-        "引用" | "引用块" | "引文" => (BlockType::Quote, None),
-        "正文" | "段落" | "普通段落" | "普通文本" | "正文段落" | "普通正文" => {
-            (BlockType::Paragraph, None)
-        }
-        "代码块" | "代码" => (BlockType::Code, None),
-        _ => return None,
-    })
+    let s = zh::TYPE_MEASURES.iter().find_map(|p| s.strip_prefix(p)).unwrap_or(s);
+    block_type(zh::BLOCK_TYPES, s)
 }
 
 /// The level of `h4`, `heading 4`, `heading level 4`, `level 4 heading`, `level-4 heading` (1..=6).
 fn heading_level(s: &str) -> Option<u8> {
-    let digits = s
-        .strip_prefix('h')
-        .or_else(|| s.strip_prefix("heading level "))
-        .or_else(|| s.strip_prefix("heading "))
-        .or_else(|| s.strip_prefix("level ").and_then(|r| r.strip_suffix(" heading")))
-        .or_else(|| s.strip_prefix("level-").and_then(|r| r.strip_suffix(" heading")))?;
-    let level: u8 = digits.parse().ok()?;
+    let forms = [
+        s.strip_prefix('h'),
+        s.strip_prefix("heading level "),
+        s.strip_prefix("heading "),
+        s.strip_prefix("level ").and_then(|r| r.strip_suffix(" heading")),
+        s.strip_prefix("level-").and_then(|r| r.strip_suffix(" heading")),
+    ];
+    let level: u8 = forms.into_iter().flatten().find_map(|digits| digits.parse().ok())?;
     (1..=6).contains(&level).then_some(level)
 }
 
@@ -335,31 +317,7 @@ pub(super) fn en_block_type(s: &str) -> Option<(BlockType, Option<u8>)> {
     if let Some(level) = heading_level(s) {
         return Some((BlockType::Heading, Some(level)));
     }
-    Some(match s {
-        "heading" | "header" | "subheading" | "h2" | "heading 2" | "level 2 heading" | "level-2 heading"
-        | "section heading" | "headings" => (BlockType::Heading, Some(2)),
-        "title" | "h1" | "heading 1" | "level 1 heading" | "main heading" | "top-level heading" | "heading level 1" => {
-            (BlockType::Heading, Some(1))
-        }
-        "h3" | "heading 3" | "level 3 heading" | "heading level 3" | "level three heading" | "subsubheading" => {
-            (BlockType::Heading, Some(3))
-        }
-        "h4" | "heading 4" | "level 4 heading" | "heading level 4" => (BlockType::Heading, Some(4)),
-        "heading level 2" => (BlockType::Heading, Some(2)),
-        "todo" | "to-do" | "todos" | "to-dos" | "task" | "tasks" | "checklist" | "checkbox" | "checkboxes"
-        | "todo list" | "to-do list" => (BlockType::Todo, None),
-        "bulleted list" | "bullet list" | "bulleted" | "bullet points" | "bullet" | "bullets" | "bullet point"
-        | "list" | "unordered list" => (BlockType::BulletedListItem, None),
-        "numbered list" | "ordered list" | "numbered" | "number list" | "numbered items" => {
-            (BlockType::NumberedListItem, None)
-        }
-        "quote" | "blockquote" | "quotation" | "block quote" | "quotes" | "blockquotes" | "quotations"
-        | "block quotes" => (BlockType::Quote, None),
-        "paragraph" | "normal paragraph" | "plain paragraph" | "regular paragraph" | "normal text" | "plain text"
-        | "body text" | "regular text" | "paragraphs" | "text" => (BlockType::Paragraph, None),
-        "code" | "code block" | "code blocks" | "code snippet" => (BlockType::Code, None),
-        _ => return None,
-    })
+    block_type(en::BLOCK_TYPES, s)
 }
 
 #[cfg(test)]

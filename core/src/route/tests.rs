@@ -115,6 +115,12 @@ fn an_occurrence_in_a_locked_block_or_outside_the_selection_makes_the_text_ambig
         ("把「fee」改成「charge」", &[][..], ["p_1", "p_2"]),
         ("delete \"Ship it\"", &p_1[..], ["p_1", "p_3"]),
         ("add \"Note\" after \"fee\"", &[][..], ["p_1", "p_2"]),
+        ("turn \"fee\" into a quote", &[][..], ["p_1", "p_2"]),
+        ("把「fee」那段改成引用", &[][..], ["p_1", "p_2"]),
+        ("在「fee」后面加一段「Note」", &[][..], ["p_1", "p_2"]),
+        ("please replace \"fee\" with \"charge\" for me, thanks", &[][..], ["p_1", "p_2"]),
+        ("use \"charge\" instead of \"fee\"", &[][..], ["p_1", "p_2"]),
+        ("用「charge」替换「fee」好吗", &[][..], ["p_1", "p_2"]),
     ] {
         let r = go(prompt, selection);
         assert!(r.recommended_tool_call.is_none(), "{prompt}: {}", r.reason);

@@ -12,54 +12,28 @@ use alloc::vec::Vec;
 
 use super::{BlockRef, Command, InsertAt, Within, only_quote};
 use crate::page::BlockType;
+use crate::route::language::en;
 use crate::route::target::{Kind, en_block_type};
 use words::{block_ref, only_quote_word, scope, target_prefix};
 
-/// Verbs that put one text in place of another.
-const REPLACE_VERBS: &[&str] = &[
-    "replace",
-    "change",
-    "swap",
-    "switch",
-    "substitute",
-    "rename",
-    "update",
-    "correct",
-    "fix",
-    "turn",
-    "modify",
-    "edit",
-    "amend",
-    "alter",
-];
-
-/// Words between a replace's old and new text.
-const SEPARATORS: &[&str] = &["with", "to", "into", "by", "for", "as", ">", "->", "=>"];
-
 fn replace(words: &[&str], quotes: &[String], raw_unquoted: bool) -> Option<Command> {
-    let (verb, rest) = words.split_first()?;
-    if !REPLACE_VERBS.contains(verb) {
-        return None;
-    }
+    let (verb, rest) = lead(words, en::REPLACE)?;
     // `swap out "A" for "B"`, `change it from "A" to "B"`.
-    let rest = match rest {
-        ["out" | "it", "from", r @ ..] | ["out" | "from", r @ ..] => r,
-        r => r,
-    };
-    let mut rest: Vec<&str> = rest.to_vec();
+    let particles = rest.iter().take_while(|w| en::REPLACE_PARTICLES.contains(w)).count();
+    let mut rest: Vec<&str> = rest.get(particles..).unwrap_or_default().to_vec();
     let (within, everywhere) = scope(&mut rest);
-    let split = rest.iter().position(|w| SEPARATORS.contains(w))?;
+    let split = rest.iter().position(|w| en::REPLACE_SEPARATORS.contains(w))?;
     let (left, right) = rest.split_at(split);
     // `as` only renames: `rename "A" as "B"`.
-    if right.first() == Some(&"as") && *verb != "rename" {
+    if right.first() == Some(&"as") && verb != "rename" {
         return None;
     }
     // `substitute "B" for "A"`: the new text comes first.
-    let swap_order = *verb == "substitute" && right.first() == Some(&"for");
+    let swap_order = verb == "substitute" && right.first() == Some(&"for");
     let right = right.get(1..).unwrap_or_default();
     // `edit "A" to read "B"`, `change "A" to say "B"`.
     let right = match right {
-        ["read" | "say", r @ ..] => r,
+        [w, r @ ..] if en::REPLACE_NEW_PARTICLES.contains(w) => r,
         r => r,
     };
     let (left, all) = target_prefix(left);
@@ -111,11 +85,7 @@ pub(super) fn token(words: &[&str]) -> Option<String> {
 }
 
 fn delete(words: &[&str], quotes: &[String]) -> Option<Command> {
-    let rest = match words {
-        ["get", "rid", "of", rest @ ..] => rest,
-        ["delete" | "remove" | "erase" | "drop" | "cut" | "strike" | "kill", rest @ ..] => rest,
-        _ => return None,
-    };
+    let (_, rest) = lead(words, en::DELETE)?;
     let rest = match rest {
         ["out", r @ ..] => r,
         r => r,
@@ -155,27 +125,20 @@ fn kind_and_text(words: &[&str], quotes: &[String]) -> Option<BlockRef> {
 
 fn insert(words: &[&str], quotes: &[String]) -> Option<Command> {
     // `after "X" add "Y"`: the place may come first.
-    if let Some(at) = words.iter().position(|w| matches!(*w, "add" | "insert" | "append" | "put")).filter(|at| *at > 0)
+    if let Some(at) = words.iter().position(|w| en::INSERT.contains(w)).filter(|at| *at > 0)
         && matches!(words.first(), Some(&("after" | "before" | "below" | "under" | "above" | "at")))
     {
         let (place, command) = words.split_at(at);
         let reordered: Vec<&str> = command.iter().chain(place.iter()).copied().collect();
         return insert(&reordered, quotes);
     }
-    let (verb, rest) = words.split_first()?;
-    if !matches!(*verb, "append" | "add" | "insert" | "write" | "put") {
-        return None;
-    }
+    let (verb, rest) = lead(words, en::INSERT)?;
     let mut kind = BlockType::Paragraph;
     let mut w: &[&str] = rest;
     // An optional noun phrase: `a new paragraph`, `a todo`, `a bullet`, `a line saying`.
     loop {
         match w {
-            [
-                "a" | "an" | "another" | "new" | "one" | "the" | "following" | "text" | "line" | "sentence"
-                | "paragraph" | "saying" | "that" | "says" | "with" | "reading" | "which" | "reads" | "of" | ":",
-                r @ ..,
-            ] => w = r,
+            [word, r @ ..] if en::INSERT_FILLER.contains(word) => w = r,
             ["todo" | "to-do" | "task" | "checkbox", r @ ..] => {
                 kind = BlockType::Todo;
                 w = r;
@@ -206,7 +169,7 @@ fn insert(words: &[&str], quotes: &[String]) -> Option<Command> {
         rest => rest,
     };
     let at = match place {
-        [] if *verb == "append" => InsertAt::End,
+        [] if en::INSERT_AT_END.contains(&verb) => InsertAt::End,
         rest => destination(rest, quotes)?,
     };
     Some(Command::Insert { text: text.into(), kind, at })
@@ -252,15 +215,12 @@ fn anchor(words: &[&str], quotes: &[String]) -> Option<BlockRef> {
 }
 
 fn set(words: &[&str], quotes: &[String]) -> Option<Command> {
-    let (verb, rest) = words.split_first()?;
-    if !matches!(*verb, "make" | "turn" | "convert" | "change" | "set" | "format" | "transform") {
-        return None;
-    }
+    let (_, rest) = lead(words, en::SET_TYPE)?;
     // Try every split between the target and the new type; `make the selected bullets todos` has no `into`.
     for at in 1..rest.len() {
         let (target, kind_words) = rest.split_at(at);
         let kind_words = match kind_words {
-            ["into" | "to" | "as", r @ ..] => r,
+            [w, r @ ..] if en::SET_TYPE_PARTICLES.contains(w) => r,
             r => r,
         };
         let Some(target) = block_ref(target, quotes) else { continue };
@@ -289,9 +249,8 @@ pub(in crate::route) fn en(s: &str, quotes: &[String], unquoted_ok: bool) -> Opt
         .filter(|w| !w.is_empty())
         .collect();
     // `in the selected paragraph, replace …`: a leading scope moves to the end.
-    let verbs =
-        ["replace", "change", "delete", "remove", "make", "turn", "convert", "swap", "substitute", "rename", "update"];
-    let words: Vec<&str> = match owned.iter().position(|w| verbs.contains(w)) {
+    let verb = |w: &&str| [en::REPLACE, en::DELETE, en::SET_TYPE].iter().any(|table| table.contains(w));
+    let words: Vec<&str> = match owned.iter().position(verb) {
         Some(at) if at > 0 && matches!(owned.first(), Some(&"in") | Some(&"within") | Some(&"inside")) => {
             let (scope, command) = owned.split_at(at);
             command.iter().chain(scope.iter()).copied().collect()
@@ -305,6 +264,21 @@ pub(in crate::route) fn en(s: &str, quotes: &[String], unquoted_ok: bool) -> Opt
         .or_else(|| set(&words, quotes))
         .or_else(|| replace(&words, quotes, unquoted_ok))
         .or_else(|| shorthand::verbless(&words, quotes, unquoted_ok))
+}
+
+/// The verb of `table` that `words` start with (the longest, an entry of several words matched word by
+/// word: `get rid of`), and the words after it.
+pub(super) fn lead<'w>(words: &'w [&'w str], table: &[&'static str]) -> Option<(&'static str, &'w [&'w str])> {
+    table
+        .iter()
+        .filter_map(|verb| {
+            let mut rest = words;
+            for part in verb.split(' ') {
+                rest = rest.strip_prefix(&[part])?;
+            }
+            Some((*verb, rest))
+        })
+        .max_by_key(|(verb, _)| verb.len())
 }
 
 /// Replaces commas by spaces, but not a comma between two digits.

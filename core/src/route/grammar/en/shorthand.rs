@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use super::token;
 use super::words::{only_quote_word, scope};
 use crate::route::grammar::{Command, Within};
+use crate::route::language::en;
 
 /// A sed substitution typed as the whole prompt: `s/teh/the/`, or `s/teh/the/g` for every occurrence. The
 /// two texts are taken verbatim, as if quoted; `\/` stands for a slash inside them.
@@ -66,19 +67,15 @@ pub(super) fn verbless(words: &[&str], quotes: &[String], raw_unquoted: bool) ->
     Some(Command::Replace { find, with, all, within, quoted: !raw_unquoted })
 }
 
-/// Words that put the new text first: `use "B" instead of "A"`, `put "B" in place of "A"`.
-const INSTEAD_OF: &[&[&str]] =
-    &[&["instead", "of"], &["in", "place", "of"], &["in", "lieu", "of"], &["rather", "than"]];
-
-/// Verbs that may open the new-text-first form; the form also stands without one (`"B" instead of "A"`).
-const INSTEAD_VERBS: &[&str] = &["use", "write", "put", "say", "have", "type"];
-
 /// The old text and the new words of `[use] "B" instead of "A"`.
 fn instead<'w>(words: &'w [&'w str]) -> Option<(&'w str, &'w [&'w str])> {
     let words = match words {
-        [verb, rest @ ..] if INSTEAD_VERBS.contains(verb) => rest,
+        [verb, rest @ ..] if en::NEW_FIRST_VERBS.contains(verb) => rest,
         rest => rest,
     };
     let (old, before) = words.split_last()?;
-    INSTEAD_OF.iter().find_map(|connector| before.strip_suffix(*connector).map(|new| (*old, new)))
+    en::NEW_FIRST_CONNECTORS.iter().find_map(|connector| {
+        let connector: Vec<&str> = connector.split(' ').collect();
+        before.strip_suffix(connector.as_slice()).map(|new| (*old, new))
+    })
 }

@@ -3,33 +3,31 @@
 
 use alloc::string::String;
 
-use super::destination;
 use super::words::block_ref;
+use super::{destination, lead};
 use crate::route::grammar::{BlockRef, Command, InsertAt};
+use crate::route::language::en;
 use crate::route::target::{Kind, Ordinal};
 
 /// `check off the first todo`, `tick "X"`, `uncheck the selected todos`, `mark "X" as done`, `mark all the tasks
 /// complete`, `set the second todo to not done`.
 pub(super) fn check(words: &[&str], quotes: &[String]) -> Option<Command> {
-    let (checked, target, by_mark) = match words {
-        ["check" | "tick", "off", rest @ ..] | ["cross" | "strike", "off", rest @ ..] => (true, rest, false),
-        ["check" | "tick", rest @ ..] => (true, rest.strip_suffix(&["off"]).unwrap_or(rest), false),
-        ["uncheck" | "untick", rest @ ..] => (false, rest, true),
-        ["mark" | "set", rest @ ..] => {
-            let (target, checked) = marked_state(rest)?;
-            (checked, target, true)
-        }
-        _ => return None,
+    let (checked, target, by_mark) = if let Some((_, rest)) = lead(words, en::CHECK) {
+        (true, rest.strip_suffix(&["off"]).unwrap_or(rest), false)
+    } else if let Some((_, rest)) = lead(words, en::UNCHECK) {
+        (false, rest, true)
+    } else {
+        let (_, rest) = lead(words, en::MARK)?;
+        let (target, checked) = marked_state(rest)?;
+        (checked, target, true)
     };
     todo_ref(target, quotes, by_mark).map(|target| Command::Check { target, checked })
 }
 
 /// `X as done`, `X complete`, `X to not done`, `X as incomplete`: the target words and the new state.
 fn marked_state<'a>(words: &'a [&'a str]) -> Option<(&'a [&'a str], bool)> {
-    let done =
-        |w: &str| matches!(w, "done" | "complete" | "completed" | "finished" | "checked" | "resolved" | "ticked");
-    let open =
-        |w: &str| matches!(w, "undone" | "incomplete" | "unchecked" | "open" | "pending" | "unfinished" | "todo");
+    let done = |w: &str| en::DONE.contains(&w);
+    let open = |w: &str| en::OPEN.contains(&w);
     let (last, rest) = words.split_last()?;
     let (rest, checked) = match rest {
         [r @ .., "not"] if done(last) => (r, false),
@@ -73,10 +71,7 @@ fn todo_ref(words: &[&str], quotes: &[String], by_mark: bool) -> Option<BlockRef
 /// `move the code block to the end`, `move "X" to the top`, `move the second heading after the quote`,
 /// `move the selected bullets below the heading "Goals"`.
 pub(super) fn move_block(words: &[&str], quotes: &[String]) -> Option<Command> {
-    let rest = match words {
-        ["move" | "bring" | "shift" | "relocate" | "put", rest @ ..] => rest,
-        _ => return None,
-    };
+    let (_, rest) = lead(words, en::MOVE)?;
     let rest = match rest {
         [r @ .., "please"] => r,
         r => r,

@@ -12,67 +12,32 @@ use alloc::string::String;
 
 use super::{BlockRef, Command, InsertAt, Within, only_quote, split_verb, strip_any, strip_any_suffix};
 use crate::page::BlockType;
+use crate::route::language::zh;
 use crate::route::target::{en_block_type, zh_block_type, zh_ordinal};
 use phrase::phrase;
 
 /// `把 … 替换为 …` and its variants.
 fn replace(s: &str, quotes: &[String]) -> Option<Command> {
-    const VERBS: &[&str] = &[
-        "全部替换为",
-        "全部替换成",
-        "全部改成",
-        "全部改为",
-        "全部换成",
-        "都替换为",
-        "都替换成",
-        "都改成",
-        "都改为",
-        "都换成",
-        "统统改成",
-        "一律改成",
-        "替换成为",
-        "替换为",
-        "替换成",
-        "换成",
-        "换为",
-        "改成",
-        "改为",
-        "修改为",
-        "修改成",
-        "更改为",
-        "更改成",
-        "更换为",
-        "更换成",
-        "替换成了",
-        "更正为",
-        "订正为",
-        "变成",
-        "变为",
-        "改作",
-        "写成",
-        "->",
-        ">",
-    ];
-    let (left, verb, right) = split_verb(s, VERBS)?;
+    let (left, _, right) = split_verb(s, zh::REPLACE)?;
     let with = only_quote(right.trim_end_matches(['.', '!', '?']), quotes)?;
+    // `全部` / `都` before the verb are phrase words: they set `all`.
     let p = phrase(left, quotes)?;
     if !p.is_plain_text_target() {
         return None;
     }
-    let all = p.all
-        || verb.starts_with("全部")
-        || verb.starts_with("都")
-        || verb.starts_with("统统")
-        || verb.starts_with("一律");
-    Some(Command::Replace { find: p.literal.clone()?, with: with.into(), all, within: p.within()?, quoted: true })
+    Some(Command::Replace {
+        find: p.literal.clone()?,
+        with: with.into(),
+        all: p.all,
+        within: p.within()?,
+        quoted: true,
+    })
 }
 
 /// `用「B」替换「A」`, `以「B」代替「A」`: the new text first.
 fn replace_new_first(s: &str, quotes: &[String]) -> Option<Command> {
-    const OPENERS: &[&str] = &["用", "以", "拿"];
-    const VERBS: &[&str] = &["替换掉", "替换", "代替", "取代", "替代", "换掉"];
-    let (s, true) = strip_any(s.trim(), OPENERS) else { return None };
-    let (new, _, old) = split_verb(s, VERBS)?;
+    let (s, true) = strip_any(s.trim(), zh::NEW_FIRST_OPENERS) else { return None };
+    let (new, _, old) = split_verb(s, zh::NEW_FIRST_VERBS)?;
     let with = only_quote(new, quotes)?;
     let p = phrase(old, quotes)?;
     if !p.is_plain_text_target() {
@@ -91,8 +56,7 @@ fn replace_new_first(s: &str, quotes: &[String]) -> Option<Command> {
 /// 元`). `simp` is `raw` with Traditional chars mapped, byte for byte: the words are read in it, the literals
 /// are taken from `raw`.
 fn replace_unquoted(raw: &str, simp: &str) -> Option<Command> {
-    const VERBS: &[&str] = &["替换为", "替换成", "换成", "改成", "改为", "修改为", "更改为"];
-    let (left, _, right) = split_verb(simp, VERBS)?;
+    let (left, _, right) = split_verb(simp, zh::REPLACE_UNQUOTED)?;
     let (left, _) = strip_any(left.trim(), &["把", "将"]);
     let (left, all_before) = strip_any(left.trim(), &["所有的", "所有", "全部的", "全部"]);
     let (left, all_after) = strip_any_suffix(left.trim(), &["都", "全部", "全都"]);
@@ -145,31 +109,15 @@ fn same_span<'r>(raw: &'r str, simp: &str, part: &str) -> Option<&'r str> {
 
 /// `删除「A」`, `把「A」删掉`, `删除第二段`, `把选中的段落删除`, `第三个待办不要了，删掉`.
 fn delete(s: &str, quotes: &[String]) -> Option<Command> {
-    const PRE: &[&str] = &["删除掉", "删除", "删掉", "删去", "去掉", "去除", "移除", "delete", "remove", "删"];
-    const POST: &[&str] = &[
-        "删除掉",
-        "删除",
-        "删掉",
-        "删去",
-        "去掉",
-        "去除",
-        "移除",
-        "给删了",
-        "删了",
-        "拿掉",
-        "不要了",
-        "delete掉",
-        "delete",
-    ];
-    let body = if let (rest, true) = strip_any(s, PRE) {
+    let body = if let (rest, true) = strip_any(s, zh::DELETE_BEFORE) {
         rest
     } else {
-        let (rest, found) = strip_any_suffix(s, POST);
+        let (rest, found) = strip_any_suffix(s, zh::DELETE_AFTER);
         if !found {
             return None;
         }
         // `第三个待办不要了，删掉`: two ways of saying it.
-        let (rest, _) = strip_any_suffix(rest.trim_end_matches(','), &["不要了", "没用了", "不需要了"]);
+        let (rest, _) = strip_any_suffix(rest.trim_end_matches(','), zh::DELETE_AFTER_REASONS);
         rest.trim_end_matches(',')
     };
     let p = phrase(body, quotes)?;
@@ -184,23 +132,7 @@ fn delete(s: &str, quotes: &[String]) -> Option<Command> {
 
 /// `把第二段改成标题`, `把选中的段落改成待办`, `「小结」改成二级标题`, `把第二段改成「新内容」`.
 fn set(s: &str, quotes: &[String]) -> Option<Command> {
-    const VERBS: &[&str] = &[
-        "转换成",
-        "转换为",
-        "改成",
-        "变成",
-        "转成",
-        "转为",
-        "改为",
-        "设为",
-        "设置为",
-        "设置成",
-        "换成",
-        "替换为",
-        "替换成",
-        "change成",
-    ];
-    let (left, _, right) = split_verb(s, VERBS)?;
+    let (left, _, right) = split_verb(s, zh::SET_TYPE)?;
     let mut p = phrase(left, quotes)?;
     if let Some(text) = only_quote(right, quotes) {
         // `把「A」改成「B」` is a replace; only a block named by position or selection gets new text.
@@ -209,7 +141,8 @@ fn set(s: &str, quotes: &[String]) -> Option<Command> {
         }
         return Some(Command::SetText { target: p.block_ref()?, text: text.into() });
     }
-    let kind_words = right.trim_end_matches("格式").trim_end_matches("样式").trim();
+    let (kind_words, _) = strip_any_suffix(right.trim(), zh::TYPE_SUFFIXES);
+    let kind_words = kind_words.trim();
     let (kind, level) = zh_block_type(kind_words).or_else(|| en_block_type(kind_words))?;
     // A bare literal names the block that holds it: `「小结」改成二级标题`.
     if p.literal.is_some() {
@@ -223,16 +156,11 @@ fn set(s: &str, quotes: &[String]) -> Option<Command> {
 
 /// `在末尾添加「B」`, `在「A」后面加一段「B」`, `在第二段后插入「B」`, `最后加个待办：「B」`.
 fn insert(s: &str, quotes: &[String]) -> Option<Command> {
-    const VERBS: &[&str] = &[
-        "添加", "加上", "加入", "追加", "插入", "补充", "新增", "增加", "增添", "写上", "写入", "补上", "附上", "补",
-        "加", "插",
-    ];
-    let (place_words, _, what) = split_verb(s, VERBS)?;
+    let (place_words, _, what) = split_verb(s, zh::INSERT)?;
     let (place_words, _) = strip_any(place_words, &["在", "往", "于"]);
     let at = place(place_words.trim_end_matches(['处', ',']), quotes, true)?;
     let what = what.trim_start_matches(['个', '一']);
-    let (what, _) =
-        strip_any(what, &["段话", "段文字", "段", "行字", "行", "句话", "句", "个段落", "段落", "新段落", "个新段落"]);
+    let (what, _) = strip_any(what, zh::INSERT_MEASURES);
     let (what, kind) = new_block_kind(what);
     let what = what.trim_start_matches([':', '：']).trim_start_matches("内容").trim_start_matches("文字");
     let what = what.trim_start_matches([':', '：']);
@@ -243,79 +171,30 @@ fn insert(s: &str, quotes: &[String]) -> Option<Command> {
 
 /// The type word of an inserted block (`个待办`, `条引用`, `个标题`), and the words after it.
 fn new_block_kind(what: &str) -> (&str, BlockType) {
-    const KINDS: &[(&[&str], BlockType)] = &[
-        (&["个待办事项", "个待办", "条待办", "待办事项", "待办", "个任务", "个todo", "todo"], BlockType::Todo),
-        (
-            &["个有序列表项", "条有序列表项", "个编号项", "条编号项", "有序列表项", "编号项"],
-            BlockType::NumberedListItem,
-        ),
-        (
-            &[
-                "个列表项",
-                "条列表项",
-                "列表项",
-                "个要点",
-                "要点",
-                "个无序列表项",
-                "无序列表项",
-                "条",
-                "个bullet",
-                "bullet",
-            ],
-            BlockType::BulletedListItem,
-        ),
-        (&["个引用", "段引用", "条引用", "引用"], BlockType::Quote),
-        (&["个小标题", "个标题", "小标题", "标题"], BlockType::Heading),
-    ];
-    for (words, kind) in KINDS {
-        if let (rest, true) = strip_any(what, words) {
-            return (rest, *kind);
-        }
+    let longest = zh::INSERT_KINDS.iter().filter(|(w, _)| what.starts_with(w)).max_by_key(|(w, _)| w.len());
+    match longest.and_then(|(w, kind)| Some((what.get(w.len()..)?, *kind))) {
+        Some(found) => found,
+        None => (what, BlockType::Paragraph),
     }
-    (what, BlockType::Paragraph)
 }
 
 /// Where a block goes: the end or the start of the page, or after or before a block a phrase names. An
 /// empty place is the end when `empty_is_end` (`添加「B」`).
 pub(super) fn place(words: &str, quotes: &[String], empty_is_end: bool) -> Option<InsertAt> {
-    const END: &[&str] = &[
-        "末尾",
-        "结尾",
-        "最后",
-        "最后面",
-        "文末",
-        "页面末尾",
-        "页面最后",
-        "文档末尾",
-        "最下面",
-        "底部",
-        "页尾",
-        "最底部",
-        "最底下",
-        "页面底部",
-        "最后边",
-        "末端",
-    ];
-    const START: &[&str] =
-        &["开头", "最前面", "顶部", "文首", "页面开头", "最上面", "页首", "最顶部", "最前边", "页面顶部", "最开始"];
     let words = words.trim();
     let words = words.strip_suffix("的位置").or_else(|| words.strip_suffix("位置")).unwrap_or(words);
     if words.is_empty() {
         return empty_is_end.then_some(InsertAt::End);
     }
-    if END.contains(&words) {
+    if zh::PLACE_END.contains(&words) {
         return Some(InsertAt::End);
     }
-    if START.contains(&words) {
+    if zh::PLACE_START.contains(&words) {
         return Some(InsertAt::Start);
     }
-    let (anchor, after) = if let (a, true) =
-        strip_any_suffix(words, &["的后面", "的下面", "后面", "之后", "后边", "下面", "下方", "底下", "后"])
-    {
+    let (anchor, after) = if let (a, true) = strip_any_suffix(words, zh::PLACE_AFTER) {
         (a, true)
-    } else if let (a, true) =
-        strip_any_suffix(words, &["的前面", "的上面", "前面", "之前", "前边", "上面", "上方", "前"])
-    {
+    } else if let (a, true) = strip_any_suffix(words, zh::PLACE_BEFORE) {
         (a, false)
     } else {
         return None;

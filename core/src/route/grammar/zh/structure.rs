@@ -6,57 +6,14 @@ use alloc::string::String;
 use super::phrase::{Phrase, phrase};
 use super::place;
 use crate::route::grammar::{BlockRef, Command, InsertAt, split_verb, strip_any};
+use crate::route::language::zh;
 use crate::route::target::{Kind, Ordinal};
-
-/// Verbs that check a todo, longest first where one starts another.
-const CHECK: &[&str] = &[
-    "标记为已完成",
-    "标记成已完成",
-    "标记为完成",
-    "标记成完成",
-    "标记已完成",
-    "标记完成",
-    "标为已完成",
-    "标为完成",
-    "设置为已完成",
-    "设为已完成",
-    "设为完成",
-    "改为已完成",
-    "改成已完成",
-    "改成完成",
-    "打上勾",
-    "打个勾",
-    "勾选上",
-    "勾选",
-    "勾上",
-    "打勾",
-    "打钩",
-    "打√",
-];
-
-/// Verbs that uncheck a todo.
-const UNCHECK: &[&str] = &[
-    "标记为未完成",
-    "标记成未完成",
-    "标为未完成",
-    "设为未完成",
-    "改为未完成",
-    "改成未完成",
-    "恢复为未完成",
-    "恢复成未完成",
-    "取消勾选",
-    "去掉勾选",
-    "取消打勾",
-    "去掉勾",
-    "取消勾",
-    "取消完成",
-];
 
 /// `勾选第二个待办`, `把「A」勾上`, `第三个待办标记为完成`, `取消勾选选中的待办`, `所有待办都勾上`, `完成第一个待办`.
 pub(super) fn check(s: &str, quotes: &[String]) -> Option<Command> {
-    let (checked, target) = if let Some((before, _, after)) = split_verb(s, UNCHECK) {
+    let (checked, target) = if let Some((before, _, after)) = split_verb(s, zh::UNCHECK) {
         (false, only_one_side(before, after)?)
-    } else if let Some((before, _, after)) = split_verb(s, CHECK) {
+    } else if let Some((before, _, after)) = split_verb(s, zh::CHECK) {
         (true, only_one_side(before, after)?)
     } else {
         // `完成第一个待办`: `完成` reads as "check" only before a todo named by position or text.
@@ -113,8 +70,7 @@ fn todo_ref(mut p: Phrase) -> Option<BlockRef> {
 
 /// `把代码块移到最后`, `把第一个标题移到「背景」后面`, `把选中的段落挪到最前面`, `将「A」那段移动到开头`.
 pub(super) fn move_block(s: &str, quotes: &[String]) -> Option<Command> {
-    const VERBS: &[&str] = &["移动到", "移到", "挪到", "移至", "挪至", "调到", "放到", "搬到", "拖到"];
-    let (target, _, destination) = split_verb(s, VERBS)?;
+    let (target, _, destination) = split_verb(s, zh::MOVE)?;
     let (target, _) = strip_any(target.trim(), &["把", "将"]);
     let destination = destination.trim().trim_end_matches(['去', '吧']);
     let to = place(destination, quotes, false)?;
