@@ -354,7 +354,8 @@ test('after wrangler dev restarts between two writes, connectLive reconnects and
     const changes = seen.filter((m) => m.kind === 'page.changed');
     assert.equal(changes[1].revision, page.revision + 1);
     assert.deepEqual(changes[1].change.blocks.map((b) => b.text), ['SECOND']);
-    const stored = seen.filter((m) => m.kind !== 'hello' && m.kind !== 'snapshot');
+    // hello, snapshot and profile.changed (v2) are not stored: they carry the position the socket is at.
+    const stored = seen.filter((m) => !['hello', 'snapshot', 'profile.changed'].includes(m.kind));
     assert.deepEqual(stored.map((m) => m.seq), stored.map((_, i) => stored[0].seq + i), 'no gap, no repeat');
     assert.ok(client.lastSeq > before);
     assert.ok(statuses.filter((s) => s === 'live').length >= 2, `${statuses}`);
