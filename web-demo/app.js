@@ -212,8 +212,8 @@ async function main() {
           break;
         case "profile.changed":
           // The workspace profile changed (in another tab, or by another owner): the review mode switch and
-          // the tool toggles show it, and the manifest is read again.
-          void toolsPanel.load();
+          // the tool toggles show it, and the manifest is read again (not for this tab's own store).
+          toolsPanel.follow(message.profile);
           break;
         case "tool.event":
           commandPanel.toolEvent(message.event);

@@ -159,7 +159,8 @@ describe("keyboard", () => {
       await page.click("#review-mode [data-mode=yolo]");
       await page.waitForFunction(() => !document.querySelector("#tool-list input:disabled"));
     } finally {
-      await page.unroute(profileRoute, slow);
+      // Waits for a store still held by `slow`, so none is continued after the route is gone.
+      await page.unrouteAll({ behavior: "wait" });
     }
     assert.equal(await page.locator("#review-mode [aria-pressed=true]").getAttribute("data-mode"), "yolo");
     assert.match(await text("#command-decision"), /applies directly/);

@@ -25,6 +25,10 @@ const RISK = {
  */
 export function createToolsPanel(root, { workspaceId, canChange = true, onProfile }) {
   const state = { profile: null, manifest: null, busy: false, error: null, pending: null };
+  /** What this tab's own stores said (see `follow`). */
+  const stored = [];
+  /** What a profile says, as one string: its review mode and switched-off tools. */
+  const said = (profile) => JSON.stringify([profile?.reviewMode, [...(profile?.tools?.disabled ?? [])].sort()]);
 
   async function load() {
     show(await fetchProfile(workspaceId));
@@ -53,6 +57,9 @@ export function createToolsPanel(root, { workspaceId, canChange = true, onProfil
       while (state.pending) {
         const next = { ...state.profile, ...state.pending };
         state.pending = null;
+        // Remembered until its echo on the live channel comes back (a few, should one never come).
+        stored.push(said(next));
+        stored.splice(0, stored.length - 8);
         const answer = await putProfile(next, workspaceId);
         state.profile = answer.profile;
         if (!state.pending) show(answer);
@@ -117,5 +124,21 @@ export function createToolsPanel(root, { workspaceId, canChange = true, onProfil
     );
   }
 
-  return { load, save };
+  /**
+   * Follows a `profile.changed` of the live channel: read again only when it says something this panel
+   * does not show. This tab's own store comes back on the channel too (during the save, or after its
+   * answer was shown); neither needs a read.
+   */
+  function follow(changed) {
+    const key = said(changed);
+    const own = stored.indexOf(key);
+    if (own >= 0) {
+      stored.splice(own, 1);
+      return;
+    }
+    if (state.busy || !state.profile || key === said(state.profile)) return;
+    void load();
+  }
+
+  return { load, save, follow };
 }
