@@ -15,6 +15,12 @@ use pageai_core::page::{Block, BlockType, Page};
 use pageai_core::route::language::{self, en, zh};
 use serde_json::{Value, json};
 
+// The to-do checks and the refusals, in files of their own.
+#[path = "checks.rs"]
+mod checks;
+#[path = "refusals.rs"]
+mod refusals;
+
 /// The seed of the one random generator; changing it draws other texts, not other forms.
 const SEED: u64 = 0x2027_0027;
 
@@ -542,22 +548,7 @@ impl Generator {
                 let these =
                     *self.rng.pick(&["these", "the selected blocks", "the selected paragraphs", "this selection"]);
                 let prompt = self.wrap(&format!("make {these} {name}"), false);
-                let changes = ids
-                    .iter()
-                    .map(|id| {
-                        let mut c = Self::typed(*kind, *level);
-                        c["blockId"] = json!(id);
-                        c["after"] = json!(self.pages[&page].block(id).map(|b| b.text.clone()));
-                        c
-                    })
-                    .collect();
-                self.push(
-                    "en-type-selection",
-                    &page,
-                    &ids,
-                    prompt,
-                    Expect::Direct { intent: "direct_type_change", changes, risk: "medium" },
-                );
+                self.type_selection("en-type-selection", &page, &ids, *kind, *level, prompt);
                 continue;
             }
             let prompt = self.wrap(&core, false);
@@ -605,22 +596,7 @@ impl Generator {
                 let Some((page, ids)) = self.two_paragraphs(&names) else { continue };
                 let these = *self.rng.pick(&["选中的段落", "选中的", "这几段", "这两段"]);
                 let prompt = self.wrap(&format!("把{these}{verb}{name}"), true);
-                let changes = ids
-                    .iter()
-                    .map(|id| {
-                        let mut c = Self::typed(*kind, *level);
-                        c["blockId"] = json!(id);
-                        c["after"] = json!(self.pages[&page].block(id).map(|b| b.text.clone()));
-                        c
-                    })
-                    .collect();
-                self.push(
-                    "zh-type-selection",
-                    &page,
-                    &ids,
-                    prompt,
-                    Expect::Direct { intent: "direct_type_change", changes, risk: "medium" },
-                );
+                self.type_selection("zh-type-selection", &page, &ids, *kind, *level, prompt);
                 continue;
             }
             let measure = *self.rng.pick(&["", "", "一个"]);
@@ -639,6 +615,28 @@ impl Generator {
     }
 
     /// Two neighbouring editable paragraphs of one page, for a selection.
+    /// A type change of the selected blocks `ids` of `page`, pushed as one line.
+    fn type_selection(
+        &mut self,
+        family: &str,
+        page: &str,
+        ids: &[String],
+        kind: BlockType,
+        level: Option<u8>,
+        prompt: String,
+    ) {
+        let changes = ids
+            .iter()
+            .map(|id| {
+                let mut c = Self::typed(kind, level);
+                c["blockId"] = json!(id);
+                c["after"] = json!(self.pages[page].block(id).map(|b| b.text.clone()));
+                c
+            })
+            .collect();
+        self.push(family, page, ids, prompt, Expect::Direct { intent: "direct_type_change", changes, risk: "medium" });
+    }
+
     fn two_paragraphs(&mut self, names: &[String]) -> Option<(String, Vec<String>)> {
         for _ in 0..20 {
             let page = self.rng.pick(names).clone();
@@ -655,134 +653,6 @@ impl Generator {
             }
         }
         None
-    }
-
-    fn checks(&mut self) {
-        let mut todos: Vec<(String, String, String, usize)> = Vec::new();
-        for (name, p) in &self.pages {
-            let all: Vec<&Block> = p.blocks.iter().filter(|b| b.kind == BlockType::Todo).collect();
-            for (i, b) in all.iter().enumerate() {
-                let once = p.blocks.iter().map(|o| o.text.matches(b.text.as_str()).count()).sum::<usize>() == 1;
-                if b.editable && once && b.attrs.checked == Some(false) {
-                    todos.push((name.clone(), b.block_id.clone(), b.text.clone(), i + 1));
-                }
-            }
-        }
-        const EN: &[&str] = &["first", "second", "third", "fourth", "fifth"];
-        const ZH: &[&str] = &["一", "二", "三", "四", "五"];
-        let en_forms: Vec<String> = en::CHECK
-            .iter()
-            .map(|v| format!("{v} {{}}"))
-            .chain(en::DONE.iter().map(|d| format!("mark {{}} as {d}")))
-            .collect();
-        let zh_forms: Vec<String> = zh::CHECK
-            .iter()
-            .map(|v| if self.rng.below(2) == 0 { format!("{v}{{}}") } else { format!("把{{}}{v}") })
-            .collect();
-        for (forms, cjk) in [(en_forms, false), (zh_forms, true)] {
-            for form in forms {
-                let (page, block, text, n) = todos[self.rng.below(todos.len())].clone();
-                let q = self.quote(&text);
-                let reference = match (cjk, self.rng.below(3)) {
-                    (false, 0) => format!("the {} todo", EN.get(n - 1).unwrap_or(&"first")),
-                    (false, 1) => format!("the todo {q}"),
-                    (false, _) => q,
-                    (true, 0) => format!("第{}个待办", ZH.get(n - 1).unwrap_or(&"一")),
-                    (true, _) => q,
-                };
-                let prompt = self.wrap(&form.replace("{}", &reference), cjk);
-                let changes = vec![json!({"blockId": block, "after": text, "attrs": {"checked": true, "depth": 0}})];
-                self.push(
-                    if cjk { "zh-check" } else { "en-check" },
-                    &page,
-                    &[],
-                    prompt,
-                    Expect::Direct { intent: "direct_type_change", changes, risk: "low" },
-                );
-            }
-        }
-    }
-
-    /// Refusals: the same commands, negated, asked, made conditional, mixed with a rewrite; and texts that
-    /// are on the page twice, across two blocks, or only in a locked block.
-    fn refusals(&mut self) {
-        for i in 0..40 {
-            let cjk = i % 2 == 0;
-            let t = self.text(cjk);
-            let new = *self.rng.pick(if cjk { NEW_ZH } else { NEW_EN });
-            let (a, b) = (self.quote(&t.literal), self.quote(new));
-            let (prompt, intent, reason) = match (cjk, i / 2 % 5) {
-                (false, 0) => (format!("don't replace {a} with {b}"), "direct_replace", "complex"),
-                (false, 1) => (format!("should we replace {a} with {b}?"), "read_only_question", "question"),
-                (false, 2) => (format!("if the tests pass, replace {a} with {b}"), "direct_replace", "complex"),
-                (false, 3) => (
-                    format!("replace {a} with {b} and then rewrite the page to be shorter"),
-                    "complex_rewrite",
-                    "complex",
-                ),
-                (false, _) => (format!("never delete {a}"), "direct_delete", "complex"),
-                (true, 0) => (format!("不要把{a}替换为{b}"), "direct_replace", "complex"),
-                (true, 1) => (format!("为什么要把{a}替换为{b}？"), "read_only_question", "question"),
-                (true, 2) => (format!("如果测试通过，就把{a}替换为{b}"), "direct_replace", "complex"),
-                (true, 3) => (format!("把{a}替换为{b}，然后润色全文"), "complex_rewrite", "complex"),
-                (true, _) => (format!("别删除{a}"), "direct_delete", "complex"),
-            };
-            self.push("refuse", &t.page.clone(), &[], prompt, Expect::Hermes { intent, reason });
-        }
-        // Texts the page holds twice (a locked holder counts), texts spanning two blocks, texts only locked.
-        let mut twice = Vec::new();
-        let mut spanning = Vec::new();
-        let mut locked = Vec::new();
-        for (name, p) in &self.pages {
-            if p.permission == pageai_core::page::Permission::Read {
-                continue;
-            }
-            for w in p.blocks.windows(2) {
-                let (x, y) = (&w[0], &w[1]);
-                let tail: String = x.text.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
-                let head: String = y.text.chars().take(4).collect();
-                if !tail.trim().is_empty() && !head.trim().is_empty() && x.editable && y.editable {
-                    spanning.push((name.clone(), format!("{tail} {head}")));
-                }
-            }
-            for b in &p.blocks {
-                for word in b.text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 3) {
-                    let n = p.blocks.iter().map(|o| o.text.matches(word).count()).sum::<usize>();
-                    if n >= 2 {
-                        twice.push((name.clone(), word.to_string()));
-                    }
-                    if !b.editable && n == 1 {
-                        locked.push((name.clone(), word.to_string()));
-                    }
-                }
-            }
-        }
-        for (pool, reason, count) in
-            [(twice, "match_ambiguous", 30), (spanning, "match_not_found", 16), (locked, "not_editable", 16)]
-        {
-            if pool.is_empty() {
-                continue;
-            }
-            for i in 0..count {
-                let (page, literal) = pool[self.rng.below(pool.len())].clone();
-                if literal.contains(['"', '\'', '`']) {
-                    continue;
-                }
-                let cjk = i % 2 == 0;
-                let new = *self.rng.pick(if cjk { NEW_ZH } else { NEW_EN });
-                let (a, b) = (self.quote(&literal), self.quote(new));
-                let (prompt, intent) = match (cjk, i % 3) {
-                    (true, 0) => (format!("把{a}替换为{b}"), "direct_replace"),
-                    (true, 1) => (format!("删除{a}"), "direct_delete"),
-                    (true, _) => (format!("用{b}代替{a}"), "direct_replace"),
-                    (false, 0) => (format!("replace {a} with {b}"), "direct_replace"),
-                    (false, 1) => (format!("delete {a}"), "direct_delete"),
-                    (false, _) => (format!("use {b} instead of {a}"), "direct_replace"),
-                };
-                let prompt = self.wrap(&prompt, cjk);
-                self.push("refuse-target", &page, &[], prompt, Expect::Hermes { intent, reason });
-            }
-        }
     }
 }
 
