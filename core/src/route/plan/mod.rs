@@ -9,6 +9,7 @@ mod resolve;
 mod span;
 mod structure;
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
