@@ -35,6 +35,7 @@ worker:
 
 lint:
 	$(CARGO) fmt --all --check
+	scripts/module-cycles
 	@# Core's tests and the criterion benches (benches/core, a crate of its own so the tests never build criterion).
 	$(CARGO) clippy -p pageai-core -p pageai-bench --all-targets -- -D warnings
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings

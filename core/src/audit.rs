@@ -133,9 +133,9 @@ impl AuditDraft {
     pub fn for_result(action: AuditAction, result: &ToolResultV1, review_session_id: Option<&str>) -> Self {
         let verb = if result.dry_run { "previewed" } else { "applied" };
         let risk = match result.risk {
-            crate::ops::Risk::Low => "low",
-            crate::ops::Risk::Medium => "medium",
-            crate::ops::Risk::High => "high",
+            crate::vocab::Risk::Low => "low",
+            crate::vocab::Risk::Medium => "medium",
+            crate::vocab::Risk::High => "high",
         };
         AuditDraft {
             at: result.audit.at.clone(),

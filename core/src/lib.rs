@@ -6,6 +6,8 @@
 //!
 //! A guided tour:
 //!
+//! - [`vocab`]: the closed lists everything else names (tools, origins, risks, intents, review states and
+//!   modes), at the bottom of the crate: it imports no other module, and no module imports one above it.
 //! - [`page`]: the block page model, its content hashes, `conflictDetectionKey` and `revisionRef`.
 //! - [`history`]: the revision at which each block last changed, so a write based on an older revision
 //!   lands when the blocks it touches did not change since.
@@ -75,6 +77,7 @@ pub mod profile;
 pub mod review;
 pub mod route;
 pub mod search;
+pub mod vocab;
 pub mod wire;
 
 pub use error::{Error, Result};

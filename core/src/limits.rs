@@ -25,7 +25,6 @@ use alloc::vec::Vec;
 use crate::error::{Error, Result};
 use crate::history::BlockHistory;
 use crate::json::to_json;
-use crate::ops::ChangedBlock;
 use crate::page::{Block, Page};
 
 /// The most one stored record (JSON) may take, in bytes.
@@ -51,16 +50,24 @@ pub fn check_record(record: &str, bytes: usize, block_id: Option<&str>) -> Resul
     }
 }
 
+/// A block a write changed, as a record's size names it: the operations engine's `ChangedBlock`
+/// (`crate::ops`, which sits above this module and asks [`check_block`] of every block it plans).
+pub trait ChangedText {
+    /// The block's id.
+    fn block_id(&self) -> &str;
+    /// The length of its text, before or after the change, whichever is longer.
+    fn text_len(&self) -> usize;
+}
+
 /// Refuses a write whose answer (`json`, what an applied write keeps for its idempotent replays) could not
 /// be stored, naming the largest block it changes.
-pub fn check_result(json: &str, changed: &[ChangedBlock]) -> Result<()> {
+pub fn check_result<C: ChangedText>(json: &str, changed: &[C]) -> Result<()> {
     check_record("tool result", json.len(), largest_block(changed))
 }
 
 /// The block of `changed` with the most text, before or after: the one to name when a record is too large.
-pub fn largest_block(changed: &[ChangedBlock]) -> Option<&str> {
-    let size = |c: &ChangedBlock| c.before.as_ref().map_or(0, String::len).max(c.after.as_ref().map_or(0, String::len));
-    changed.iter().max_by_key(|c| size(c)).map(|c| c.block_id.as_str())
+pub fn largest_block<C: ChangedText>(changed: &[C]) -> Option<&str> {
+    changed.iter().max_by_key(|c| c.text_len()).map(ChangedText::block_id)
 }
 
 /// A block's JSON, refused past [`MAX_BLOCK_BYTES`] with `mnote_block_too_large` naming it: the stored form

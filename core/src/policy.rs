@@ -2,8 +2,9 @@
 //!
 //! It owns one function, [`decide`], and the answers it gives: [`Unavailable`] (read-only document, tool
 //! disabled in the profile, capability scope not granted, each with its human message) and [`Decision`]
-//! (run, replay, preview, propose, apply, or hold with a [`Hold`] reason). Nothing else in the workspace
-//! re-derives these rules:
+//! (run, replay, preview, propose, apply, or hold with a [`Hold`] reason). "Is this write held or applied?"
+//! is one function, [`held`] (the table below), which [`decide`] asks at [`Stage::Planned`]. Nothing else
+//! in the workspace re-derives these rules:
 //!
 //! - the executor ([`crate::executor`]) asks at [`Stage::Run`] for a read, at [`Stage::Submitted`] for a
 //!   write's idempotent replay and at [`Stage::Planned`] once the operations engine has planned the write;
@@ -12,7 +13,8 @@
 //!   [`Stage::Run`] for availability, and the router names the refusal from the typed [`Unavailable`];
 //! - review sessions ([`crate::review::submit`]) ask at [`Stage::Submitted`] whether an AI write goes
 //!   straight through the executor (a replay, a `yolo` preview) or through a review session, which is what
-//!   the Worker's tool and command services run.
+//!   the Worker's tool and command services run;
+//! - the manifest's `requiresApproval` and the router's `requiresReview` ask [`held`] (see there).
 //!
 //! The review table for AI callers (`hermes`, `shortcut`; people are never held by the mode):
 //!
@@ -23,12 +25,9 @@
 //! | `yolo` | apply | hold | hold |
 //!
 //! ```
-//! use pageai_core::executor::Origin;
-//! use pageai_core::manifest::Tool;
-//! use pageai_core::ops::Risk;
 //! use pageai_core::page::Permission;
 //! use pageai_core::policy::{self, Ask, Decision, Hold, Stage, Unavailable};
-//! use pageai_core::profile::{Profile, ReviewMode};
+//! use pageai_core::vocab::{Origin, Profile, ReviewMode, Risk, Tool};
 //!
 //! let profile = Profile { review_mode: ReviewMode::Yolo, ..Profile::default() };
 //! let ask = Ask {
@@ -43,17 +42,17 @@
 //! assert_eq!(policy::decide(&ask, Stage::Planned { risk: Risk::High }), Ok(Decision::Hold(Hold::HighRisk)));
 //! let read_only = Ask { permission: Permission::Read, ..ask };
 //! assert_eq!(policy::decide(&read_only, Stage::Run), Err(Unavailable::ReadOnly));
+//! // The same rule, asked without a call (the manifest, the router):
+//! assert_eq!(policy::held(Tool::DocApplyBlockOps, Origin::Shortcut, ReviewMode::Yolo, Risk::Medium), None);
+//! assert_eq!(policy::held(Tool::PageSave, Origin::Hermes, ReviewMode::Yolo, Risk::Low), Some(Hold::HighRisk));
 //! ```
 
 use alloc::string::String;
 use core::fmt;
 
 use crate::error::Error;
-use crate::executor::Origin;
-use crate::manifest::{Tool, ToolRisk};
-use crate::ops::Risk;
 use crate::page::Permission;
-use crate::profile::{Profile, ReviewMode};
+use crate::vocab::{Origin, Profile, ReviewMode, Risk, Tool, ToolRisk};
 
 mod role;
 
@@ -168,25 +167,6 @@ pub fn check_bound(tool: Tool, origin: Origin, context_id: Option<&str>) -> Resu
     }
 }
 
-/// [`check_bound`] for a call's JSON arguments, after checking them: a write whose arguments are bad and
-/// name no `contextId` is refused for every bad field at once, the missing `contextId` listed with them, so
-/// a model fixes its call in one go rather than learning of one mistake per call.
-pub fn check_call_bound(tool: Tool, origin: Origin, args: &serde_json::Value) -> Result<(), Error> {
-    let context_id = args.get("contextId").and_then(serde_json::Value::as_str);
-    let bound = check_bound(tool, origin, context_id);
-    match (crate::executor::check_arguments(tool, args), bound) {
-        (Ok(()), bound) => bound,
-        (Err(Error::InvalidArguments { pointer, reason, mut more }), Err(_)) => {
-            more.push(crate::error::FieldError {
-                pointer: "/contextId".into(),
-                reason: "every AI write names the frozen context of its run: the contextId doc_fetch answered".into(),
-            });
-            Err(Error::InvalidArguments { pointer, reason, more })
-        }
-        (Err(error), _) => Err(error),
-    }
-}
-
 /// A write's risk: the plan's, or high for a tool that is high-risk by nature (`page.save`).
 pub fn risk_of(tool: Tool, planned: Risk) -> Risk {
     match tool.spec().risk {
@@ -229,17 +209,31 @@ fn submitted(ask: &Ask<'_>, dry_run: bool, stored: bool) -> Decision {
     Decision::Propose
 }
 
+/// The review rule with the caller's role: a viewer's write is only a proposal, whatever the mode (a
+/// proposal-only tool keeps its own reason).
 fn planned(ask: &Ask<'_>, risk: Risk) -> Option<Hold> {
-    if ask.tool.spec().always_dry_run {
-        return Some(Hold::ProposalOnly);
-    }
-    if !ask.role.permits(Act::Write) {
+    let held = held(ask.tool, ask.origin, ask.profile.review_mode, risk);
+    if held != Some(Hold::ProposalOnly) && !ask.role.permits(Act::Write) {
         return Some(Hold::Role);
     }
-    if !ask.origin.is_ai() {
+    held
+}
+
+/// The one review rule, the table above: whether a write of `tool` by `origin`, whose plan's risk is
+/// `planned`, waits for a person under `mode` (`Some`, with why) or applies (`None`).
+///
+/// Everything that says whether a write is held asks this: the executor, through [`decide`] at
+/// [`Stage::Planned`] (which adds the caller's role); the manifest's `requiresApproval` (at the lowest risk
+/// a plan can have); the router's `requiresReview` for a direct route (at the risk of its own dry-run) and
+/// for a Hermes route (at the route's risk).
+pub fn held(tool: Tool, origin: Origin, mode: ReviewMode, planned: Risk) -> Option<Hold> {
+    if tool.spec().always_dry_run {
+        return Some(Hold::ProposalOnly);
+    }
+    if !origin.is_ai() {
         return None;
     }
-    match (ask.profile.review_mode, risk) {
+    match (mode, risk_of(tool, planned)) {
         (ReviewMode::Required, _) => Some(Hold::Required),
         (ReviewMode::Review, _) => Some(Hold::Review),
         (ReviewMode::Yolo, Risk::High) => Some(Hold::HighRisk),

@@ -38,7 +38,7 @@ use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
 use crate::wire::{ContextHeldV1, PageAiContextV1, ToolResultV1};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
-pub use origin::Origin;
+pub use origin::{Origin, check_call_bound};
 pub use precondition::REBASED;
 pub use write::{WriteArgs, WriteCall};
 

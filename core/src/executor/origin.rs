@@ -1,37 +1,28 @@
-//! Who is asking: the one fact that decides whether a write is held to the review mode.
+//! Who is asking ([`Origin`], core's vocabulary) and what an AI caller owes before its write is read: the
+//! frozen context of its run.
 
-use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-/// Who is asking. AI callers are held to the review mode; people are not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Origin {
-    /// A Hermes run, through MCP or the tool route.
-    Hermes,
-    /// The deterministic command router's shortcut.
-    Shortcut,
-    /// A person acting directly (the editor, an import).
-    User,
-    /// A person accepting a review session.
-    ReviewAccept,
-}
+use crate::error::{Error, FieldError};
+use crate::policy;
+pub use crate::vocab::Origin;
+use crate::vocab::Tool;
 
-impl Origin {
-    /// Whether the caller is an AI, held to the profile's review mode.
-    pub fn is_ai(self) -> bool {
-        match self {
-            Origin::Hermes | Origin::Shortcut => true,
-            Origin::User | Origin::ReviewAccept => false,
+/// [`policy::check_bound`] for a call's JSON arguments, after checking them: a write whose arguments are
+/// bad and name no `contextId` is refused for every bad field at once, the missing `contextId` listed with
+/// them, so a model fixes its call in one go rather than learning of one mistake per call.
+pub fn check_call_bound(tool: Tool, origin: Origin, args: &Value) -> Result<(), Error> {
+    let context_id = args.get("contextId").and_then(Value::as_str);
+    let bound = policy::check_bound(tool, origin, context_id);
+    match (super::check_arguments(tool, args), bound) {
+        (Ok(()), bound) => bound,
+        (Err(Error::InvalidArguments { pointer, reason, mut more }), Err(_)) => {
+            more.push(FieldError {
+                pointer: "/contextId".into(),
+                reason: "every AI write names the frozen context of its run: the contextId doc_fetch answered".into(),
+            });
+            Err(Error::InvalidArguments { pointer, reason, more })
         }
-    }
-
-    /// The actor an AI call records in the audit when no person is named: `hermes`, `shortcut`, `user`.
-    pub fn actor(self) -> &'static str {
-        match self {
-            Origin::Hermes => "hermes",
-            Origin::Shortcut => "shortcut",
-            Origin::User | Origin::ReviewAccept => "user",
-        }
+        (Err(error), _) => Err(error),
     }
 }

@@ -21,12 +21,11 @@ mod export;
 
 use alloc::string::{String, ToString};
 
-use crate::executor::Origin;
 use crate::page::Permission;
 use crate::policy::{self, Ask, Stage};
-use crate::profile::{Profile, ReviewMode};
+use crate::vocab::{Origin, Profile, Risk};
+pub use crate::vocab::{SelectionEffect, Tool, ToolRisk, ToolSpec};
 pub use crate::wire::{AI_TOOL_MANIFEST_V1, AnnotationsV1, AvailabilityV1, ManifestV1, ToolDescriptorV1};
-pub use catalog::{SelectionEffect, Tool, ToolRisk, ToolSpec};
 pub use export::{mcp_tools_list, openai_functions, openai_functions_strict};
 
 /// Why `tool` is unavailable here, or `None` when it may run: the policy's [`Unavailable`] as its human
@@ -41,7 +40,7 @@ pub fn unavailable_reason(
 ) -> Option<String> {
     // The manifest lists tools for an AI caller; availability does not depend on the origin.
     // Availability does not depend on the role: a viewer's writes are offered, and held as proposals.
-    let ask = Ask { tool, origin: Origin::Hermes, profile, grants, permission, role: crate::policy::Role::Owner };
+    let ask = Ask { tool, origin: Origin::Hermes, profile, grants, permission, role: policy::Role::Owner };
     policy::decide(&ask, Stage::Run).err().map(|unavailable| unavailable.to_string())
 }
 
@@ -54,11 +53,9 @@ pub fn refusal_schema() -> serde_json::Value {
 /// The annotations of `tool` under `profile`.
 pub fn annotations(tool: Tool, profile: &Profile) -> AnnotationsV1 {
     let spec = tool.spec();
-    let requires_approval = match (spec.readonly, spec.risk) {
-        (true, _) => false,
-        (false, ToolRisk::HighRiskWrite) => true,
-        (false, _) => spec.always_dry_run || profile.review_mode != ReviewMode::Yolo,
-    };
+    // A write needs approval when the review rule holds it even at the lowest risk a plan can have.
+    let requires_approval =
+        tool.writes() && policy::held(tool, Origin::Hermes, profile.review_mode, Risk::Low).is_some();
     AnnotationsV1 {
         readonly: spec.readonly,
         destructive: spec.destructive,
@@ -82,7 +79,7 @@ pub fn manifest(profile: &Profile, grants: Option<&[String]>, permission: Permis
             ToolDescriptorV1 {
                 name: spec.name.into(),
                 mcp_name: spec.mcp_name.into(),
-                description: spec.description.into(),
+                description: tool.description().into(),
                 input_schema: tool.input_schema(),
                 output_schema: tool.output_schema(),
                 annotations: annotations(tool, profile),

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::*;
 use crate::policy::scope_granted;
+use crate::vocab::ReviewMode;
 
 #[test]
 fn every_tool_has_a_closed_schema_derived_from_its_args() {

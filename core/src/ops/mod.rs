@@ -17,7 +17,8 @@ mod matching;
 mod step;
 mod types;
 
-pub use types::{ChangedBlock, NewBlock, Occurrence, Operation, Risk, TargetScope};
+pub use crate::vocab::Risk;
+pub use types::{ChangedBlock, NewBlock, Occurrence, Operation, TargetScope};
 
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;

@@ -139,19 +139,6 @@ impl Operation {
     }
 }
 
-/// How risky a write is (SPEC §6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Risk {
-    /// One unique change inside one block.
-    Low,
-    /// Several blocks, any delete, or `occurrence: all`.
-    Medium,
-    /// A whole-page save, or more than three deletes.
-    High,
-}
-
 /// The write scope: which existing blocks a batch may target.
 ///
 /// It borrows the ids it is built from and hashes them, so checking a 10,000-block full-page scope costs
@@ -284,4 +271,14 @@ pub struct ChangedBlock {
     /// `pageRev:{base}:block:{id}:{h8}` of the block the change was computed against; for an inserted
     /// block, the ref it will have at the new revision.
     pub revision_ref: String,
+}
+
+impl crate::limits::ChangedText for ChangedBlock {
+    fn block_id(&self) -> &str {
+        &self.block_id
+    }
+
+    fn text_len(&self) -> usize {
+        self.before.as_ref().map_or(0, String::len).max(self.after.as_ref().map_or(0, String::len))
+    }
 }

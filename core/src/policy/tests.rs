@@ -131,6 +131,24 @@ fn a_high_risk_tool_is_high_risk_whatever_its_plan_and_proposals_always_wait() {
     }
 }
 
+/// The manifest and the router ask [`held`] without a call: it answers what the executor's decision does
+/// for the same write, for every write tool, caller, mode and risk.
+#[test]
+fn held_answers_what_the_executor_decides() {
+    for tool in Tool::ALL.into_iter().filter(|t| t.writes()) {
+        for origin in [Origin::Hermes, Origin::Shortcut, Origin::User, Origin::ReviewAccept] {
+            for mode in ReviewMode::ALL {
+                let profile = profile(mode);
+                for risk in [Risk::Low, Risk::Medium, Risk::High] {
+                    let want = held(tool, origin, mode, risk).map_or(Decision::Apply, Decision::Hold);
+                    let got = decide(&ask(tool, origin, &profile), Stage::Planned { risk });
+                    assert_eq!(got, Ok(want), "{tool:?} {origin:?} {mode:?} {risk:?}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn hold_reasons_keep_their_messages() {
     assert_eq!(Hold::ProposalOnly.message(), "proposals only apply through a review session");

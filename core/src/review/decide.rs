@@ -5,7 +5,6 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::session::{AnswerRecordV1, AppliedV1, PAGE_AI_REVIEW_ANSWER_V1, ReviewAnswerV1, ReviewSessionV1, StaleV1};
-use super::state::Action;
 use super::write::{self, Batch, Read};
 use super::{Answer, Stamp, partial};
 use crate::error::{Error, Result};
@@ -13,6 +12,7 @@ use crate::executor::idempotency::fingerprint;
 use crate::executor::{Env, Origin};
 use crate::json;
 use crate::page::Page;
+use crate::vocab::Action;
 use crate::wire::{ErrorBody, ToolResultV1};
 
 /// The body of an accept.

@@ -66,6 +66,7 @@ mod state;
 mod submit;
 mod write;
 
+pub use crate::vocab::{Action, State};
 pub use decide::{AcceptRequest, abort, accept, reject};
 pub use propose::{ProposeRequest, RetryRequest, propose, retry};
 pub use revert::{RevertRequest, revert};
@@ -74,7 +75,7 @@ pub use session::{
     PAGE_AI_REVIEW_ANSWER_V1, PAGE_AI_REVIEW_SESSION_V1, ProposalV1, RetryActionV1, RevertedV1, ReviewAnswerV1,
     ReviewSessionV1, SessionAuditV1, SourceV1, StaleV1, TransitionV1,
 };
-pub use state::{Action, State, allowed_actions, next};
+pub use state::{allowed_actions, next};
 pub use submit::{Proposal, REVIEW_PENDING, Submission, answer, submit};
 
 use alloc::string::String;

@@ -10,14 +10,14 @@ use super::Stamp;
 use super::session::{
     ActionsV1, AppliedV1, BaseV1, PAGE_AI_REVIEW_SESSION_V1, ProposalV1, ReviewSessionV1, SessionAuditV1, SourceV1,
 };
-use super::state::{Action, State};
 use super::write::{self, Batch, Read};
 use crate::error::{Error, Result};
 use crate::executor::{Call, Env, execute};
 use crate::manifest::Tool;
 use crate::ops::{Operation, TargetScope};
 use crate::page::Page;
-use crate::profile::ReviewMode;
+use crate::vocab::ReviewMode;
+use crate::vocab::{Action, State};
 use crate::wire::{ErrorBody, ToolResultV1};
 
 /// A write tool call to hold for review, with the ids the caller minted for its session.

@@ -8,13 +8,13 @@ use serde::{Deserialize, Serialize};
 
 use super::decide::{answer, check_key, record, request_fingerprint};
 use super::session::{AppliedV1, RevertedV1, ReviewSessionV1};
-use super::state::Action;
 use super::write::{self, Batch, Read};
 use super::{Answer, Stamp};
 use crate::error::{Error, Result};
 use crate::executor::{Env, Origin};
 use crate::ops::Operation;
 use crate::page::Page;
+use crate::vocab::Action;
 
 /// The body of a revert.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,9 +4,10 @@
 
 use alloc::string::String;
 
-use super::state::{Action, State, allowed_actions, next};
+use super::state::{allowed_actions, next};
 use crate::error::{Error, Result};
 use crate::page::Page;
+use crate::vocab::{Action, State};
 
 pub use crate::wire::{
     AcceptActionV1, ActionsV1, AnswerRecordV1, AppliedV1, BaseV1, BlockStampV1, PAGE_AI_REVIEW_ANSWER_V1,

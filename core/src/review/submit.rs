@@ -11,7 +11,6 @@ use alloc::string::String;
 use serde_json::Value;
 
 use super::session::ReviewSessionV1;
-use super::state::State;
 use crate::error::{Error, Result};
 use crate::executor::idempotency::fingerprint;
 use crate::executor::{Call, Effect, Env, Outcome};
@@ -19,6 +18,7 @@ use crate::json::to_json;
 use crate::manifest::Tool;
 use crate::page::Page;
 use crate::policy::{self, Ask, Decision, Stage};
+use crate::vocab::State;
 use crate::wire::{ToolResultV1, WarningV1};
 
 /// Code of the warning a held write answers with.

@@ -1,7 +1,7 @@
 //! What a prompt is, when it is not a direct command: a question, an open rewrite, or something the page AI
 //! does not do. Keyword lists look only at the text outside quotes, so quoted words never trigger them.
 
-use super::intent::Intent;
+use crate::vocab::Intent;
 
 /// Requests outside what page tools can do at all.
 const UNSUPPORTED: &[&str] = &[

@@ -11,19 +11,17 @@ use serde_json::Value;
 
 use super::grammar::Command;
 use super::hermes::hermes;
-use super::intent::{Intent, ReasonCode};
 use super::plan::{self, Note};
 use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1};
 use crate::error::Error;
 use crate::executor::idempotency::MemoryIdempotencyStore;
-use crate::executor::{self, Effect, Env, Origin, WriteArgs, WriteCall};
+use crate::executor::{self, Effect, Env, WriteArgs, WriteCall};
 use crate::json;
-use crate::manifest::Tool;
 use crate::manifest::args::ApplyBlockOpsArgs;
-use crate::ops::{Operation, Risk};
+use crate::ops::Operation;
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage, Unavailable};
-use crate::profile::ReviewMode;
+use crate::vocab::{Intent, Origin, ReasonCode, ReviewMode, Risk, Tool};
 use crate::wire::ToolResultV1;
 
 /// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route.
@@ -108,8 +106,10 @@ impl Reading<'_> {
         if self.folded() { planned.max(Risk::Medium) } else { planned }
     }
 
+    /// A folded match is a guess, reviewed in every mode; otherwise the review rule decides, for the
+    /// shortcut's write at the dry-run's risk.
     fn requires_review(&self, mode: ReviewMode, risk: Risk) -> bool {
-        self.folded() || requires_review(mode, risk)
+        self.folded() || policy::held(Tool::DocApplyBlockOps, Origin::Shortcut, mode, risk).is_some()
     }
 
     /// `explicit replace on p_1; the self dry-run succeeded`, plus what the notes say. A new block is named
@@ -240,14 +240,6 @@ pub fn shortcut_review_mode(route: &RouteV1, mode: ReviewMode) -> ReviewMode {
     match mode {
         ReviewMode::Yolo if route.requires_review => ReviewMode::Review,
         ReviewMode::Yolo | ReviewMode::Review | ReviewMode::Required => mode,
-    }
-}
-
-/// SPEC §6: `required` and `review` review every write; `yolo` reviews only high risk.
-pub fn requires_review(mode: ReviewMode, risk: Risk) -> bool {
-    match mode {
-        ReviewMode::Required | ReviewMode::Review => true,
-        ReviewMode::Yolo => risk == Risk::High,
     }
 }
 

@@ -5,14 +5,13 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::intent::{Intent, ReasonCode};
 use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1, ToolHintV1};
 use crate::context::{Budget, Format, Scope};
 use crate::json;
 use crate::manifest::args::DocFetchArgs;
-use crate::manifest::{Tool, unavailable_reason};
-use crate::ops::Risk;
-use crate::profile::ReviewMode;
+use crate::manifest::unavailable_reason;
+use crate::policy;
+use crate::vocab::{Intent, Origin, ReasonCode, Risk, Tool};
 
 /// The character budget of the first fetch a Hermes run is pointed at.
 const START_BUDGET_CHARS: usize = 12_000;
@@ -47,7 +46,10 @@ pub(super) fn hermes(
         recommended_tool_call: None,
         risk,
         requires_hermes_run: true,
-        requires_review: intent != Intent::ReadOnlyQuestion && input.profile.review_mode != ReviewMode::Yolo,
+        // A question writes nothing; any other run's writes are held as the review rule holds a write of
+        // the route's risk.
+        requires_review: intent != Intent::ReadOnlyQuestion
+            && policy::held(Tool::DocApplyBlockOps, Origin::Hermes, input.profile.review_mode, risk).is_some(),
         reason,
         reason_code: Some(code),
         tool_hint: Some(ToolHintV1 {

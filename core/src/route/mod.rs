@@ -40,7 +40,6 @@ mod direct;
 mod grammar;
 mod hant;
 mod hermes;
-mod intent;
 pub mod language;
 mod literal;
 mod plan;
@@ -55,14 +54,14 @@ use alloc::vec::Vec;
 use crate::executor::FrozenContext;
 use crate::normalize::fold;
 use crate::page::Page;
-use crate::profile::Profile;
+use crate::vocab::Profile;
+pub use crate::vocab::{Intent, ReasonCode};
 pub use crate::wire::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteV1, ToolHintV1};
 use classify::Class;
 use direct::direct;
-pub use direct::{requires_review, shortcut_review_mode};
+pub use direct::shortcut_review_mode;
 use grammar::Command;
 use hermes::hermes;
-pub use intent::{Intent, ReasonCode};
 
 /// Prompts longer than this are not commands; they go to Hermes without parsing.
 const MAX_COMMAND_CHARS: usize = 2_000;

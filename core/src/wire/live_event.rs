@@ -26,9 +26,9 @@ use serde::{Deserialize, Serialize};
 
 use super::live_event_v2::{LiveVersion, ProfileChangeV2};
 use super::{ReviewSessionV1, ToolEventV1};
-use crate::executor::Origin;
 use crate::ops::Operation;
 use crate::page::{Attrs, BlockType, Page, Permission};
+use crate::vocab::Origin;
 
 /// Schema id of [`LiveEventV1`].
 pub const LIVE_EVENT_V1: &str = "mnote.live_event.v1";

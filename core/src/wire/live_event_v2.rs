@@ -19,7 +19,7 @@ use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::profile::{ReviewMode, ToolsPolicy};
+use crate::vocab::{ReviewMode, ToolsPolicy};
 
 /// Schema id of the v2 messages.
 pub const LIVE_EVENT_V2: &str = "mnote.live_event.v2";

@@ -4,8 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::manifest::{SelectionEffect, ToolRisk};
-use crate::profile::ReviewMode;
+use crate::vocab::{ReviewMode, SelectionEffect, ToolRisk};
 
 /// Schema id of [`ManifestV1`].
 pub const AI_TOOL_MANIFEST_V1: &str = "mnote.ai_tool_manifest.v1";

@@ -6,8 +6,10 @@
 //!
 //! Every `*V1` shape and its schema id live here, one file per schema; the modules that fill them in
 //! (`context`, `manifest`, `route`, `review`, `events`, `audit`) re-export them, and add their behaviour.
-//! The shapes name core's vocabulary (block types, risks, states, intents) and nothing else, so this module
-//! imports no code that builds them.
+//! The shapes name core's vocabulary ([`crate::vocab`]: tools, origins, risks, states, intents, review
+//! modes), the page's words ([`crate::page`]) and the operations ([`crate::ops`]), and nothing else (besides
+//! the error and JSON plumbing beneath them), so this module imports no code that builds them, and the
+//! modules that fill them in never import each other through it.
 //!
 //! | schema id | shape |
 //! |---|---|
@@ -20,6 +22,7 @@
 //! | `mnote.page_ai_review_answer.v1` | [`ReviewAnswerV1`] |
 //! | `mnote.tool_event.v1` | [`ToolEventV1`] |
 //! | `mnote.live_event.v1` | [`LiveEventV1`] |
+//! | `mnote.hermes_tool.v1` | the Worker's Hermes client tool entry ([`HERMES_TOOL_V1`]) |
 //! | `mnote.live_event.v2` | [`LiveEventV1`] with `schema` v2 and one more kind, `profile.changed` ([`ProfileChangeV2`]) |
 //! | (audit log entries) | [`AuditEntryV1`] |
 //! | (every error) | [`ErrorBody`] |
@@ -31,6 +34,7 @@ mod audit;
 mod context;
 mod doc_search;
 mod error;
+mod hermes_tool;
 mod live_event;
 mod live_event_v2;
 mod manifest;
@@ -49,6 +53,7 @@ pub use audit::AuditEntryV1;
 pub use context::{ContextBlockV1, ContextHeldV1, HeldBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
 pub use doc_search::{DOC_SEARCH_V1, SearchHitV1, SearchResultV1};
 pub use error::ErrorBody;
+pub use hermes_tool::HERMES_TOOL_V1;
 #[cfg(test)]
 pub(crate) use live_event::LiveEventSchema;
 pub use live_event::{
@@ -70,7 +75,7 @@ pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultFollowV1, ToolResultV1}
 pub use warning::WarningV1;
 
 /// Every schema id above, in the table's order: what the adapters generate their lists and types from.
-pub const SCHEMA_IDS: [&str; 10] = [
+pub const SCHEMA_IDS: [&str; 11] = [
     PAGE_AI_CONTEXT_V1,
     TOOL_RESULT_V1,
     DOC_SEARCH_V1,
@@ -80,6 +85,7 @@ pub const SCHEMA_IDS: [&str; 10] = [
     PAGE_AI_REVIEW_ANSWER_V1,
     TOOL_EVENT_V1,
     LIVE_EVENT_V1,
+    HERMES_TOOL_V1,
     LIVE_EVENT_V2,
 ];
 

@@ -11,10 +11,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::{ErrorBody, ToolResultV1};
-use crate::executor::Origin;
 use crate::ops::Operation;
-use crate::profile::ReviewMode;
-use crate::review::{Action, State};
+use crate::vocab::{Action, Origin, ReviewMode, State};
 
 /// Schema id of [`ReviewSessionV1`].
 pub const PAGE_AI_REVIEW_SESSION_V1: &str = "mnote.page_ai_review_session.v1";

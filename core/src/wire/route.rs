@@ -5,9 +5,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::ops::Risk;
-use crate::profile::ReviewMode;
-use crate::route::{Intent, ReasonCode};
+use crate::vocab::{Intent, ReasonCode, ReviewMode, Risk};
 
 /// Schema id of [`RouteV1`].
 pub const PAGE_AI_COMMAND_ROUTE_V1: &str = "mnote.page_ai_command_route.v1";

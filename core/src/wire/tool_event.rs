@@ -3,8 +3,7 @@
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
-use crate::ops::Risk;
-use crate::review::State;
+use crate::vocab::{Risk, State};
 
 /// Schema id of [`ToolEventV1`].
 pub const TOOL_EVENT_V1: &str = "mnote.tool_event.v1";

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::WarningV1;
 use crate::ops::diff::BlockDiff;
-use crate::ops::{ChangedBlock, Operation, Risk};
+use crate::ops::{ChangedBlock, Operation};
+use crate::vocab::Risk;
 
 /// Schema id of [`ToolResultV1`].
 pub const TOOL_RESULT_V1: &str = "mnote.tool_result.v1";

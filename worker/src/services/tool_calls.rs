@@ -120,7 +120,7 @@ pub fn document_of(args: &Value, pointer: &str) -> Result<String, Error> {
 fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Result<(ToolReply, Outcome), Error> {
     let tool = Tool::from_name(&request.tool_name);
     if let Some(tool) = tool.filter(|t| t.writes()) {
-        pageai_core::policy::check_call_bound(tool, request.origin, &request.args)?;
+        pageai_core::executor::check_call_bound(tool, request.origin, &request.args)?;
     }
     let contexts = desk.contexts_for(&request.args)?;
     let reads = tool.is_some_and(|t| !t.writes());

@@ -9,10 +9,10 @@ use alloc::string::String;
 mod en;
 mod zh;
 
-use super::intent::Intent;
 use super::prompt::quote_index;
 use super::target::{Kind, Ordinal};
 use crate::page::BlockType;
+use crate::vocab::Intent;
 
 pub(in crate::route) use en::{en, sed};
 pub(in crate::route) use zh::{zh, zh_unquoted};

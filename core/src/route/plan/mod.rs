@@ -9,13 +9,14 @@ mod resolve;
 mod span;
 mod structure;
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::RouteInput;
 use super::grammar::{BlockRef, Command, Within};
-use super::intent::ReasonCode;
 use crate::ops::Operation;
+use crate::vocab::ReasonCode;
 
 /// Why a command can't become operations: a reason code and a sentence.
 pub(super) struct Refusal {
@@ -26,6 +27,15 @@ pub(super) struct Refusal {
 
 pub(super) fn refuse(code: ReasonCode, reason: impl Into<String>) -> Refusal {
     Refusal { code, reason: reason.into(), candidates: Vec::new() }
+}
+
+/// The refusal for a literal that occurs several times once case and surrounding spaces are ignored.
+pub(super) fn folded_many(text: &str, ids: Vec<String>) -> Refusal {
+    Refusal {
+        code: ReasonCode::MatchAmbiguous,
+        reason: format!("{text:?} is not on the page as typed, and ignoring case it occurs in {}", ids.join(", ")),
+        candidates: ids,
+    }
 }
 
 /// Something the route must tell the user about how it read the prompt.

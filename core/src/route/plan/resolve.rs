@@ -6,11 +6,11 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{Note, Planner, Refusal, refuse};
+use super::{Note, Planner, Refusal, folded_many, refuse};
 use crate::route::grammar::BlockRef;
-use crate::route::intent::ReasonCode;
 use crate::route::literal::{self, Found};
 use crate::route::target::Kind;
+use crate::vocab::ReasonCode;
 
 impl Planner<'_> {
     /// The ids `target` names, in page order for several.
@@ -118,14 +118,5 @@ impl Planner<'_> {
             false => (ReasonCode::OutOfSelection, "a block outside the selection"),
         };
         Refusal { code, reason: format!("{text:?} matches {id} ignoring case, {why}"), candidates: vec![id] }
-    }
-}
-
-/// The refusal for a literal that occurs several times once case and surrounding spaces are ignored.
-pub(super) fn folded_many(text: &str, ids: Vec<String>) -> Refusal {
-    Refusal {
-        code: ReasonCode::MatchAmbiguous,
-        reason: format!("{text:?} is not on the page as typed, and ignoring case it occurs in {}", ids.join(", ")),
-        candidates: ids,
     }
 }

@@ -5,13 +5,12 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::resolve::folded_many;
-use super::{Note, Planner, Refusal, refuse};
+use super::{Note, Planner, Refusal, folded_many, refuse};
 use crate::ops::{Occurrence, Operation};
 use crate::page::Block;
 use crate::route::grammar::Within;
-use crate::route::intent::ReasonCode;
 use crate::route::literal::{self, Found};
+use crate::vocab::ReasonCode;
 
 /// A literal span a command names.
 pub(super) struct Span<'c> {

@@ -8,7 +8,7 @@ use super::{Planner, Refusal, refuse};
 use crate::ops::{NewBlock, Operation};
 use crate::page::{Attrs, BlockType, Page};
 use crate::route::grammar::InsertAt;
-use crate::route::intent::ReasonCode;
+use crate::vocab::ReasonCode;
 
 /// A new block of `kind` with the attrs a fresh one has (SPEC §2): todos unchecked, lists at depth 0,
 /// headings at level 2.

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Schema version of each entry of `GET /api/hermes/client/tools`.
-pub const HERMES_TOOL_V1: &str = "mnote.hermes_tool.v1";
+/// Schema version of each entry of `GET /api/hermes/client/tools` (core's, with every other schema id).
+pub use pageai_core::wire::HERMES_TOOL_V1;
 
 /// Longest chat message accepted.
 pub const MAX_MESSAGE_CHARS: usize = 32_000;

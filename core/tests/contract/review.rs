@@ -1,5 +1,5 @@
-//! Golden wire fixtures of review sessions and tool events, under `tests/fixtures/wire/v1/`, shared with the
-//! WASM and Worker tests.
+//! Review sessions and tool events: `page_ai_review_session.*.json` and `tool_event.*.json` under
+//! `tests/fixtures/wire/v1/`.
 //!
 //! - `page_ai_review_session.*.json`: input `{page, profile, propose, steps}`. `propose` is a write call
 //!   (`toolName, args, origin, actor, at, toolCallId`) with the ids of its session (`sessionId, runId,
@@ -11,56 +11,21 @@
 //!   (`event` is `tool.started` or `tool.result`, which becomes `tool.completed` or `tool.failed`), or a
 //!   review script as above with `event: review.updated` and `at`. The output is the event.
 //!
-//! Block ids are minted as `b_golden{n}`. Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate
-//! change; a `v1` shape must never change in a way that breaks old readers.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
-
-use std::path::{Path, PathBuf};
+//! Block ids are minted as `b_golden{n}`.
 
 use pageai_core::events::{self, EventIds};
-use pageai_core::executor::idempotency::MemoryIdempotencyStore;
-use pageai_core::executor::{Call, Env, NoContexts, Origin, execute};
+use pageai_core::executor::{Call, Origin, execute};
 use pageai_core::json::from_value;
 use pageai_core::page::Page;
 use pageai_core::profile::Profile;
 use pageai_core::review::{
     self, AcceptRequest, ProposeRequest, RetryRequest, RevertRequest, ReviewAnswerV1, ReviewSessionV1, Stamp,
 };
-use pageai_core::wire::ErrorBody;
 use serde_json::{Value, json};
 
+use crate::support::{self, Case, Layout, array, call_of, object, pretty, with_env};
+
 const OWNED: [&str; 2] = ["page_ai_review_session.", "tool_event."];
-
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/wire/v1")
-}
-
-fn indent(s: &str) -> String {
-    s.replace('\n', "\n  ")
-}
-
-/// A JSON object from already-rendered values, keeping their key order.
-fn object(fields: &[(&str, String)]) -> String {
-    let body: Vec<String> = fields.iter().map(|(k, v)| format!("  \"{k}\": {}", indent(v))).collect();
-    format!("{{\n{}\n}}", body.join(",\n"))
-}
-
-fn array(items: &[String]) -> String {
-    if items.is_empty() {
-        return "[]".into();
-    }
-    let body: Vec<String> = items.iter().map(|v| format!("  {}", indent(v))).collect();
-    format!("[\n{}\n]", body.join(",\n"))
-}
-
-fn pretty<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string_pretty(value).unwrap()
-}
-
-fn error(e: &pageai_core::Error) -> (&'static str, String) {
-    ("error", pretty(&ErrorBody::new(e, "trace_golden")))
-}
 
 /// Runs a review script: the session (or the refusal), the answers, the page.
 struct Script {
@@ -73,80 +38,59 @@ fn run_script(input: &Value) -> Result<Script, pageai_core::Error> {
     let mut page: Page = from_value(input["page"].clone()).unwrap();
     page.validate().unwrap();
     let profile: Profile = from_value(input["profile"].clone()).unwrap();
-    let mut store = MemoryIdempotencyStore::new();
-    let mut n = 0;
-    let mut mint = || {
-        n += 1;
-        format!("b_golden{n}")
-    };
-    let mut env = Env {
-        profile: &profile,
-        grants: None,
-        role: pageai_core::policy::Role::Owner,
-        contexts: &NoContexts,
-        idempotency: &mut store,
-        mint: &mut mint,
-    };
-    let p = &input["propose"];
-    let origin: Origin = from_value(p["origin"].clone()).unwrap();
-    let call = Call {
-        tool_name: p["toolName"].as_str().unwrap(),
-        args: &p["args"],
-        origin,
-        actor: p["actor"].as_str().unwrap(),
-        at: p["at"].as_str().unwrap(),
-        tool_call_id: p["toolCallId"].as_str().unwrap(),
-        new_context_id: "",
-    };
-    let request = ProposeRequest {
-        session_id: p["sessionId"].as_str().unwrap(),
-        run_id: p["runId"].as_str().unwrap(),
-        trace_id: p["traceId"].as_str().unwrap(),
-        call,
-    };
-    let mut session = review::propose(&mut page, &request, &mut env)?;
-    let mut answers = Vec::new();
-    let steps = input["steps"].as_array().cloned().unwrap_or_default();
-    for step in &steps {
-        let stamp = Stamp { actor: step["actor"].as_str().unwrap(), at: step["at"].as_str().unwrap() };
-        match step["action"].as_str().unwrap() {
-            "accept" => {
-                let request: AcceptRequest = from_value(step["request"].clone()).unwrap();
-                let answer = review::accept(&mut session, &mut page, &request, &stamp, &mut env)?;
-                answers.push(answer.json);
+    with_env(&profile, |env| {
+        let p = &input["propose"];
+        let call = call_of(p, &p["args"], "");
+        let request = ProposeRequest {
+            session_id: p["sessionId"].as_str().unwrap(),
+            run_id: p["runId"].as_str().unwrap(),
+            trace_id: p["traceId"].as_str().unwrap(),
+            call,
+        };
+        let mut session = review::propose(&mut page, &request, env)?;
+        let mut answers = Vec::new();
+        let steps = input["steps"].as_array().cloned().unwrap_or_default();
+        for step in &steps {
+            let stamp = Stamp { actor: step["actor"].as_str().unwrap(), at: step["at"].as_str().unwrap() };
+            match step["action"].as_str().unwrap() {
+                "accept" => {
+                    let request: AcceptRequest = from_value(step["request"].clone()).unwrap();
+                    let answer = review::accept(&mut session, &mut page, &request, &stamp, env)?;
+                    answers.push(answer.json);
+                }
+                "revert" => {
+                    let request: RevertRequest = from_value(step["request"].clone()).unwrap();
+                    let answer = review::revert(&mut session, &mut page, &request, &stamp, env)?;
+                    answers.push(answer.json);
+                }
+                "retry" => {
+                    let request: RetryRequest = from_value(step["request"].clone()).unwrap();
+                    review::retry(&mut session, &mut page, &request, &stamp, env)?;
+                }
+                "reject" => review::reject(&mut session, &stamp)?,
+                "abort" => review::abort(&mut session, &stamp)?,
+                "edit" => {
+                    let args = json!({
+                        "documentId": page.document_id, "baseRevision": page.revision, "dryRun": false,
+                        "idempotencyKey": format!("idem_edit_{}", page.revision),
+                        "operations": step["operations"],
+                    });
+                    let call = Call {
+                        tool_name: "mnote.doc.apply_block_ops",
+                        args: &args,
+                        origin: Origin::User,
+                        actor: stamp.actor,
+                        at: stamp.at,
+                        tool_call_id: "call_edit",
+                        new_context_id: "",
+                    };
+                    execute(&mut page, &call, env).unwrap();
+                }
+                other => panic!("unknown step {other}"),
             }
-            "revert" => {
-                let request: RevertRequest = from_value(step["request"].clone()).unwrap();
-                let answer = review::revert(&mut session, &mut page, &request, &stamp, &mut env)?;
-                answers.push(answer.json);
-            }
-            "retry" => {
-                let request: RetryRequest = from_value(step["request"].clone()).unwrap();
-                review::retry(&mut session, &mut page, &request, &stamp, &mut env)?;
-            }
-            "reject" => review::reject(&mut session, &stamp)?,
-            "abort" => review::abort(&mut session, &stamp)?,
-            "edit" => {
-                let args = json!({
-                    "documentId": page.document_id, "baseRevision": page.revision, "dryRun": false,
-                    "idempotencyKey": format!("idem_edit_{}", page.revision),
-                    "operations": step["operations"],
-                });
-                let call = Call {
-                    tool_name: "mnote.doc.apply_block_ops",
-                    args: &args,
-                    origin: Origin::User,
-                    actor: stamp.actor,
-                    at: stamp.at,
-                    tool_call_id: "call_edit",
-                    new_context_id: "",
-                };
-                execute(&mut page, &call, &mut env).unwrap();
-            }
-            other => panic!("unknown step {other}"),
         }
-    }
-    Ok(Script { page, session, answers })
+        Ok(Script { page, session, answers })
+    })
 }
 
 fn run_session(input: &Value) -> (&'static str, String) {
@@ -163,7 +107,7 @@ fn run_session(input: &Value) -> (&'static str, String) {
                 ]),
             )
         }
-        Err(e) => error(&e),
+        Err(e) => support::error(&e),
     }
 }
 
@@ -189,33 +133,11 @@ fn run_event(input: &Value) -> (&'static str, String) {
     if kind == "tool.started" {
         return ("output", pretty(&events::tool_started(&ids)));
     }
-    let mut store = MemoryIdempotencyStore::new();
-    let mut n = 0;
-    let mut mint = || {
-        n += 1;
-        format!("b_golden{n}")
-    };
-    let mut env = Env {
-        profile: &profile,
-        grants: None,
-        role: pageai_core::policy::Role::Owner,
-        contexts: &NoContexts,
-        idempotency: &mut store,
-        mint: &mut mint,
-    };
-    let call = Call {
-        tool_name: ids.tool_name,
-        args: &c["args"],
-        origin: from_value(c["origin"].clone()).unwrap(),
-        actor: c["actor"].as_str().unwrap(),
-        at: ids.at,
-        tool_call_id: ids.tool_call_id,
-        new_context_id: "ctx_golden",
-    };
-    let event = match execute(&mut page, &call, &mut env) {
+    let call = call_of(c, &c["args"], "ctx_golden");
+    let event = with_env(&profile, |env| match execute(&mut page, &call, env) {
         Ok(outcome) => events::tool_completed(&ids, &outcome),
         Err(e) => events::tool_failed(&ids, &e),
-    };
+    });
     ("output", pretty(&event))
 }
 
@@ -423,57 +345,31 @@ fn event_cases() -> Vec<(&'static str, Value)> {
     ]
 }
 
-type Runner = fn(&Value) -> (&'static str, String);
-
-fn all_cases() -> Vec<(String, Value, Runner)> {
-    let mut out: Vec<(String, Value, Runner)> = Vec::new();
+fn all_cases() -> Vec<Case> {
+    let mut out = Vec::new();
     for (name, input) in session_cases() {
-        out.push((format!("page_ai_review_session.{name}.json"), input, run_session));
+        out.push(Case::new(format!("page_ai_review_session.{name}.json"), input, run_session));
     }
     for (name, input) in event_cases() {
-        out.push((format!("tool_event.{name}.json"), input, run_event));
+        out.push(Case::new(format!("tool_event.{name}.json"), input, run_event));
     }
     out
 }
 
 #[test]
 fn fixtures_match() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for (file, input, run) in all_cases() {
-        let path = dir().join(&file);
-        let (key, output) = run(&input);
-        if update {
-            std::fs::create_dir_all(dir()).unwrap();
-            let rendered = object(&[("input", pretty(&input)), (key, output.clone())]) + "\n";
-            std::fs::write(&path, rendered).unwrap();
-        }
-        let stored = std::fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("missing fixture {}; run with UPDATE_GOLDEN=1", path.display()));
-        let stored: Value = serde_json::from_str(&stored).unwrap();
-        // The stored input must still produce the stored answer.
-        let (stored_key, recomputed) = run(&stored["input"]);
-        assert_eq!(stored_key, key, "{file}: success/error flipped");
-        let recomputed: Value = serde_json::from_str(&recomputed).unwrap();
-        assert_eq!(recomputed, stored[key], "{file}: output drifted from the golden fixture");
-    }
+    support::check("v1", &all_cases(), Layout::Ordered);
 }
 
 #[test]
 fn every_fixture_file_is_exercised() {
-    let names: Vec<String> = all_cases().into_iter().map(|(n, _, _)| n).collect();
-    for entry in std::fs::read_dir(dir()).unwrap() {
-        let file = entry.unwrap().file_name().into_string().unwrap();
-        if OWNED.iter().any(|prefix| file.starts_with(prefix)) {
-            assert!(names.contains(&file), "{file} is not produced by any case");
-        }
-    }
+    support::exercised("v1", &OWNED, &all_cases());
 }
 
 /// What the fixtures promise a reader, checked on the stored files rather than on fresh output.
 #[test]
 fn fixtures_show_the_contract() {
-    let read =
-        |name: &str| -> Value { serde_json::from_str(&std::fs::read_to_string(dir().join(name)).unwrap()).unwrap() };
+    let read = |name: &str| -> Value { support::read("v1", name) };
     let accepted = read("page_ai_review_session.accepted_and_replayed.json");
     let answers = accepted["output"]["answers"].as_array().unwrap();
     assert_eq!(answers[0], answers[1], "a repeated accept replays the same answer");

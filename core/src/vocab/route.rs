@@ -1,6 +1,5 @@
 //! The router's two vocabularies: what it understood a prompt to be ([`Intent`]) and, for a prompt it hands
 //! to Hermes, why ([`ReasonCode`]). Both are enums here and snake_case strings on the wire.
-
 use core::fmt;
 use serde::{Deserialize, Serialize};
 

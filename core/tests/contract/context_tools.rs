@@ -1,4 +1,5 @@
-//! Golden wire fixtures under `tests/fixtures/wire/v1/`, shared with the WASM and Worker tests.
+//! `page_ai_context.*.json`, `tool_result.*.json` and the catalog's `ai_tool_manifest.*.json`,
+//! `mcp_tools_list.*.json`, `openai_functions.*.json` under `tests/fixtures/wire/v1/`.
 //!
 //! Every fixture holds `{input, output}` (or `error` for a coded failure, with `traceId` "trace_golden"):
 //! - `page_ai_context.*.json`: input `{page, request, contextId}`;
@@ -6,41 +7,16 @@
 //!   `{profile, grants, permission}`;
 //! - `tool_result.*.json`: input `{page, profile, call:{toolName, args, origin, actor, at, toolCallId}}`, run
 //!   through the executor with block ids minted as `b_golden{n}`.
-//!
-//! Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must never change in a
-//! way that breaks old readers.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
-
-use std::path::{Path, PathBuf};
 
 use pageai_core::context::{ContextRequest, build_context};
-use pageai_core::executor::idempotency::MemoryIdempotencyStore;
-use pageai_core::executor::{Call, Env, NoContexts, Origin, execute};
+use pageai_core::executor::execute;
 use pageai_core::json::from_value;
 use pageai_core::manifest::{manifest, mcp_tools_list, openai_functions};
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
-use pageai_core::wire::ErrorBody;
 use serde_json::{Value, json};
 
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/wire/v1")
-}
-
-/// Writes `{input, output|error}` with the output in the struct's own field order, so JS readers that
-/// compare `JSON.stringify` output byte for byte see the same order as the Rust serializer.
-fn render(input: &Value, key: &str, output_json: &str) -> String {
-    format!(
-        "{{\n  \"input\": {},\n  \"{key}\": {}\n}}\n",
-        indent(&serde_json::to_string_pretty(input).unwrap()),
-        indent(output_json)
-    )
-}
-
-fn indent(s: &str) -> String {
-    s.replace('\n', "\n  ")
-}
+use crate::support::{self, Case, Layout, call_of, pretty_keep_order, with_env};
 
 fn run_context(input: &Value) -> (&'static str, String) {
     let page: Page = from_value(input["page"].clone()).unwrap();
@@ -48,7 +24,7 @@ fn run_context(input: &Value) -> (&'static str, String) {
     let request: ContextRequest = from_value(input["request"].clone()).unwrap();
     match build_context(&page, &request, input["contextId"].as_str().unwrap()) {
         Ok(ctx) => ("output", serde_json::to_string_pretty(&ctx).unwrap()),
-        Err(e) => ("error", serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap()),
+        Err(e) => support::error(&e),
     }
 }
 
@@ -116,87 +92,11 @@ fn run_tool(input: &Value) -> (&'static str, String) {
     let mut page: Page = from_value(input["page"].clone()).unwrap();
     let profile: Profile = from_value(input["profile"].clone()).unwrap();
     let c = &input["call"];
-    let origin: Origin = from_value(c["origin"].clone()).unwrap();
-    let mut n = 0;
-    let mut mint = || {
-        n += 1;
-        format!("b_golden{n}")
-    };
-    let mut store = MemoryIdempotencyStore::new();
-    let call = Call {
-        tool_name: c["toolName"].as_str().unwrap(),
-        args: &c["args"],
-        origin,
-        actor: c["actor"].as_str().unwrap(),
-        at: c["at"].as_str().unwrap(),
-        tool_call_id: c["toolCallId"].as_str().unwrap(),
-        new_context_id: "ctx_golden",
-    };
-    let mut env = Env {
-        profile: &profile,
-        grants: None,
-        role: pageai_core::policy::Role::Owner,
-        contexts: &NoContexts,
-        idempotency: &mut store,
-        mint: &mut mint,
-    };
-    match execute(&mut page, &call, &mut env) {
+    let call = call_of(c, &c["args"], "ctx_golden");
+    with_env(&profile, |env| match execute(&mut page, &call, env) {
         Ok(out) => ("output", pretty_keep_order(&out.json)),
-        Err(e) => ("error", serde_json::to_string_pretty(&ErrorBody::new(&e, "trace_golden")).unwrap()),
-    }
-}
-
-/// Pretty-prints JSON text without reordering its keys.
-fn pretty_keep_order(json: &str) -> String {
-    let mut out = String::new();
-    let mut indent = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut chars = json.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
-            '{' | '[' => {
-                out.push(c);
-                if matches!(chars.peek(), Some('}') | Some(']')) {
-                    if let Some(close) = chars.next() {
-                        out.push(close);
-                    }
-                    continue;
-                }
-                indent += 1;
-                out.push('\n');
-                out.push_str(&"  ".repeat(indent));
-            }
-            '}' | ']' => {
-                indent = indent.saturating_sub(1);
-                out.push('\n');
-                out.push_str(&"  ".repeat(indent));
-                out.push(c);
-            }
-            ',' => {
-                out.push(',');
-                out.push('\n');
-                out.push_str(&"  ".repeat(indent));
-            }
-            ':' => out.push_str(": "),
-            c => out.push(c),
-        }
-    }
-    out
+        Err(e) => support::error(&e),
+    })
 }
 
 fn tool_page() -> Value {
@@ -301,60 +201,37 @@ fn catalog_cases() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Every fixture: file name, input, and how to compute its answer.
-/// Computes a fixture's answer from its input: `("output" | "error", json)`.
-type Runner = Box<dyn Fn(&Value) -> (&'static str, String)>;
-
-fn all_cases() -> Vec<(String, Value, Runner)> {
-    let mut out: Vec<(String, Value, Runner)> = Vec::new();
+/// Every fixture of this file: name, input, and how to compute its answer.
+fn all_cases() -> Vec<Case> {
+    let mut out = Vec::new();
     for (name, input) in cases() {
-        out.push((format!("page_ai_context.{name}.json"), input, Box::new(run_context)));
+        out.push(Case::new(format!("page_ai_context.{name}.json"), input, run_context));
     }
     for (name, input) in tool_cases() {
-        out.push((format!("tool_result.{name}.json"), input, Box::new(run_tool)));
+        out.push(Case::new(format!("tool_result.{name}.json"), input, run_tool));
     }
     for kind in ["ai_tool_manifest", "mcp_tools_list", "openai_functions"] {
         for (name, input) in catalog_cases() {
             if kind != "ai_tool_manifest" && name != "default" && name != "disabled_block_fetch" {
                 continue;
             }
-            out.push((format!("{kind}.{name}.json"), input, Box::new(move |i: &Value| run_catalog(kind, i))));
+            out.push(Case::new(format!("{kind}.{name}.json"), input, move |i: &Value| run_catalog(kind, i)));
         }
     }
     out
 }
 
+/// Other schemas' fixtures (review sessions, tool events, the live channel) are checked by their own
+/// modules.
+const OWNED: [&str; 5] =
+    ["page_ai_context.", "tool_result.", "ai_tool_manifest.", "mcp_tools_list.", "openai_functions."];
+
 #[test]
 fn fixtures_match() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for (file, input, run) in all_cases() {
-        let path = dir().join(&file);
-        let (key, output) = run(&input);
-        if update {
-            std::fs::create_dir_all(dir()).unwrap();
-            std::fs::write(&path, render(&input, key, &output)).unwrap();
-        }
-        let stored = std::fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("missing fixture {}; run with UPDATE_GOLDEN=1", path.display()));
-        let stored: Value = serde_json::from_str(&stored).unwrap();
-        // The stored input must still produce the stored answer.
-        let (stored_key, recomputed) = run(&stored["input"]);
-        assert_eq!(stored_key, key, "{file}: success/error flipped");
-        let recomputed: Value = serde_json::from_str(&recomputed).unwrap();
-        assert_eq!(recomputed, stored[key], "{file}: output drifted from the golden fixture");
-    }
+    support::check("v1", &all_cases(), Layout::Ordered);
 }
 
 #[test]
 fn every_fixture_file_is_exercised() {
-    // A stray fixture nobody checks would silently rot.
-    let names: Vec<String> = all_cases().into_iter().map(|(n, _, _)| n).collect();
-    // Other schemas' fixtures (review sessions, tool events, routes) are checked by their own tests.
-    let owned = ["page_ai_context.", "tool_result.", "ai_tool_manifest.", "mcp_tools_list.", "openai_functions."];
-    for entry in std::fs::read_dir(dir()).unwrap() {
-        let file = entry.unwrap().file_name().into_string().unwrap();
-        if owned.iter().any(|prefix| file.starts_with(prefix)) {
-            assert!(names.contains(&file), "{file} is not produced by any case");
-        }
-    }
+    support::exercised("v1", &OWNED, &all_cases());
 }

@@ -1,4 +1,4 @@
-//! Golden wire fixtures of the live channel's second version, `tests/fixtures/wire/v2/live_event.*.json`,
+//! The live channel's second version, `tests/fixtures/wire/v2/live_event.*.json`,
 //! shared with the package tests (`wasm/tests/live.test.mjs` checks every message against
 //! `schemas/live_event.v2.json` and follows it with `PageSession.applyRemote`).
 //!
@@ -7,12 +7,7 @@
 //! - `{kind: "upgrade", fixture}`: the messages of a v1 fixture as a v2 socket is sent them;
 //! - `{kind: "decode", message}`: a message as a client receives it (the output is the decoding error).
 //!
-//! The output is `{messages, page}` (the page once they are followed from the input's), or `error`. Run
-//! with `UPDATE_GOLDEN=1` to rewrite them.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
-
-use std::path::{Path, PathBuf};
+//! The output is `{messages, page}` (the page once they are followed from the input's), or `error`.
 
 use pageai_core::json::{from_json, from_value};
 use pageai_core::live;
@@ -21,14 +16,12 @@ use pageai_core::profile::Profile;
 use pageai_core::wire::{ErrorBody, LiveEventV1, LiveFollowV1, LiveVersion, upgrade};
 use serde_json::{Value, json};
 
+use crate::support::{self, Case, Layout};
+
 const AT: &str = "2027-01-15T08:00:00.000Z";
 
-fn dir(version: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/wire").join(version)
-}
-
 fn v1_fixture(name: &str) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir("v1").join(name)).unwrap()).unwrap()
+    support::read("v1", name)
 }
 
 /// The messages and page (or the error) `input` gives.
@@ -64,7 +57,7 @@ fn run(input: &Value) -> (&'static str, Value) {
         }
         "decode" => {
             let error = from_json::<LiveEventV1>(&command["message"].to_string()).unwrap_err();
-            return ("error", serde_json::to_value(ErrorBody::new(&error, "trace_golden")).unwrap());
+            return ("error", serde_json::to_value(ErrorBody::new(&error, support::TRACE)).unwrap());
         }
         other => panic!("unknown command {other}"),
     };
@@ -107,25 +100,16 @@ fn cases() -> Vec<(&'static str, Value)> {
 
 #[test]
 fn fixtures_match() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    std::fs::create_dir_all(dir("v2")).unwrap();
-    for (name, input) in cases() {
-        let path = dir("v2").join(format!("live_event.{name}.json"));
-        let (key, output) = run(&input);
-        if update {
-            let mut file = serde_json::Map::new();
-            file.insert("input".into(), input.clone());
-            file.insert(key.into(), output.clone());
-            std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap() + "\n").unwrap();
-        }
-        let stored: Value = serde_json::from_str(
-            &std::fs::read_to_string(&path)
-                .unwrap_or_else(|_| panic!("missing {}; run with UPDATE_GOLDEN=1", path.display())),
-        )
-        .unwrap();
-        let (stored_key, recomputed) = run(&stored["input"]);
-        assert_eq!((stored_key, &recomputed), (key, &stored[key]), "{name}: output drifted from the golden fixture");
-    }
+    let cases: Vec<Case> = cases()
+        .into_iter()
+        .map(|(name, input)| {
+            Case::new(format!("live_event.{name}.json"), input, |i: &Value| {
+                let (key, output) = run(i);
+                (key, output.to_string())
+            })
+        })
+        .collect();
+    support::check("v2", &cases, Layout::Sorted);
 }
 
 #[test]

@@ -1,5 +1,4 @@
-//! Golden wire fixtures of the live channel, `tests/fixtures/wire/v1/live_event.*.json`, shared with the
-//! package tests (`PageSession.applyRemote` follows each fixture's messages from its input page to its output
+//! The live channel, `tests/fixtures/wire/v1/live_event.*.json`, shared with the package tests (`PageSession.applyRemote` follows each fixture's messages from its input page to its output
 //! page).
 //!
 //! Input `{page, profile, command, firstSeq}`, where `command` is what one committed command did:
@@ -16,48 +15,23 @@
 //! when their op is `delete`), as the Worker's page store writes them for these batches.
 //!
 //! The output is `{messages, page}`: the messages, numbered from `firstSeq`, and the page once they are
-//! applied; or `error`. Block ids are minted as `b_golden{n}`. Run with `UPDATE_GOLDEN=1` to rewrite them.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
-
-use std::path::{Path, PathBuf};
+//! applied; or `error`. Block ids are minted as `b_golden{n}`.
 
 use pageai_core::events::{self, EventIds};
-use pageai_core::executor::idempotency::MemoryIdempotencyStore;
-use pageai_core::executor::{Call, Effect, Env, NoContexts, Origin, execute};
+use pageai_core::executor::{Call, Effect, Origin, execute};
 use pageai_core::json::{from_json, from_value};
 use pageai_core::live::{self, AppliedWrite, Author, Change, Commit};
 use pageai_core::page::Page;
 use pageai_core::profile::Profile;
 use pageai_core::review::{self, AcceptRequest, ProposeRequest, ReviewSessionV1, Stamp};
-use pageai_core::wire::{ErrorBody, LiveEventV1, LiveFollowV1, ToolEventV1};
+use pageai_core::wire::{LiveEventV1, LiveFollowV1, ToolEventV1};
 use serde_json::{Value, json};
+
+use crate::support::{self, Case, Layout, array, call_of, object, pretty, with_env};
 
 const OWNED: &str = "live_event.";
 const AT: &str = "2027-01-15T08:00:00.000Z";
 const AT2: &str = "2027-01-15T08:01:00.000Z";
-
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/wire/v1")
-}
-
-fn indent(s: &str) -> String {
-    s.replace('\n', "\n  ")
-}
-
-fn object(fields: &[(&str, String)]) -> String {
-    let body: Vec<String> = fields.iter().map(|(k, v)| format!("  \"{k}\": {}", indent(v))).collect();
-    format!("{{\n{}\n}}", body.join(",\n"))
-}
-
-fn array(items: &[String]) -> String {
-    let body: Vec<String> = items.iter().map(|v| format!("  {}", indent(v))).collect();
-    format!("[\n{}\n]", body.join(",\n"))
-}
-
-fn pretty<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string_pretty(value).unwrap()
-}
 
 /// What one command committed: its page, change, events and stored sessions.
 struct Committed {
@@ -66,18 +40,6 @@ struct Committed {
     writes: Vec<AppliedWrite>,
     events: Vec<ToolEventV1>,
     sessions: Vec<ReviewSessionV1>,
-}
-
-fn call_of<'a>(c: &'a Value, args: &'a Value) -> Call<'a> {
-    Call {
-        tool_name: c["toolName"].as_str().unwrap(),
-        args,
-        origin: from_value(c["origin"].clone()).unwrap(),
-        actor: c["actor"].as_str().unwrap(),
-        at: c["at"].as_str().unwrap(),
-        tool_call_id: c["toolCallId"].as_str().unwrap(),
-        new_context_id: "ctx_golden_read",
-    }
 }
 
 fn ids<'a>(call: &'a Call<'a>, run_id: &'a str, session: Option<&'a str>) -> EventIds<'a> {
@@ -94,20 +56,6 @@ fn ids<'a>(call: &'a Call<'a>, run_id: &'a str, session: Option<&'a str>) -> Eve
 fn run_command(input: &Value) -> Committed {
     let mut page: Page = from_value(input["page"].clone()).unwrap();
     let profile: Profile = from_value(input["profile"].clone()).unwrap();
-    let mut store = MemoryIdempotencyStore::new();
-    let mut n = 0;
-    let mut mint = || {
-        n += 1;
-        format!("b_golden{n}")
-    };
-    let mut env = Env {
-        profile: &profile,
-        grants: None,
-        role: pageai_core::policy::Role::Owner,
-        contexts: &NoContexts,
-        idempotency: &mut store,
-        mint: &mut mint,
-    };
     let command = &input["command"];
     let c = &command["call"];
     let mut args = c["args"].clone();
@@ -117,56 +65,58 @@ fn run_command(input: &Value) -> Committed {
             op["content"] = Value::String(text.clone());
         }
     }
-    let call = call_of(c, &args);
+    let call = call_of(c, &args, "ctx_golden_read");
     let run_id = c["runId"].as_str().unwrap();
-    let before = page.clone();
-    let mut committed = Committed { before, page: page.clone(), writes: vec![], events: vec![], sessions: vec![] };
-    match command["kind"].as_str().unwrap() {
-        "write" => {
-            committed.events.push(events::tool_started(&ids(&call, run_id, None)));
-            let outcome = execute(&mut page, &call, &mut env).unwrap();
-            committed.events.push(events::tool_completed(&ids(&call, run_id, None), &outcome));
-            if let Effect::Applied(result) = outcome.effect {
-                committed.writes.push(AppliedWrite {
-                    origin: call.origin,
-                    run_id: Some(run_id.into()),
-                    review_session_id: None,
-                    result,
-                });
+    with_env(&profile, |env| {
+        let before = page.clone();
+        let mut committed = Committed { before, page: page.clone(), writes: vec![], events: vec![], sessions: vec![] };
+        match command["kind"].as_str().unwrap() {
+            "write" => {
+                committed.events.push(events::tool_started(&ids(&call, run_id, None)));
+                let outcome = execute(&mut page, &call, env).unwrap();
+                committed.events.push(events::tool_completed(&ids(&call, run_id, None), &outcome));
+                if let Effect::Applied(result) = outcome.effect {
+                    committed.writes.push(AppliedWrite {
+                        origin: call.origin,
+                        run_id: Some(run_id.into()),
+                        review_session_id: None,
+                        result,
+                    });
+                }
             }
-        }
-        kind @ ("propose" | "accept") => {
-            let session_id = command["sessionId"].as_str().unwrap();
-            let request = ProposeRequest { session_id, run_id, trace_id: "trace_golden", call };
-            let mut session = review::propose(&mut page, &request, &mut env).unwrap();
-            let session_ids = ids(&call, run_id, Some(session_id));
-            committed.events =
-                vec![events::tool_started(&ids(&call, run_id, None)), events::review_updated(&session, call.at)];
-            if kind == "accept" {
-                committed.before = page.clone();
-                let a = &command["accept"];
-                let stamp = Stamp { actor: a["actor"].as_str().unwrap(), at: a["at"].as_str().unwrap() };
-                let request: AcceptRequest = from_value(a["request"].clone()).unwrap();
-                let answer = review::accept(&mut session, &mut page, &request, &stamp, &mut env).unwrap();
-                let result = answer.applied.unwrap();
-                let write = AppliedWrite {
-                    origin: Origin::ReviewAccept,
-                    run_id: Some(session.run_id.clone()),
-                    review_session_id: Some(session_id.into()),
-                    result,
-                };
-                committed.writes = vec![write];
-                committed.events = vec![events::review_updated(&session, stamp.at)];
-            } else {
-                let outcome = review::answer(&session, false).unwrap();
-                committed.events.push(events::tool_completed(&session_ids, &outcome));
+            kind @ ("propose" | "accept") => {
+                let session_id = command["sessionId"].as_str().unwrap();
+                let request = ProposeRequest { session_id, run_id, trace_id: "trace_golden", call };
+                let mut session = review::propose(&mut page, &request, env).unwrap();
+                let session_ids = ids(&call, run_id, Some(session_id));
+                committed.events =
+                    vec![events::tool_started(&ids(&call, run_id, None)), events::review_updated(&session, call.at)];
+                if kind == "accept" {
+                    committed.before = page.clone();
+                    let a = &command["accept"];
+                    let stamp = Stamp { actor: a["actor"].as_str().unwrap(), at: a["at"].as_str().unwrap() };
+                    let request: AcceptRequest = from_value(a["request"].clone()).unwrap();
+                    let answer = review::accept(&mut session, &mut page, &request, &stamp, env).unwrap();
+                    let result = answer.applied.unwrap();
+                    let write = AppliedWrite {
+                        origin: Origin::ReviewAccept,
+                        run_id: Some(session.run_id.clone()),
+                        review_session_id: Some(session_id.into()),
+                        result,
+                    };
+                    committed.writes = vec![write];
+                    committed.events = vec![events::review_updated(&session, stamp.at)];
+                } else {
+                    let outcome = review::answer(&session, false).unwrap();
+                    committed.events.push(events::tool_completed(&session_ids, &outcome));
+                }
+                committed.sessions = vec![session];
             }
-            committed.sessions = vec![session];
+            other => panic!("unknown command {other}"),
         }
-        other => panic!("unknown command {other}"),
-    }
-    committed.page = page;
-    committed
+        committed.page = page;
+        committed
+    })
 }
 
 /// The blocks a result stored, as the page store writes them for these batches.
@@ -185,7 +135,7 @@ fn run(input: &Value) -> (&'static str, String) {
     if kind == "decode" {
         let text = serde_json::to_string(&input["command"]["message"]).unwrap();
         let error = from_json::<LiveEventV1>(&text).unwrap_err();
-        return ("error", pretty(&ErrorBody::new(&error, "trace_golden")));
+        return support::error(&error);
     }
     let (messages, page) = if kind == "reconnect" {
         let page: Page = from_value(input["page"].clone()).unwrap();
@@ -307,24 +257,13 @@ fn cases() -> Vec<(&'static str, Value)> {
     ]
 }
 
+fn all_cases() -> Vec<Case> {
+    cases().into_iter().map(|(name, input)| Case::new(format!("{OWNED}{name}.json"), input, run)).collect()
+}
+
 #[test]
 fn fixtures_match() {
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for (name, input) in cases() {
-        let file = format!("{OWNED}{name}.json");
-        let path = dir().join(&file);
-        let (key, output) = run(&input);
-        if update {
-            std::fs::write(&path, object(&[("input", pretty(&input)), (key, output.clone())]) + "\n").unwrap();
-        }
-        let stored = std::fs::read_to_string(&path)
-            .unwrap_or_else(|_| panic!("missing fixture {}; run with UPDATE_GOLDEN=1", path.display()));
-        let stored: Value = serde_json::from_str(&stored).unwrap();
-        let (stored_key, recomputed) = run(&stored["input"]);
-        assert_eq!(stored_key, key, "{file}: success/error flipped");
-        let recomputed: Value = serde_json::from_str(&recomputed).unwrap();
-        assert_eq!(recomputed, stored[key], "{file}: output drifted from the golden fixture");
-    }
+    support::check("v1", &all_cases(), Layout::Ordered);
 }
 
 #[test]
@@ -363,13 +302,7 @@ fn following_each_fixture_gives_its_page() {
 
 #[test]
 fn every_fixture_file_is_exercised() {
-    let names: Vec<String> = cases().into_iter().map(|(n, _)| format!("{OWNED}{n}.json")).collect();
-    for entry in std::fs::read_dir(dir()).unwrap() {
-        let file = entry.unwrap().file_name().into_string().unwrap();
-        if file.starts_with(OWNED) {
-            assert!(names.contains(&file), "{file} is not produced by any case");
-        }
-    }
+    support::exercised("v1", &[OWNED], &all_cases());
 }
 
 #[test]
