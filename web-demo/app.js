@@ -80,7 +80,8 @@ async function main() {
   // control only to someone the server would let use it.
   const may = { write: session().may("write"), accept: session().may("accept"), changeProfile: session().may("change_profile") };
   const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => contextPanel.pick(blockId) });
-  editor = createBlockEditor($("#page-blocks"), { sync: edits, pageView, editable: page.permission !== "read" && may.write });
+  const editable = page.permission !== "read" && may.write;
+  editor = createBlockEditor($("#page-blocks"), { sync: edits, pageView, editable, mintBlockId: engine.mintBlockId });
   showMeta(page);
   editor.draw();
   $("#page-blocks").removeAttribute("aria-busy");
@@ -275,9 +276,11 @@ function pill(text, kind = "", id = undefined) {
 /** The one message a page that cannot load shows (the panels would have nothing to work on). */
 function showFatal(error) {
   document.body.dataset.state = "error";
-  const coded = error instanceof ApiError || typeof error?.code === "string";
-  const code = coded ? error.code : "load_failed";
-  const words = coded ? errorWords(error, { documentId }) : { text: "The demo could not start in this browser.", hint: String(error?.message ?? error) };
+  // The server's code when it answered one; otherwise a state of this page (no answer, or a browser the
+  // demo cannot start in), said in words with no code.
+  const code = typeof error?.code === "string" ? error.code : null;
+  const fromServer = error instanceof ApiError || code !== null;
+  const words = fromServer ? errorWords(error, { documentId }) : { text: "The demo could not start in this browser.", hint: String(error?.message ?? error) };
   $("#doc-title").textContent = code === "mnote_document_not_found" ? "Not found" : "Unavailable";
   replace($("#doc-meta"));
   replace(
@@ -288,7 +291,7 @@ function showFatal(error) {
       h("h1", { class: "fatal-title" }, words.text),
       words.hint ? h("p", { class: "error-hint" }, words.hint) : null,
       documentId !== "welcome" ? h("p", {}, h("a", { class: "primary fatal-link", href: "/" }, "Open the welcome page")) : null,
-      h("p", { class: "error-code" }, `Error code: ${code}`),
+      code ? h("p", { class: "error-code" }, `Error code: ${code}`) : null,
     ),
   );
   $("#page-blocks").removeAttribute("aria-busy");

@@ -26,11 +26,12 @@
 //!   undo, all on top of the executor.
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`live`]: a document's live channel (`mnote.live_event.v1`): the messages a committed command sends,
-//!   what a reconnecting client is replayed, and how a client's copy of the page follows them.
+//!   what a reconnecting client is replayed, and how a client's copy of the page follows them (and its
+//!   own writes, from the server's result).
 //! - [`audit`]: the append-only, SHA-256 hash-chained audit log of a document, and its verifier.
 //! - [`error`]: the one error enum, with stable codes, HTTP status classes and hints.
-//! - [`ids`]: how ids and keys are spelled (one alphabet, the length of each kind); the caller brings the
-//!   randomness.
+//! - [`ids`]: how ids and keys are spelled (one alphabet, the prefix and length of each kind, the review and
+//!   Hermes session ids that name their document, read back); the caller brings the randomness.
 //! - [`limits`]: how large one stored record, one block and one page may grow; every write is measured
 //!   against them before anything is stored.
 //! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.

@@ -4,38 +4,40 @@
 //! Core takes ids from its caller; in the browser and in Node the caller is this package, and the entropy
 //! comes from the JS crypto API through `getrandom`.
 
-use pageai_core::ids::{self, BLOCK_ID_CHARS, ID_CHARS, KEY_CHARS};
+use pageai_core::ids::{self, Kind};
 
-/// A fresh block id, e.g. `b_k3xq9mz2ap`.
+/// A fresh block id, `b_` and 10 characters, e.g. `b_k3xq9mz2ap` (SPEC §2).
 pub(crate) fn mint_block_id() -> String {
-    ids::block_id(&random::<BLOCK_ID_CHARS>())
+    fresh(Kind::Block)
 }
 
 /// A fresh context id, `ctx_` and 16 characters: it names one frozen snapshot.
 pub(crate) fn mint_context_id() -> String {
-    ids::mint("ctx_", &random::<ID_CHARS>())
+    fresh(Kind::Context)
 }
 
 /// A fresh tool call id, `call_` and 16 characters.
 pub(crate) fn mint_tool_call_id() -> String {
-    ids::mint("call_", &random::<ID_CHARS>())
+    fresh(Kind::ToolCall)
 }
 
 /// A fresh idempotency key, `idem_` and 20 characters: one per intended write.
 pub(crate) fn mint_idempotency_key() -> String {
-    ids::mint("idem_", &random::<KEY_CHARS>())
+    fresh(Kind::IdempotencyKey)
 }
 
-fn random<const N: usize>() -> [u8; N] {
-    let mut bytes = [0u8; N];
-    if getrandom::fill(&mut bytes).is_err() {
+/// A fresh id of `kind`, spelled by core from random bytes.
+fn fresh(kind: Kind) -> String {
+    let mut bytes = [0u8; ids::MAX_CHARS];
+    let bytes = bytes.get_mut(..kind.chars()).unwrap_or_default();
+    if getrandom::fill(bytes).is_err() {
         // Ids need uniqueness, not secrecy; core retries block ids on a collision. A JS runtime without
         // `crypto.getRandomValues` still gets usable ids.
-        for byte in &mut bytes {
+        for byte in bytes.iter_mut() {
             *byte = (js_sys::Math::random() * 256.0) as u8;
         }
     }
-    bytes
+    ids::id(kind, bytes)
 }
 
 #[cfg(test)]

@@ -20,7 +20,8 @@
 //! - `error` turns core's [`pageai_core::Error`] into a thrown JS `Error` with `.code`, `.hint` and
 //!   `.details`;
 //! - `ids` mints block ids, context ids, tool call ids and idempotency keys from `crypto.getRandomValues`
-//!   (exported as `mintContextId`, `mintToolCallId` and `mintIdempotencyKey`, so callers never spell one);
+//!   (exported as `mintBlockId`, `mintContextId`, `mintToolCallId` and `mintIdempotencyKey`, so callers
+//!   never spell one);
 //! - `vocabulary` is the table of core's closed lists of wire names (tool names, schema ids, intents,
 //!   reason codes, review modes, states and verbs, audit actions, error codes): build.rs generates their
 //!   TypeScript unions from it, and `vocabulary()` answers it;
@@ -121,6 +122,14 @@ pub fn error_codes() -> Vec<String> {
 #[wasm_bindgen(unchecked_return_type = "PageAiVocabulary")]
 pub fn vocabulary() -> JsValue {
     interop::string_lists(vocabulary::lists().iter().map(|list| (list.key, list.values.as_slice())))
+}
+
+#[cfg(feature = "editor")]
+/// A fresh block id, `b_` and 10 base32 characters, as core spells it (SPEC §2): an editor names a block
+/// it inserts itself, so the block is on the page (and takes the caret) before the server has it.
+#[wasm_bindgen(js_name = mintBlockId, unchecked_return_type = "MintedBlockId")]
+pub fn mint_block_id() -> String {
+    ids::mint_block_id()
 }
 
 #[cfg(feature = "editor")]

@@ -3,8 +3,9 @@
 //! A keystroke crosses the boundary with its prompt (and a few small options) only, never the page:
 //! `route` parses and self-checks the prompt against the page held here, and `preview` dry-runs the call
 //! it recommends. `editBlock` turns a person's new text of a block into the edit to send and previews it.
-//! `applyLocal` follows a write the server applied, so the session stays at the server's revision without
-//! loading the page again; `applyRemote` (in `remote`) follows the document's live channel, whoever
+//! `applyLocal` follows a write the server applied (core decides whether the page can:
+//! [`pageai_core::live::follow_write`]), so the session stays at the server's revision without loading the
+//! page again; `applyRemote` (in `remote`) follows the document's live channel, whoever
 //! wrote.
 
 use pageai_core::context::ContextRequest;
@@ -12,12 +13,12 @@ use pageai_core::edits::BlockEdits;
 use pageai_core::error::Error;
 use pageai_core::executor::{FrozenContext, Origin, WriteArgs};
 use pageai_core::json::to_json;
+use pageai_core::live;
 use pageai_core::manifest::args::ApplyBlockOpsArgs;
-use pageai_core::ops::{self, Operation, TargetScope};
 use pageai_core::page::Page;
 use pageai_core::policy::{Act, Role};
 use pageai_core::route::{RouteInput, route};
-use pageai_core::wire::{self, ContextHeldV1, TOOL_RESULT_V1, ToolResultFollowV1};
+use pageai_core::wire::{self, ContextHeldV1, ToolResultFollowV1};
 use wasm_bindgen::prelude::*;
 
 use crate::contexts::{self, Contexts};
@@ -293,46 +294,10 @@ impl PageSession {
     fn follow(&mut self, result: &JsValue) -> Result<u64, Error> {
         self.live()?;
         let result: ToolResultFollowV1 = interop::from_js(result, "")?;
-        wire::check_schema(&result.schema, TOOL_RESULT_V1)?;
-        let page = &self.page;
-        if result.dry_run {
-            return Err(Error::invalid("/dryRun", "a dry-run wrote nothing on the server; there is nothing to follow"));
-        }
-        if result.document_id != page.document_id {
-            return Err(Error::invalid("/documentId", format!("this session holds document {:?}", page.document_id)));
-        }
-        if result.base_revision != page.revision {
-            let (expected, actual) = (result.base_revision, page.revision);
-            return Err(Error::RevisionConflict { expected, actual, blocks: Vec::new() });
-        }
-        let next = page.revision + 1;
-        if result.new_revision != Some(next) {
-            return Err(Error::invalid(
-                "/newRevision",
-                format!("a write applied on revision {} makes {next}", page.revision),
-            ));
-        }
-        for (i, op) in result.operations.iter().enumerate() {
-            if let Operation::InsertAfter { block, .. } | Operation::InsertBefore { block, .. } = op
-                && block.block_id.is_none()
-            {
-                let reason = "an applied result names the id of every block it inserted";
-                return Err(Error::invalid(format!("/operations/{i}/block/blockId"), reason));
-            }
-        }
-        // Every inserted block names its id (checked above), so nothing is minted.
-        let plan = ops::plan(page, &result.operations, &TargetScope::unrestricted(), &mut String::new)?;
-        // The same operations on the same page give the same changes; different ones mean the local page is
-        // not the page the server wrote to, and following would fork it.
-        let differs = (0..plan.changed.len().max(result.changed_blocks.len()))
-            .find(|&i| plan.changed.get(i) != result.changed_blocks.get(i));
-        if let Some(i) = differs {
-            let reason = "the local page differs from the page the server changed; load the page again";
-            return Err(Error::invalid(format!("/changedBlocks/{i}"), reason));
-        }
-        plan.commit(&mut self.page);
+        let revision = live::follow_write(&mut self.page, &result)?;
+        // The routing context names the allowed blocks of the old revision.
         self.contexts.forget_routing();
-        Ok(self.page.revision)
+        Ok(revision)
     }
 }
 

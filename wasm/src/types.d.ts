@@ -27,6 +27,12 @@ export interface BlockAttrs {
   depth?: number;
 }
 
+/**
+ * A block id as `mintBlockId()` spells it: `b_` and 10 characters of lowercase RFC 4648 base32 (SPEC §2).
+ * It is a `string`, so it goes wherever a block id does; the type only says where it came from.
+ */
+export type MintedBlockId = `b_${string}`;
+
 /** One block of a page, as the package returns it. */
 export interface Block {
   /** Unique within the page; matches `^[A-Za-z0-9_-]{1,64}$`. */

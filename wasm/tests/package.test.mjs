@@ -131,6 +131,7 @@ describe("the packed tarball", () => {
       "diffChars",
       "errorCodes",
       "isPageAiError",
+      "mintBlockId",
       "mintContextId",
       "mintIdempotencyKey",
       "mintToolCallId",

@@ -8,6 +8,7 @@ import {
   diffChars,
   errorCodes,
   isPageAiError,
+  mintBlockId,
   mintContextId,
   mintIdempotencyKey,
   mintToolCallId,
@@ -63,6 +64,8 @@ import {
   type PageAiError,
   type PageAiErrorCode,
   type PageInput,
+  type BlockInput,
+  type MintedBlockId,
 } from "@mnote/pageai";
 import { markdownToPage, pageToMarkdown } from "@mnote/pageai/markdown";
 import { manifest, mcpToolsList, openaiFunctions } from "@mnote/pageai/catalog";
@@ -231,7 +234,11 @@ void [gateVerb, gateAllowed, gateReason];
 
 // Ids, minted as core spells them.
 const mintedIds: string[] = [mintContextId(), mintToolCallId(), mintIdempotencyKey()];
-void mintedIds;
+const mintedBlockId: MintedBlockId = mintBlockId();
+const newBlock: BlockInput = { blockId: mintedBlockId, type: "paragraph" };
+// @ts-expect-error: a minted block id starts with b_
+const notMinted: MintedBlockId = "p_1";
+void [mintedIds, newBlock, notMinted];
 
 // Errors narrow from unknown.
 const codes: PageAiErrorCode[] = errorCodes();

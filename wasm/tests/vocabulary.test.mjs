@@ -146,6 +146,17 @@ describe("minted ids", () => {
     }
   });
 
+  test("block ids are b_ and ten base32 characters, never repeat, and make a page core accepts", () => {
+    const ids = Array.from({ length: 5000 }, () => pageai.mintBlockId());
+    for (const id of ids) assert.match(id, /^b_[a-z2-7]{10}$/);
+    assert.equal(new Set(ids).size, ids.length, "no repeats");
+    // Core's page validation: every id well-formed and unique on the page.
+    const blocks = ids.map((blockId) => ({ blockId, type: "paragraph", text: "x" }));
+    const session = new pageai.PageSession({ workspaceId: "w", documentId: "d", blocks });
+    assert.deepEqual(session.page().blocks.map((b) => b.blockId), ids);
+    session.free();
+  });
+
   test("a context built without an id gets one of the same form", () => {
     const session = new pageai.PageSession({ workspaceId: "w", documentId: "d", blocks: [] });
     assert.match(session.context({ scope: { type: "full" } }).contextId, /^ctx_[a-z2-7]{16}$/);

@@ -1,12 +1,17 @@
 // Requests to the Worker. Failures become ApiError with the server's coded body ({code, message, hint}).
 
-/** An answer that was not 2xx, or no answer at all. */
+/**
+ * An answer that was not 2xx, or no answer at all. `code` is the server's (core's error codes) and nothing
+ * else: no answer (`unanswered`, status 0) or an answer without a coded body (something in front of the
+ * Worker) is a state of this page, shown in words, never a made-up code.
+ */
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.message ?? `request failed with status ${status}`);
     this.name = "ApiError";
     this.status = status;
-    this.code = body?.code ?? (status === 0 ? "network_error" : `http_${status}`);
+    this.code = typeof body?.code === "string" ? body.code : null;
+    this.unanswered = status === 0;
     this.hint = body?.hint ?? (status === 0 ? "is the Worker running? start it with make dev" : "");
     this.details = body?.details ?? {};
   }

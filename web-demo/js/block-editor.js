@@ -18,8 +18,10 @@ const LIST_TYPES = new Set(["bulleted_list_item", "numbered_list_item", "todo"])
  * @param {ReturnType<import("./edit-sync.js").createEditSync>} deps.sync
  * @param {ReturnType<import("./page-view.js").createPageView>} deps.pageView
  * @param {boolean} deps.editable whether the person may edit this page at all
+ * @param {() => string} deps.mintBlockId the package's `mintBlockId`: the editor names a new block itself, so
+ *   the block is on the page (and takes the caret) before the server has it
  */
-export function createBlockEditor(root, { sync, pageView, editable }) {
+export function createBlockEditor(root, { sync, pageView, editable, mintBlockId }) {
   let drawing = false;
   /** Draws the person's page: blocks, the text the caret is in, conflicts. */
   function draw() {
@@ -280,12 +282,4 @@ function continuation(block) {
 function asParagraph(block) {
   const { attrs, ...rest } = block;
   return { ...rest, type: "paragraph" };
-}
-
-// Core's block ids (core/src/ids.rs): `b_` and ten characters of its base32 alphabet. The editor names a
-// new block itself, so the block exists on the page (and takes the caret) before the server has it.
-const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
-function mintBlockId() {
-  const random = crypto.getRandomValues(new Uint8Array(10));
-  return `b_${Array.from(random, (b) => ALPHABET[b & 31]).join("")}`;
 }

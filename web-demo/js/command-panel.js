@@ -216,7 +216,7 @@ export function createCommandPanel(root, deps) {
     }
     if (error) {
       const words = errorWords(error);
-      replace(decision, h("div", { class: "message message-error" }, h("div", { class: "error-message" }, words.text), h("div", { class: "error-hint" }, words.hint), h("div", { class: "error-code" }, error.code)));
+      replace(decision, h("div", { class: "message message-error" }, h("div", { class: "error-message" }, words.text), h("div", { class: "error-hint" }, words.hint), error.code ? h("div", { class: "error-code" }, error.code) : null));
       replace(diff);
       replace(footer, status(), actions(ms));
       return;
@@ -401,15 +401,17 @@ export function createCommandPanel(root, deps) {
     try {
       const done = await sendToHermes({ prompt, selection: selection() }, { onStart: (run) => runView.started(run), onEvent: (e) => runView.event(e) });
       if (done.outcome !== "hermes") {
-        runView.end({ status: "failed", error: { code: "routed_elsewhere", message: "The server ran this command as a shortcut instead; nothing was sent to Hermes." } });
+        // Not an error of anyone's: the server chose the shortcut. Words only, no code.
+        runView.end({ status: "failed", error: { code: null, message: "The server ran this command as a shortcut instead; nothing was sent to Hermes." } });
       } else {
         const end = done.last;
         const status = end.event === "run.completed" ? "completed" : end.event === "run.cancelled" ? "cancelled" : "failed";
-        const error = end.event === "run.failed" ? { code: end.error?.code ?? "run_failed", message: end.error?.message ?? String(end.error ?? "") } : null;
+        // Hermes' own run.failed carries its message, not one of mnote's codes: shown in its words.
+        const error = end.event === "run.failed" ? { code: end.error?.code ?? null, message: end.error?.message ?? String(end.error ?? "") } : null;
         runView.end({ status, text: end.event === "run.completed" && typeof end.output === "string" ? end.output : undefined, error });
       }
     } catch (error) {
-      runView.end({ status: "failed", error: { code: error.code ?? "hermes_failed", message: error.message, hint: error.hint } });
+      runView.end({ status: "failed", error: { code: error.code ?? null, message: error.message, hint: error.hint, unanswered: error.unanswered } });
     } finally {
       state.busy = false;
     }

@@ -17,6 +17,7 @@ export async function loadEngine() {
     // A review session's buttons, gated by the session's `actions`, with core's reason when refused.
     reviewVerbs: pageai.reviewVerbs,
     // Ids and keys as core spells them; the demo never spells one itself.
+    mintBlockId: pageai.mintBlockId,
     mintIdempotencyKey: pageai.mintIdempotencyKey,
     mintToolCallId: pageai.mintToolCallId,
     loadMs: performance.now() - started,

@@ -80,7 +80,7 @@ export function createRunView(root, { vocabulary, onStop, onChange }) {
             { class: "message message-error" },
             h("div", { class: "error-message" }, words.text),
             words.hint ? h("div", { class: "error-hint" }, words.hint) : null,
-            h("div", { class: "error-code" }, run.error.code),
+            run.error.code ? h("div", { class: "error-code" }, run.error.code) : null,
           )
         : null,
     );
@@ -149,7 +149,8 @@ export function createRunView(root, { vocabulary, onStop, onChange }) {
       try {
         await onStop(run);
       } catch (error) {
-        run.error = { code: error.code ?? "abort_failed", message: error.message, hint: error.hint };
+        // A server's refusal keeps its code; anything else is only words.
+        run.error = { code: error.code ?? null, message: error.message, hint: error.hint, unanswered: error.unanswered };
         paint();
       }
     },

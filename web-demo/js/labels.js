@@ -111,10 +111,12 @@ export function quoted(text) {
 
 /**
  * A coded error in people's words: `{text, hint, tool?}`. `tool` names a switched-off tool a person can
- * turn back on. Codes without words of their own keep the server's message and hint.
+ * turn back on. Codes without words of their own keep the server's message and hint, and so does a
+ * failure that has no code (the page's own states: the server did not answer, a run failed in Hermes).
  */
 export function errorWords(error, { documentId } = {}) {
   const details = error?.details ?? {};
+  if (error?.unanswered) return { text: "The server did not answer.", hint: "Is the Worker running? Start it with make dev." };
   switch (error?.code) {
     case "mnote_tool_disabled": {
       const tool = details.toolName;
@@ -133,8 +135,6 @@ export function errorWords(error, { documentId } = {}) {
       return { text: "The page changed in the meantime.", hint: "Look at the page again and retry." };
     case "mnote_revert_conflict":
       return { text: "The blocks this change touched were edited since.", hint: "Undo those edits first, or change the page by hand." };
-    case "network_error":
-      return { text: "The server did not answer.", hint: "Is the Worker running? Start it with make dev." };
     case "hermes_client_unconfigured":
       // Under `make dev` one variable starts Hermes with the Worker; a deployed Worker is configured instead.
       return signInState.localDev

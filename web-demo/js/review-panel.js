@@ -182,7 +182,7 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
       h("div", { class: "error-message" }, words.text),
       words.hint ? h("div", { class: "error-hint" }, words.hint) : null,
       words.tool ? h("button", { type: "button", class: "ghost small", id: "review-open-tools", onclick: () => showTool(words.tool) }, "Open Tools") : null,
-      h("div", { class: "error-code" }, error.code),
+      error.code ? h("div", { class: "error-code" }, error.code) : null,
     );
   }
 

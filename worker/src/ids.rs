@@ -1,21 +1,18 @@
 //! Fresh ids: block ids, trace ids, and the ids of contexts, review sessions, shortcut runs and tool calls.
 //!
-//! Core has no randomness of its own (it must stay deterministic) and spells every id ([`pageai_core::ids`]:
-//! the alphabet, the encoding, the length of each kind); the Worker brings the random bytes, from
-//! `getrandom`, which on workerd reads `crypto.getRandomValues`.
-//!
-//! A review session id names its document: `rs.{documentId}.{random}`. Document ids never contain a dot, so
-//! [`session_document`] splits it back unambiguously, and the review routes need no `documentId` besides
-//! the path.
+//! Core spells every id ([`pageai_core::ids`]: the alphabet, the prefix and length of each [`Kind`], how a
+//! review session id or a Hermes session id names its document) and has no randomness of its own (it must
+//! stay deterministic); the Worker brings only the random bytes, from `getrandom`, which on workerd reads
+//! `crypto.getRandomValues`, and says what to do when there are none.
 
 use pageai_core::Error;
-use pageai_core::ids::{self, BLOCK_ID_CHARS, ID_CHARS};
-use pageai_core::page::validate_document_id;
+use pageai_core::ids::{self, ID_CHARS, hermes, review};
+
+pub use pageai_core::ids::Kind;
+pub use pageai_core::ids::is_sane_trace_id;
+pub use pageai_core::ids::review::session_document;
 
 use crate::services::desk::Mint;
-
-/// The longest client-supplied trace id we echo back.
-const MAX_TRACE_ID_LEN: usize = 128;
 
 /// `n` random bytes, or `None` when the platform RNG fails.
 fn random_bytes(n: usize) -> Option<Vec<u8>> {
@@ -24,9 +21,9 @@ fn random_bytes(n: usize) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
-/// `prefix` and `n` random characters, spelled by core; `None` when the platform RNG fails.
-fn minted(prefix: &str, n: usize) -> Option<String> {
-    random_bytes(n).map(|bytes| ids::mint(prefix, &bytes))
+/// A fresh id of `kind`; `None` when the platform RNG fails.
+fn minted(kind: Kind) -> Option<String> {
+    random_bytes(kind.chars()).map(|bytes| ids::id(kind, &bytes))
 }
 
 /// Mints block ids for one import.
@@ -48,7 +45,7 @@ impl BlockIdMinter {
 
     /// A fresh `b_xxxxxxxxxx` id.
     pub fn mint(&mut self) -> String {
-        match minted(ids::BLOCK_ID_PREFIX, BLOCK_ID_CHARS) {
+        match minted(Kind::Block) {
             Some(id) => id,
             None => {
                 // Still unique within this import, so core's duplicate check stays quiet; `finish` rejects it.
@@ -69,61 +66,33 @@ impl BlockIdMinter {
     }
 }
 
-/// A fresh id: `prefix` followed by `n` random base32 characters (context ids, session-id suffixes,
-/// session nonces). A failing RNG is an internal error, never a weak id.
-pub fn mint(prefix: &str, n: usize) -> Result<String, Error> {
-    match minted(prefix, n) {
-        Some(id) => Ok(id),
-        None => {
-            worker::console_error!("getrandom failed while minting a {prefix}… id");
-            Err(Error::StorageFailed)
-        }
-    }
+/// `what`'s random part, or `mnote_storage_failed` when the platform RNG fails: a guessable id is never
+/// handed out.
+fn random_or_fail(n: usize, what: &str) -> Result<Vec<u8>, Error> {
+    random_bytes(n).ok_or_else(|| {
+        worker::console_error!("getrandom failed while minting a {what} id");
+        Error::StorageFailed
+    })
 }
 
-/// Random characters in a Hermes session id's suffix (`mnote_{documentId}_{suffix}`).
-const HERMES_SESSION_SUFFIX_CHARS: usize = 12;
-
-/// A fresh suffix for a Hermes session id; the id itself is built by
-/// `services::hermes::wire::session_id_of`.
-pub fn hermes_session_suffix() -> Result<String, Error> {
-    mint("", HERMES_SESSION_SUFFIX_CHARS)
-}
-
-/// Prefix of review session ids.
-const SESSION_PREFIX: &str = "rs.";
-
-/// A fresh `{prefix}_{16 base32 chars}` id (`ctx`, `run`, `call`, …; core's [`ID_CHARS`]), or
+/// A fresh id of `kind` (context, run, tool call, idempotency key, sign-in nonce, …), or
 /// `mnote_storage_failed` when the platform RNG fails: a guessable id is never handed out.
-pub fn opaque(prefix: &str) -> Result<String, Error> {
-    match minted(&format!("{prefix}_"), ID_CHARS) {
-        Some(id) => Ok(id),
-        None => {
-            worker::console_error!("getrandom failed while minting a {prefix} id");
-            Err(Error::StorageFailed)
-        }
-    }
+pub fn opaque(kind: Kind) -> Result<String, Error> {
+    random_or_fail(kind.chars(), kind.prefix()).map(|bytes| ids::id(kind, &bytes))
 }
 
-/// A fresh review session id for `document_id`: `rs.{documentId}.{16 base32 chars}`.
+/// A fresh random part for a Hermes session id; the id itself is spelled by core
+/// ([`hermes::owned_suffix`], [`hermes::session_id_of`]).
+pub fn hermes_session_suffix() -> Result<String, Error> {
+    random_or_fail(hermes::RANDOM_CHARS, "Hermes session").map(|bytes| ids::mint("", &bytes))
+}
+
+/// A fresh review session id for `document_id`: `rs.{documentId}.{16 base32 chars}` ([`review::session_id`]).
 pub fn session_id(document_id: &str) -> Result<String, Error> {
-    let random = opaque("x")?;
-    Ok(format!("{SESSION_PREFIX}{document_id}.{}", random.trim_start_matches("x_")))
-}
-
-/// The document a review session id belongs to, or `mnote_review_session_not_found` when the id is not of
-/// the form [`session_id`] mints.
-pub fn session_document(session_id: &str) -> Result<&str, Error> {
-    let not_found = || Error::ReviewSessionNotFound { session_id: session_id.chars().take(200).collect() };
-    let rest = session_id.strip_prefix(SESSION_PREFIX).ok_or_else(not_found)?;
-    let (document_id, random) = rest.split_once('.').ok_or_else(not_found)?;
-    let plain = |s: &str, max: usize| {
-        (1..=max).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    };
-    match validate_document_id(document_id).is_ok() && plain(random, 64) {
-        true => Ok(document_id),
-        false => Err(not_found()),
-    }
+    let bytes = random_or_fail(ID_CHARS, review::PREFIX)?;
+    let mut random = [0u8; ID_CHARS];
+    random.copy_from_slice(&bytes);
+    Ok(review::session_id(document_id, &random))
 }
 
 /// Every id a document command mints, from the platform RNG. Block-id failures surface in
@@ -141,8 +110,8 @@ impl RandomMint {
 }
 
 impl Mint for RandomMint {
-    fn opaque(&mut self, prefix: &str) -> Result<String, Error> {
-        opaque(prefix)
+    fn opaque(&mut self, kind: Kind) -> Result<String, Error> {
+        opaque(kind)
     }
 
     fn session_id(&mut self, document_id: &str) -> Result<String, Error> {
@@ -157,7 +126,7 @@ impl Mint for RandomMint {
 /// The caller's `x-trace-id` when it is a sane token, else a fresh `tr_…` id.
 ///
 /// The id is echoed in a response header and in logs, so anything that could smuggle header syntax or
-/// flood a log line is replaced rather than trusted.
+/// flood a log line is replaced rather than trusted ([`is_sane_trace_id`]).
 pub fn trace_id(from_header: Option<&str>) -> String {
     given_trace_id(from_header).unwrap_or_else(fresh_trace_id)
 }
@@ -169,18 +138,12 @@ pub fn given_trace_id(given: Option<&str>) -> Option<String> {
 
 /// A fresh `tr_…` trace id.
 pub fn fresh_trace_id() -> String {
-    minted("tr_", ID_CHARS).unwrap_or_else(|| "tr_unavailable".to_string())
+    minted(Kind::Trace).unwrap_or_else(|| ids::unavailable(Kind::Trace))
 }
 
 /// A fresh `req_…` id for one HTTP request. Unlike a trace id, a caller never chooses it.
 pub fn request_id() -> String {
-    minted("req_", ID_CHARS).unwrap_or_else(|| "req_unavailable".to_string())
-}
-
-/// Whether a client-supplied id (trace id, tool call id, run id) is a plain, bounded token.
-pub fn is_sane_trace_id(id: &str) -> bool {
-    (1..=MAX_TRACE_ID_LEN).contains(&id.len())
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':'))
+    minted(Kind::Request).unwrap_or_else(|| ids::unavailable(Kind::Request))
 }
 
 #[cfg(test)]
@@ -214,9 +177,9 @@ mod tests {
 
     #[test]
     fn opaque_ids_are_prefixed_and_random() {
-        let a = opaque("ctx").expect("minted");
+        let a = opaque(Kind::Context).expect("minted");
         assert!(a.starts_with("ctx_") && a.len() == 20, "{a}");
-        assert_ne!(opaque("ctx").expect("minted"), a);
+        assert_ne!(opaque(Kind::Context).expect("minted"), a);
     }
 
     #[test]
@@ -231,9 +194,11 @@ mod tests {
 
     #[test]
     fn minted_ids_have_the_prefix_and_length() {
-        let id = mint("ctx_", 16).unwrap_or_default();
+        let id = opaque(Kind::Context).unwrap_or_default();
         assert_eq!(id.len(), 20, "{id}");
         assert!(id.starts_with("ctx_") && id.bytes().skip(4).all(|b| ids::ALPHABET.contains(&b)));
-        assert_ne!(mint("ctx_", 16).unwrap_or_default(), id);
+        assert_ne!(opaque(Kind::Context).unwrap_or_default(), id);
+        let suffix = hermes_session_suffix().expect("minted");
+        assert!(suffix.len() == 12 && hermes::is_session_suffix(&suffix), "{suffix}");
     }
 }

@@ -11,6 +11,11 @@
 //!
 //! Tool events, review updates and profile changes never change the page. A message of either version
 //! (`mnote.live_event.v1` or `.v2`) is followed alike.
+//!
+//! A client that wrote itself follows its own write from the server's answer instead ([`follow_write`]):
+//! the `mnote.tool_result.v1` of an applied write, replayed on the revision it was made on. The replay must
+//! give the very changes the server reported; anything else means the copy is not the page the server wrote
+//! to, and following would fork it.
 
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -21,9 +26,11 @@ use hashbrown::HashSet;
 use crate::error::{Error, Result};
 use crate::executor::Origin;
 use crate::history::BlockHistory;
+use crate::ops::{self, Operation, TargetScope};
 use crate::page::{Block, Page, revision_ref_at};
 use crate::wire::{
-    FollowStep, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, LiveVersion, PageChangeV1, RefetchV1,
+    self, FollowStep, LiveBlockV1, LiveBody, LiveEventV1, LiveFollowV1, LiveKind, LiveVersion, PageChangeV1, RefetchV1,
+    TOOL_RESULT_V1, ToolResultFollowV1,
 };
 
 /// What following one message did.
@@ -58,6 +65,54 @@ pub fn follow_light(page: &mut Page, message: &LiveFollowV1) -> Result<Followed>
         FollowStep::Other => Step::Other,
     };
     follow_step(page, &message.schema, &message.document_id, message.revision, step)
+}
+
+/// Applies a write the server applied, from its `mnote.tool_result.v1` (read as [`ToolResultFollowV1`]),
+/// to `page`, which must be at the result's `baseRevision`; answers the new revision. On error the page is
+/// unchanged.
+///
+/// It refuses a dry-run (nothing was written), another document's result, a page at another revision
+/// (`mnote_revision_conflict`), a `newRevision` other than the next one, an inserted block without its id,
+/// and a replay whose changes differ from the result's `changedBlocks` (`mnote_invalid_arguments` at
+/// `/changedBlocks/{i}`: load the page again).
+pub fn follow_write(page: &mut Page, result: &ToolResultFollowV1) -> Result<u64> {
+    wire::check_schema(&result.schema, TOOL_RESULT_V1)?;
+    if result.dry_run {
+        return Err(Error::invalid("/dryRun", "a dry-run wrote nothing on the server; there is nothing to follow"));
+    }
+    if result.document_id != page.document_id {
+        return Err(Error::invalid("/documentId", format!("this session holds document {:?}", page.document_id)));
+    }
+    if result.base_revision != page.revision {
+        let (expected, actual) = (result.base_revision, page.revision);
+        return Err(Error::RevisionConflict { expected, actual, blocks: Vec::new() });
+    }
+    let next = page.revision + 1;
+    if result.new_revision != Some(next) {
+        return Err(Error::invalid(
+            "/newRevision",
+            format!("a write applied on revision {} makes {next}", page.revision),
+        ));
+    }
+    for (i, op) in result.operations.iter().enumerate() {
+        if let Operation::InsertAfter { block, .. } | Operation::InsertBefore { block, .. } = op
+            && block.block_id.is_none()
+        {
+            let reason = "an applied result names the id of every block it inserted";
+            return Err(Error::invalid(format!("/operations/{i}/block/blockId"), reason));
+        }
+    }
+    // Every inserted block names its id (checked above), so nothing is minted.
+    let plan = ops::plan(page, &result.operations, &TargetScope::unrestricted(), &mut String::new)?;
+    // The same operations on the same page give the same changes.
+    let differs = (0..plan.changed.len().max(result.changed_blocks.len()))
+        .find(|&i| plan.changed.get(i) != result.changed_blocks.get(i));
+    if let Some(i) = differs {
+        let reason = "the local page differs from the page the server changed; load the page again";
+        return Err(Error::invalid(format!("/changedBlocks/{i}"), reason));
+    }
+    plan.commit(page);
+    Ok(page.revision)
 }
 
 /// What following needs of a message's payload.

@@ -19,6 +19,8 @@
 //!   copy cannot follow it (a gap, an old message, a skipped change); [`follow_light`] does the same for a
 //!   message read as [`crate::wire::LiveFollowV1`] (the WASM `PageSession.applyRemote`, which carries no
 //!   decoder for tool events and review sessions).
+//! - [`follow_write`] applies a write the client itself sent, from the server's `mnote.tool_result.v1`
+//!   (the WASM `PageSession.applyLocal`), or refuses it when the copy is not the page the server wrote to.
 //!
 //! The limits a channel holds its sockets to are here too ([`LIMITS`]): a socket past [`MAX_SOCKETS`] or a
 //! client message over [`MAX_INCOMING_BYTES`] is closed with a coded reason ([`close_reason`]).
@@ -36,7 +38,7 @@ use crate::profile::Profile;
 use crate::wire::{LIVE_EVENT_V2, LiveBody, LiveEventV1, LiveLimitsV1, ProfileChangeV2, RefetchV1};
 
 pub use build::{AppliedWrite, Author, Change, Commit, compared, hello, messages, snapshot, touched};
-pub use follow::{Followed, follow, follow_light};
+pub use follow::{Followed, follow, follow_light, follow_write};
 pub use resume::{CatchUp, LogWindow, catch_up};
 
 /// Sockets one document's channel accepts at once (the Worker may be configured lower).

@@ -16,7 +16,7 @@ use crate::json::{from_json, to_json};
 use crate::page::{Block, Page};
 use crate::profile::{Profile, ReviewMode};
 use crate::review::{self, ProposeRequest};
-use crate::wire::{LiveKind, ToolEventV1, ToolResultV1};
+use crate::wire::{LiveKind, ToolEventV1, ToolResultFollowV1, ToolResultV1};
 
 const AT: &str = "2027-01-15T08:00:00.000Z";
 
@@ -173,6 +173,46 @@ fn a_gap_an_old_change_or_a_forged_block_asks_for_a_resync_and_changes_nothing()
     let mut copy = before.clone();
     assert_eq!(follow(&mut copy, &sent[2]).unwrap_err().code(), ErrorCode::LiveResync);
     assert_eq!(follow(&mut copy, &sent[0]).unwrap(), Followed { applied: false, revision: 4 });
+}
+
+#[test]
+fn a_client_follows_its_own_write_from_the_result_or_refuses_and_changes_nothing() {
+    let before = page();
+    let mut after = before.clone();
+    let operations = json!([
+        {"op": "insert_after", "afterBlockId": "p_3", "block": {"type": "paragraph", "text": "new"}},
+        {"op": "replace", "blockId": "p_2", "matchText": "beta", "content": "BETA"},
+    ]);
+    let (result, _) = write(&mut after, operations, Origin::User);
+    // Through JSON, read as the package reads it.
+    let result: ToolResultFollowV1 = from_json(&to_json(&result).unwrap()).unwrap();
+    let mut copy = before.clone();
+    assert_eq!(follow_write(&mut copy, &result), Ok(5));
+    assert_eq!(copy, after);
+
+    let code = |page: &Page, edit: &dyn Fn(&mut ToolResultFollowV1)| {
+        let (mut copy, mut result) = (page.clone(), result.clone());
+        edit(&mut result);
+        let error = follow_write(&mut copy, &result).unwrap_err();
+        assert_eq!(&copy, page, "{error:?}");
+        let pointer = match &error {
+            Error::InvalidArguments { pointer, .. } => Some(pointer.clone()),
+            _ => None,
+        };
+        (error.code(), pointer)
+    };
+    let invalid = |at: &str| (ErrorCode::InvalidArguments, Some(String::from(at)));
+    assert_eq!(code(&after, &|_| {}), (ErrorCode::RevisionConflict, None), "already followed");
+    assert_eq!(code(&before, &|r| r.dry_run = true), invalid("/dryRun"));
+    assert_eq!(code(&before, &|r| r.document_id = "doc_2".into()), invalid("/documentId"));
+    assert_eq!(code(&before, &|r| r.new_revision = Some(7)), invalid("/newRevision"));
+    assert_eq!(code(&before, &|r| r.schema = "mnote.tool_result.v9".into()).0, ErrorCode::UnsupportedSchema);
+    // A copy that is not the page the server wrote to: the replay fails, or gives other changes.
+    let mut other = before.clone();
+    other.blocks[2].text = "changed here".into();
+    assert_eq!(code(&other, &|_| {}).0, ErrorCode::MatchNotFound);
+    other.blocks[2].text = "beta, changed here".into();
+    assert_eq!(code(&other, &|_| {}), invalid("/changedBlocks/0"));
 }
 
 #[test]

@@ -158,7 +158,7 @@ async fn end_live_sockets(session: &crate::auth::Session, documents: &[String], 
 /// `ends_by` (the signed token's expiry it was made from): the roles a token grants end with the token.
 fn issue(req: &Request, ctx: &RequestContext, principal: &Principal, ends_by: Option<u64>) -> Result<Response, Error> {
     let key = secret(&ctx.env, secrets::MNOTE_SESSION_SECRET);
-    let nonce = ids::mint("", 12)?;
+    let nonce = ids::opaque(ids::Kind::SignInNonce)?;
     let now = now_seconds();
     let expires_at = session_end(now, ctx.config.session_ttl_seconds, ends_by);
     let ttl = expires_at.saturating_sub(now);

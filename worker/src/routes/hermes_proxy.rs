@@ -9,7 +9,6 @@
 //! stopping another's session is refused. Every route that names a document needs the caller to see it.
 
 use pageai_core::context::{ContextRequest, Format, Scope};
-use pageai_core::ids::{ID_CHARS, KEY_CHARS};
 use pageai_core::manifest::manifest;
 use pageai_core::page::{Permission, validate_block_id};
 use pageai_core::policy::Act;
@@ -193,7 +192,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         Some(_) => Scope::Selection { block_ids: selection.clone() },
         None => Scope::Full,
     };
-    let context_id = ids::mint("ctx_", ID_CHARS)?;
+    let context_id = ids::opaque(ids::Kind::Context)?;
     let command = DocumentCommand::FreezeRun {
         document_id: order.document_id.to_string(),
         context_id: context_id.clone(),
@@ -201,7 +200,7 @@ pub async fn launch(order: &RunOrder<'_>, ctx: &RequestContext) -> Result<String
         ttl_seconds: ctx.config.context_ttl_seconds,
         message: message.to_string(),
         selection,
-        idempotency_key: ids::mint("idem_", KEY_CHARS)?,
+        idempotency_key: ids::opaque(ids::Kind::IdempotencyKey)?,
     };
     let client =
         DocumentClient::new(&ctx.env, order.document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;

@@ -63,7 +63,7 @@ pub async fn post(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
     let (body, rows_written) = match step {
         Step::Accepted => return Ok(accepted(&ctx.trace_id)?),
         Step::Answer { body, new_session } => {
-            let session = if new_session { Some(ids::opaque("mcp")?) } else { None };
+            let session = if new_session { Some(ids::opaque(ids::Kind::McpSession)?) } else { None };
             return Ok(rpc(200, &body, session.as_deref(), &ctx.trace_id)?);
         }
         Step::ListTools(reply) => (list_tools(&reply, ctx).await?, None),
@@ -107,7 +107,7 @@ async fn call_tool(
             tool_name: name,
             args: arguments,
             run_id,
-            tool_call_id: ids::opaque("mcp")?,
+            tool_call_id: ids::opaque(ids::Kind::McpToolCall)?,
             trace_id: ctx.trace_id.clone(),
             origin: Origin::Hermes,
         };

@@ -70,7 +70,7 @@ pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
     let document_id = document_of(&body.args, "/args")?;
     let run_id = match body.run_id {
         Some(run) => run,
-        None => ids::opaque("run")?,
+        None => ids::opaque(ids::Kind::Run)?,
     };
     let call = ToolCallRequest {
         tool_name: body.tool_name,

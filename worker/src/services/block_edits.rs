@@ -21,7 +21,7 @@ use super::tool_calls::{self, ToolCallRequest};
 /// Applies `edits` to `page` as the person's write; answers the `mnote.tool_result.v1` JSON.
 pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, desk: &mut Desk<'_>) -> Result<String, Error> {
     let args = edits.args(&page.document_id);
-    let edit_id = desk.mint.opaque("edit")?;
+    let edit_id = desk.mint.opaque(pageai_core::ids::Kind::Edit)?;
     let request = ToolCallRequest {
         tool_name: Tool::DocApplyBlockOps.spec().name.into(),
         args: to_value(&args)?,

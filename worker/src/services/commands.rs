@@ -110,7 +110,7 @@ pub fn run(
     let (context_id, frozen) = freeze(page, &request.scope, desk)?;
     let mode = desk.profile.review_mode.overridden_by(request.mode);
     let profile = Profile { review_mode: mode, ..desk.profile.clone() };
-    let key = desk.mint.opaque("idem")?;
+    let key = desk.mint.opaque(pageai_core::ids::Kind::IdempotencyKey)?;
     let input = RouteInput {
         page,
         context: &frozen,
@@ -152,7 +152,7 @@ fn selection_of(request: &CommandRequest) -> Vec<String> {
 
 /// Builds the command's context over `scope` and freezes it; answers its id and frozen form.
 fn freeze(page: &Page, scope: &Scope, desk: &mut Desk<'_>) -> Result<(String, FrozenContext), Error> {
-    let context_id = desk.mint.opaque("ctx")?;
+    let context_id = desk.mint.opaque(pageai_core::ids::Kind::Context)?;
     let request = ContextRequest::new(scope.clone()).with_formats(&[Format::Text]);
     let (_, frozen) = FrozenContext::freeze(page, &request, &context_id)?;
     desk.freeze(&frozen)?;
@@ -202,8 +202,8 @@ fn shortcut_call(
     Ok(ToolCallRequest {
         tool_name: recommended.tool_name,
         args,
-        run_id: desk.mint.opaque("run")?,
-        tool_call_id: desk.mint.opaque("call")?,
+        run_id: desk.mint.opaque(pageai_core::ids::Kind::Run)?,
+        tool_call_id: desk.mint.opaque(pageai_core::ids::Kind::ToolCall)?,
         trace_id: trace_id.into(),
         origin: Origin::Shortcut,
     })

@@ -18,6 +18,7 @@ use pageai_core::audit::AuditStore;
 use pageai_core::events::ToolEventV1;
 use pageai_core::executor::idempotency::IdempotencyStore;
 use pageai_core::executor::{self, FrozenContext, Origin};
+use pageai_core::ids::Kind;
 use pageai_core::live::AppliedWrite;
 use pageai_core::profile::Profile;
 use pageai_core::review::ReviewSessionV1;
@@ -69,8 +70,8 @@ pub trait ContextStore {
 /// Fresh ids. Block ids are infallible for core's sake; a minter that cannot mint one reports it when the
 /// command is committed.
 pub trait Mint {
-    /// `{prefix}_{random}`.
-    fn opaque(&mut self, prefix: &str) -> Result<String, Error>;
+    /// A fresh id of `kind` (core's [`Kind`]: its prefix, then random characters).
+    fn opaque(&mut self, kind: Kind) -> Result<String, Error>;
     /// A review session id that names `document_id`.
     fn session_id(&mut self, document_id: &str) -> Result<String, Error>;
     /// A block id for an inserted block.
@@ -220,9 +221,9 @@ pub mod memory {
     pub struct Counter(pub u32);
 
     impl Mint for Counter {
-        fn opaque(&mut self, prefix: &str) -> Result<String, Error> {
+        fn opaque(&mut self, kind: Kind) -> Result<String, Error> {
             self.0 += 1;
-            Ok(format!("{prefix}_{}", self.0))
+            Ok(format!("{}{}", kind.prefix(), self.0))
         }
         fn session_id(&mut self, document_id: &str) -> Result<String, Error> {
             self.0 += 1;

@@ -124,7 +124,7 @@ fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Resul
     }
     let contexts = desk.contexts_for(&request.args)?;
     let reads = tool.is_some_and(|t| !t.writes());
-    let new_context_id = if reads { desk.mint.opaque("ctx")? } else { String::new() };
+    let new_context_id = if reads { desk.mint.opaque(pageai_core::ids::Kind::Context)? } else { String::new() };
     let now = desk.now;
     let call = Call {
         tool_name: &request.tool_name,
