@@ -6,8 +6,7 @@ use pageai_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use worker::SqlStorage;
 
-use super::{Latch, storage};
-use crate::services::sqlite::Sql;
+use crate::services::sqlite::{Latch, Sql, storage};
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS audit_log (
     seq INTEGER PRIMARY KEY,

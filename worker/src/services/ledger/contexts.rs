@@ -20,10 +20,9 @@ use serde::Deserialize;
 use worker::{SqlStorage, SqlStorageValue};
 
 use super::context_cache::ContextCache;
-use super::storage;
 use crate::identity::Acting;
 use crate::services::desk::ContextStore;
-use crate::services::sqlite::Sql;
+use crate::services::sqlite::{Sql, storage};
 use pageai_core::policy::Role;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS frozen_contexts (

@@ -5,8 +5,7 @@ use pageai_core::executor::idempotency::{IdempotencyRecord, IdempotencyStore};
 use serde::Deserialize;
 use worker::SqlStorage;
 
-use super::Latch;
-use crate::services::sqlite::Sql;
+use crate::services::sqlite::{Latch, Sql};
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS idempotency (
     key TEXT PRIMARY KEY,

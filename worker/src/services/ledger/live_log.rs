@@ -5,8 +5,7 @@
 use pageai_core::Error;
 use pageai_core::live::{self, LogWindow};
 
-use super::storage;
-use crate::services::sqlite::{Sql, SqlValue};
+use crate::services::sqlite::{Sql, SqlValue, storage};
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS live_log (
     seq INTEGER PRIMARY KEY,

@@ -9,6 +9,9 @@
 //! Core's store traits read infallibly (`IdempotencyStore::lookup`, `AuditStore::last`). A failed read there
 //! is caught by the table's [`Latch`] and turns the whole command into `mnote_storage_failed` before
 //! anything is committed, so a storage fault can never pass for "no record".
+//!
+//! The dependencies point one way: this module uses [`super::page_store`] (the page's rows it commits) and
+//! both use [`super::sqlite`] (the SQL layer, and the storage-error helpers every table shares).
 
 mod audit;
 mod context_cache;
@@ -18,9 +21,6 @@ mod idempotency;
 pub mod live_log;
 pub mod run_contexts;
 mod sessions;
-
-use std::cell::RefCell;
-use std::rc::Rc;
 
 use pageai_core::Error;
 use pageai_core::events::ToolEventV1;
@@ -34,41 +34,7 @@ pub use live_log::LiveRow;
 pub use sessions::SessionTable;
 
 use super::page_store::PageRows;
-use super::sqlite::{ObjectSql, Sql, atomically};
-
-/// Remembers the first read that failed inside an infallible trait method.
-#[derive(Debug, Clone, Default)]
-pub struct Latch(Rc<RefCell<Option<String>>>);
-
-impl Latch {
-    /// Records a failure (the first one wins; it is the cause).
-    pub fn trip(&self, what: &str, detail: impl std::fmt::Display) {
-        let mut slot = self.0.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(format!("{what}: {detail}"));
-        }
-    }
-
-    /// The failure, if any.
-    pub fn failure(&self) -> Option<String> {
-        self.0.borrow().clone()
-    }
-}
-
-/// Maps a storage error to the generic client error, with the detail in the log.
-pub(crate) fn storage(what: &str, detail: impl std::fmt::Display) -> Error {
-    worker::console_error!("document storage: {what} failed: {detail}");
-    Error::StorageFailed
-}
-
-/// Encodes a value for one cell; past core's [`pageai_core::limits::MAX_STORED_RECORD_BYTES`] it is
-/// `mnote_stored_record_too_large`, naming the record (`what` is e.g. `encode review session`) and
-/// `block_id`, the block that makes it large, when the caller knows it.
-pub(crate) fn encode<T: serde::Serialize>(what: &str, value: &T, block_id: Option<&str>) -> Result<String, Error> {
-    let json = serde_json::to_string(value).map_err(|e| storage(what, e))?;
-    pageai_core::limits::check_record(what.trim_start_matches("encode "), json.len(), block_id)?;
-    Ok(json)
-}
+use super::sqlite::{Latch, ObjectSql, Sql, atomically, storage};
 
 /// The tables' `CREATE … IF NOT EXISTS` statements, run once per wake of the object.
 pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
@@ -85,7 +51,7 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
         live_log::INDEX,
         run_contexts::SCHEMA,
     ] {
-        sql.run(statement, Vec::new()).map_err(|e| self::storage("create table", e))?;
+        sql.run(statement, Vec::new()).map_err(|e| storage("create table", e))?;
     }
     contexts::migrate(sql)
 }

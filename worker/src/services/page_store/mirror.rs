@@ -241,7 +241,7 @@ impl Stretch {
             return Ok(());
         }
         let keys = OrderKey::between(self.lower.as_ref(), upper, self.run.len())
-            .map_err(|e| crate::services::ledger::storage("order a block", e))?;
+            .map_err(|e| crate::services::sqlite::storage("order a block", e))?;
         for ((position, moved), ord) in self.run.drain(..).zip(keys) {
             let Some(block) = page.get(position) else { continue };
             let (block_id, body, key) = (block.block_id.clone(), encode(block)?, ord.to_hex());

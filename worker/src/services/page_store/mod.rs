@@ -18,6 +18,7 @@ mod migrate;
 mod mirror;
 mod order;
 mod rows;
+mod schema;
 
 use pageai_core::page::{Block, BlockHistory, Page};
 
@@ -25,30 +26,13 @@ pub use mirror::{Mirror, MirrorPatch, StoredBlock};
 pub use order::OrderKey;
 pub use rows::{PageRows, RowWrite};
 
-use crate::services::sqlite::{Sql, SqlValue, integer, text};
+use schema::SCHEMA;
+
+use crate::services::sqlite::{Sql, SqlValue, text, unsigned};
 
 /// Largest stored form (JSON) of one block, in bytes, checked when a page is stored (`PUT`, every write):
 /// core's limit (see [`pageai_core::limits`]).
 pub use pageai_core::limits::MAX_BLOCK_BYTES;
-
-/// `CREATE … IF NOT EXISTS`, so creating an existing schema is a no-op.
-const SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS page_meta (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        workspace_id TEXT NOT NULL,
-        document_id TEXT NOT NULL,
-        title TEXT NOT NULL,
-        revision INTEGER NOT NULL,
-        permission TEXT NOT NULL
-    )",
-    "CREATE TABLE IF NOT EXISTS page_blocks (
-        block_id TEXT PRIMARY KEY,
-        ord TEXT NOT NULL,
-        body TEXT NOT NULL,
-        changed_rev INTEGER NOT NULL
-    )",
-    "CREATE INDEX IF NOT EXISTS page_blocks_by_ord ON page_blocks (ord)",
-];
 
 /// Creates the page's tables (after moving a page of the older layout into them). Errors are runtime
 /// messages meant for the log.
@@ -102,11 +86,6 @@ fn stored_block(row: Vec<SqlValue>) -> Result<StoredBlock, String> {
     }
     let changed_rev = unsigned(row.next(), "changed_rev")?;
     Ok(StoredBlock { block, ord, changed_rev, bytes: body.len() })
-}
-
-fn unsigned(value: Option<SqlValue>, column: &str) -> Result<u64, String> {
-    let value = integer(value.as_ref(), column)?;
-    u64::try_from(value).map_err(|_| format!("column {column} is negative: {value}"))
 }
 
 #[cfg(test)]
