@@ -2,9 +2,9 @@
 //! each statement wrote) and all-or-nothing groups of statements ([`atomically`]); below every table, the
 //! helpers they share: reading a column ([`integer`], [`text`], [`unsigned`]), encoding a cell
 //! ([`encode`]), mapping a storage fault ([`storage`]) and remembering one a trait could not return
-//! ([`Latch`]).
+//! ([`FailedRead`]).
 //!
-//! Writers (the page store's row writes, the ledger's flushes) see only the [`Sql`] trait, so the page
+//! Writers (the page store's row writes, the tables's flushes) see only the [`Sql`] trait, so the page
 //! store is unit-tested natively on a real SQLite (`memory`, tests only) with the same statements the
 //! object runs. [`ObjectSql`] is the Durable Object's: it adds up what the runtime reports as written
 //! (`cursor.rowsWritten`, which counts index entries too), so a command can say what it cost.
@@ -135,11 +135,11 @@ pub fn text(value: Option<SqlValue>, column: &str) -> Result<String, String> {
 
 /// Remembers the first read that failed inside an infallible trait method.
 #[derive(Debug, Clone, Default)]
-pub struct Latch(Rc<RefCell<Option<String>>>);
+pub struct FailedRead(Rc<RefCell<Option<String>>>);
 
-impl Latch {
+impl FailedRead {
     /// Records a failure (the first one wins; it is the cause).
-    pub fn trip(&self, what: &str, detail: impl std::fmt::Display) {
+    pub fn record(&self, what: &str, detail: impl std::fmt::Display) {
         let mut slot = self.0.borrow_mut();
         if slot.is_none() {
             *slot = Some(format!("{what}: {detail}"));
