@@ -1,4 +1,4 @@
-//! Page-AI commands over memory memory: shortcut applied, shortcut held, Hermes hand-off, and `mode`.
+//! Page-AI commands over stores in memory: shortcut applied, shortcut held, Hermes hand-off, and `mode`.
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::page::Block;

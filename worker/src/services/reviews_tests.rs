@@ -1,4 +1,4 @@
-//! Review actions over memory memory: accept (whole, stale, replayed), reject, abort, retry, revert.
+//! Review actions over stores in memory: accept (whole, stale, replayed), reject, abort, retry, revert.
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::audit::AuditStore;

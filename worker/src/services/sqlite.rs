@@ -4,7 +4,7 @@
 //! ([`encode`]), mapping a storage fault ([`storage`]) and remembering one a trait could not return
 //! ([`FailedRead`]).
 //!
-//! Writers (the page store's row writes, the tables's flushes) see only the [`Sql`] trait, so the page
+//! Writers (the page store's row writes, the other tables' flushes) see only the [`Sql`] trait, so the page
 //! store is unit-tested natively on a real SQLite (`memory`, tests only) with the same statements the
 //! object runs. [`ObjectSql`] is the Durable Object's: it adds up what the runtime reports as written
 //! (`cursor.rowsWritten`, which counts index entries too), so a command can say what it cost.

@@ -1,7 +1,8 @@
-//! The stores a document command works at: everything besides the page that a tool call, a page-AI command
-//! or a review action reads or records, behind small traits.
+//! What a document command stores and reads besides the page, one small trait per thing stored: review
+//! sessions ([`SessionStore`]), frozen contexts ([`ContextStore`]), fresh ids ([`IdMinter`]), and core's own
+//! idempotency records and audit chain; [`Stores`] lends them all to one command.
 //!
-//! The Durable Object backs the stores with SQLite ([`crate::services::tables`]): reads go to storage, writes
+//! The Durable Object backs them with SQLite tables ([`crate::services::tables`]): reads go to storage, writes
 //! are held in memory and committed in one transaction after the command succeeded. Tests back it with
 //! memory ([`memory`]). The services (`tool_calls`, `commands`, `reviews`) see only these traits, so the
 //! same code runs in both and is unit-tested natively.
@@ -150,7 +151,7 @@ impl<'a> Stores<'a> {
         self.contexts.freeze(context, expires)
     }
 
-    /// Runs `work` with core's executor environment over this stores and the preloaded `contexts`.
+    /// Runs `work` with core's executor environment over these stores and the preloaded `contexts`.
     pub fn with_env<T>(
         &mut self,
         contexts: &BTreeMap<String, FrozenContext>,
@@ -234,7 +235,7 @@ pub mod memory {
         }
     }
 
-    /// A whole stores in memory; [`MemoryStores::stores`] lends it out.
+    /// All the stores in memory; [`MemoryStores::stores`] lends it out.
     pub struct MemoryStores {
         /// The profile.
         pub profile: Profile,
@@ -259,7 +260,7 @@ pub mod memory {
     }
 
     impl MemoryStores {
-        /// Empty memory under `profile`, at a fixed time.
+        /// Empty stores under `profile`, at a fixed time.
         pub fn new(profile: Profile) -> Self {
             MemoryStores {
                 profile,
@@ -275,7 +276,7 @@ pub mod memory {
             }
         }
 
-        /// The stores over these memory.
+        /// The stores, lent out.
         pub fn stores(&mut self) -> Stores<'_> {
             Stores {
                 profile: &self.profile,

@@ -1,4 +1,4 @@
-//! The AI tool-call policy over memory memory: what a read, a held write, a yolo write, a replay and a
+//! The AI tool-call policy over stores in memory: what a read, a held write, a yolo write, a replay and a
 //! refused write each leave behind (page, session, audit, events).
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 

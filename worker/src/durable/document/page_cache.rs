@@ -34,7 +34,7 @@ impl Loaded {
     }
 }
 
-/// The object's memory.
+/// The object's memory: the page as loaded, kept between requests.
 #[derive(Debug)]
 pub struct PageCache {
     sql: ObjectSql,

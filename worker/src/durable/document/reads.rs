@@ -1,4 +1,4 @@
-//! The document object's read commands over its books (review sessions, audit chain, events), and the
+//! The document object's read commands over its tables (review sessions, audit chain, events), and the
 //! frozen context a Hermes run starts from.
 
 use crate::identity::Acting;
@@ -135,7 +135,7 @@ impl DocumentObject {
         Ok(FrozenRun { context, permission: page.permission, route, profile: run.profile.clone() })
     }
 
-    /// The document's books for reading, once the document is known to exist.
+    /// The document's tables for reading, once the document is known to exist.
     fn read_tables(&self, document_id: &str, trace_id: &str) -> Result<Tables, Error> {
         let mut cache = self.cache.borrow_mut();
         cache.page(document_id, trace_id)?;

@@ -72,7 +72,7 @@ impl DocumentObject {
         Ok(json)
     }
 
-    /// Runs `work` on the page and a stores over the document's books, then commits what it recorded in one
+    /// Runs `work` on the page and its stores (the document's tables), then commits what it recorded in one
     /// transaction (see the module docs). A failed `work` keeps only its events. When the commit fails, or
     /// a failed `work` changed the page's revision in memory, the copy is dropped and read again next time.
     pub(super) fn transact<T>(

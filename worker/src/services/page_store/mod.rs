@@ -5,7 +5,7 @@
 //! revision that last wrote the row: the block's last-changed revision, which the page's
 //! [`BlockHistory`] is loaded from. A row per block keeps stored values under SQLite-in-DO's per-value
 //! limit (about 2 MB; workerd answers `SQLITE_TOOBIG` past it) even for a page near the 5 MiB body cap,
-//! and lets a write touch only the rows it changes: the object keeps a [`StoredBlocks`] of the rows in memory,
+//! and lets a write touch only the rows it changes: the object keeps the rows in memory ([`StoredBlocks`]),
 //! and after a command [`StoredBlocks::diff`] answers the [`PageRows`] to write (changed, new, gone and moved
 //! blocks, plus the meta row). An insert or a move writes one block row: its key sits between its
 //! neighbours', so no other row is renumbered. A single block over [`MAX_BLOCK_BYTES`] is refused with a

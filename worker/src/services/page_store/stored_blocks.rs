@@ -37,7 +37,7 @@ pub struct StoredBlocks {
     rows: Vec<StoredBlock>,
 }
 
-/// How the stored_blocks follows a committed write.
+/// How [`StoredBlocks`] follows a committed write.
 #[derive(Debug)]
 pub struct StoredBlocksPatch {
     /// Rows whose body changed where they stand (head and tail), by index.

@@ -37,7 +37,7 @@ fn store() -> Memory {
     db
 }
 
-/// Writes what `page` changed against `stored_blocks`; answers the block rows and the rows SQLite changed.
+/// Writes what `page` changed against the rows in `stored_blocks`; answers the block rows and the rows SQLite changed.
 pub(super) fn commit(db: &Memory, stored_blocks: &mut StoredBlocks, page: &Page) -> (usize, u64) {
     let (rows, patch) = stored_blocks.diff(page).expect("diff");
     let blocks = rows.blocks().len();

@@ -1,10 +1,11 @@
-//! A document's books in its Durable Object's SQLite storage: idempotency records, frozen contexts, review
+//! A document's tables in its Durable Object's SQLite storage: idempotency records, frozen contexts, review
 //! sessions, the audit chain and tool events, beside the page ([`super::page_store`]).
 //!
 //! Each table implements the [`super::stores`] trait (or core's) it backs. Reads go straight to storage;
 //! writes are held in memory and reach storage only in [`Tables::commit`], one `transactionSync` together
-//! with the page's changed rows, through the [`Sql`] layer that counts the rows written. So a command either lands whole (page, session, idempotency record, audit entry, events)
-//! or not at all, even if the object is evicted halfway.
+//! with the page's changed rows, through the [`Sql`] layer that counts the rows written. So a command
+//! either lands whole (page, session, idempotency record, audit entry, events) or not at all, even if the
+//! object is evicted halfway.
 //!
 //! Core's store traits read infallibly (`IdempotencyStore::lookup`, `AuditStore::last`). A failed read there
 //! is caught by the table's [`FailedRead`] and turns the whole command into `mnote_storage_failed` before
@@ -56,7 +57,7 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
     contexts::migrate(sql)
 }
 
-/// The books of one document, open for one command.
+/// The tables of one document, open for one command.
 pub struct Tables {
     sql: ObjectSql,
     failed_read: FailedRead,
