@@ -38,17 +38,15 @@ pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, stores: &mut S
 #[allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 mod tests {
     use pageai_core::audit::AuditStore;
-    use pageai_core::page::Block;
     use pageai_core::profile::{Profile, ReviewMode};
     use serde_json::{Value, json};
 
     use super::*;
     use crate::services::reviews::REVIEWER;
-    use crate::services::stores::memory::MemoryStores;
+    use crate::services::test_support::{MemoryStores, page_of};
 
     fn page() -> Page {
-        let blocks = vec![Block::paragraph("p_1", "alpha"), Block::paragraph("p_2", "beta")];
-        Page::new("ws", "doc_1", "Plan", blocks).expect("valid page")
+        page_of(&["alpha", "beta"])
     }
 
     fn edits(key: &str, base: u64, block: &str, text: &str) -> BlockEdits {

@@ -1,24 +1,13 @@
 //! Page-AI commands over stores in memory: shortcut applied, shortcut held, Hermes hand-off, and `mode`.
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
-use pageai_core::page::Block;
 use pageai_core::profile::ToolsPolicy;
 
 use super::*;
-use crate::services::stores::memory::MemoryStores;
+use crate::services::test_support::{MemoryStores, in_mode, page_of};
 
 fn page() -> Page {
-    Page::new(
-        "ws",
-        "doc_1",
-        "Plan",
-        vec![
-            Block::paragraph("p_1", "我们用 Rust 写内核。"),
-            Block::paragraph("p_2", "second paragraph"),
-            Block::paragraph("p_3", "third paragraph"),
-        ],
-    )
-    .expect("valid page")
+    page_of(&["我们用 Rust 写内核。", "second paragraph", "third paragraph"])
 }
 
 fn command(prompt: &str, scope: Scope, mode: Option<ReviewMode>) -> CommandRequest {
@@ -33,14 +22,10 @@ fn command(prompt: &str, scope: Scope, mode: Option<ReviewMode>) -> CommandReque
     }
 }
 
-fn memory(mode: ReviewMode) -> MemoryStores {
-    MemoryStores::new(Profile { review_mode: mode, ..Profile::default() })
-}
-
 #[test]
 fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
     let mut page = page();
-    let mut memory = memory(ReviewMode::Yolo);
+    let mut memory = in_mode(ReviewMode::Yolo);
     let answer = run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut memory.stores())
         .expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Applied);
@@ -61,7 +46,7 @@ fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
 #[test]
 fn in_review_mode_the_shortcut_waits_for_the_user() {
     let mut page = page();
-    let mut memory = memory(ReviewMode::Review);
+    let mut memory = in_mode(ReviewMode::Review);
     let answer =
         run(&mut page, &command("replace \"second\" with \"2nd\"", Scope::Full, None), "tr_1", &mut memory.stores())
             .expect("ran");
@@ -75,7 +60,7 @@ fn in_review_mode_the_shortcut_waits_for_the_user() {
 #[test]
 fn a_case_folded_match_is_held_for_review_even_in_yolo_mode() {
     let mut page = page();
-    let mut memory = memory(ReviewMode::Yolo);
+    let mut memory = in_mode(ReviewMode::Yolo);
     let answer =
         run(&mut page, &command("replace \"SECOND\" with \"2nd\"", Scope::Full, None), "tr_1", &mut memory.stores())
             .expect("ran");
@@ -89,7 +74,7 @@ fn a_case_folded_match_is_held_for_review_even_in_yolo_mode() {
 fn mode_overrides_the_profile_but_never_relaxes_required() {
     // The rule itself is core's `ReviewMode::overridden_by`, tested there; this is the command using it.
     let mut page = page();
-    let mut memory = memory(ReviewMode::Required);
+    let mut memory = in_mode(ReviewMode::Required);
     let answer = run(
         &mut page,
         &command("replace \"second\" with \"2nd\"", Scope::Full, Some(ReviewMode::Yolo)),
@@ -103,7 +88,7 @@ fn mode_overrides_the_profile_but_never_relaxes_required() {
 #[test]
 fn a_complex_prompt_goes_to_hermes_with_a_hint_and_a_context() {
     let mut page = page();
-    let mut memory = memory(ReviewMode::Yolo);
+    let mut memory = in_mode(ReviewMode::Yolo);
     let answer =
         run(&mut page, &command("把这一页润色得更专业", Scope::Full, None), "tr_1", &mut memory.stores()).expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Hermes);
@@ -117,7 +102,7 @@ fn a_complex_prompt_goes_to_hermes_with_a_hint_and_a_context() {
 #[test]
 fn a_write_outside_the_selection_is_not_recommended() {
     let mut page = page();
-    let mut memory = memory(ReviewMode::Yolo);
+    let mut memory = in_mode(ReviewMode::Yolo);
     let scope = Scope::Selection { block_ids: vec!["p_2".into()] };
     let answer = run(&mut page, &command("replace \"third\" with \"3rd\"", scope, None), "tr", &mut memory.stores())
         .expect("ran");

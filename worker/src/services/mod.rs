@@ -32,4 +32,6 @@ pub mod reviews;
 pub mod sqlite;
 pub mod stores;
 pub mod tables;
+#[cfg(test)]
+pub mod test_support;
 pub mod tool_calls;

@@ -2,28 +2,16 @@
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::audit::AuditStore;
-use pageai_core::executor::Origin;
-use pageai_core::page::Block;
-use pageai_core::profile::{Profile, ReviewMode};
+use pageai_core::profile::ReviewMode;
 use pageai_core::review::State;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::*;
-use crate::services::stores::memory::MemoryStores;
-use crate::services::tool_calls::{self, ToolCallRequest};
+use crate::services::test_support::{MemoryStores, hermes_call, in_mode, json_of, page_of};
+use crate::services::tool_calls;
 
 fn page() -> Page {
-    Page::new(
-        "ws",
-        "doc_1",
-        "Plan",
-        vec![
-            Block::paragraph("p_1", "alpha one"),
-            Block::paragraph("p_2", "beta two"),
-            Block::paragraph("p_3", "gamma"),
-        ],
-    )
-    .expect("valid page")
+    page_of(&["alpha one", "beta two", "gamma"])
 }
 
 /// A held two-block proposal from Hermes; answers its session id.
@@ -36,20 +24,13 @@ fn held(page: &mut Page, memory: &mut MemoryStores) -> String {
             {"op": "replace", "blockId": "p_2", "matchText": "beta", "content": "BETA"},
         ],
     });
-    let request = ToolCallRequest {
-        tool_name: "doc_apply_block_ops".into(),
-        args,
-        run_id: "run_1".into(),
-        tool_call_id: "call_1".into(),
-        trace_id: "tr_1".into(),
-        origin: Origin::Hermes,
-    };
+    let request = hermes_call("doc_apply_block_ops", args);
     let reply = tool_calls::call(page, &request, &mut memory.stores()).expect("held");
     reply.review_session.expect("a session").session_id
 }
 
 fn memory() -> MemoryStores {
-    MemoryStores::new(Profile { review_mode: ReviewMode::Review, ..Profile::default() })
+    in_mode(ReviewMode::Review)
 }
 
 fn accept(key: &str, block_ids: Option<Vec<&str>>) -> ReviewAction {
@@ -57,10 +38,6 @@ fn accept(key: &str, block_ids: Option<Vec<&str>>) -> ReviewAction {
         block_ids: block_ids.map(|ids| ids.into_iter().map(String::from).collect()),
         idempotency_key: key.into(),
     })
-}
-
-fn json_of(text: &str) -> Value {
-    serde_json::from_str(text).expect("json")
 }
 
 #[test]

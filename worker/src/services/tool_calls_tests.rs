@@ -3,43 +3,21 @@
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::audit::AuditStore;
-use pageai_core::page::Block;
 use pageai_core::profile::{Profile, ReviewMode, ToolsPolicy};
 use pageai_core::review::REVIEW_PENDING;
 use serde_json::json;
 
 use super::*;
-use crate::services::stores::memory::MemoryStores;
+use crate::services::test_support::{MemoryStores, hermes_call as request, in_mode, page_of};
 
 fn page() -> Page {
-    Page::new(
-        "ws",
-        "doc_1",
-        "Plan",
-        vec![
-            Block::paragraph("p_1", "alpha one"),
-            Block::paragraph("p_2", "beta two"),
-            Block::paragraph("p_3", "gamma three"),
-        ],
-    )
-    .expect("valid page")
+    page_of(&["alpha one", "beta two", "gamma three"])
 }
 
 fn memory(mode: ReviewMode) -> MemoryStores {
-    let mut memory = MemoryStores::new(Profile { review_mode: mode, ..Profile::default() });
+    let mut memory = in_mode(mode);
     memory.frozen_page(&page());
     memory
-}
-
-fn request(tool: &str, args: Value) -> ToolCallRequest {
-    ToolCallRequest {
-        tool_name: tool.into(),
-        args,
-        run_id: "run_1".into(),
-        tool_call_id: "call_1".into(),
-        trace_id: "tr_1".into(),
-        origin: Origin::Hermes,
-    }
 }
 
 fn replace(key: &str, dry_run: bool, extra: Value) -> Value {
