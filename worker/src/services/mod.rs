@@ -17,7 +17,8 @@
 //!   ([`page_store::StoredBlocks`]) and the rows a write changes.
 //! - [`sqlite`]: the SQL layer under both: statements, transactions, and the storage-error helpers.
 //!
-//! The service tests share one set-up, with every store in memory (`test_support`, tests only).
+//! The service tests share one set-up, with every store in memory (`test_support`, tests only); the
+//! Worker's wire-fixture tests (`wire_fixtures_tests`) read core's golden fixtures through it.
 //!
 //! A document command answers JSON text, encoded by core's `pageai_core::json::to_json`.
 
@@ -35,3 +36,5 @@ pub mod tables;
 #[cfg(test)]
 pub mod test_support;
 pub mod tool_calls;
+#[cfg(test)]
+mod wire_fixtures_tests;
