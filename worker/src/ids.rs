@@ -12,7 +12,7 @@ pub use pageai_core::ids::Kind;
 pub use pageai_core::ids::is_sane_trace_id;
 pub use pageai_core::ids::review::session_document;
 
-use crate::services::desk::Mint;
+use crate::services::stores::IdMinter;
 
 /// `n` random bytes, or `None` when the platform RNG fails.
 fn random_bytes(n: usize) -> Option<Vec<u8>> {
@@ -109,7 +109,7 @@ impl RandomMint {
     }
 }
 
-impl Mint for RandomMint {
+impl IdMinter for RandomMint {
     fn opaque(&mut self, kind: Kind) -> Result<String, Error> {
         opaque(kind)
     }

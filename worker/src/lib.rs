@@ -17,7 +17,7 @@
 //!   document's live channel (`GET /api/documents/{id}/live`, a hibernatable WebSocket fed by every command
 //!   it commits: [`durable::document::live`]).
 //! - [`services`]: what runs inside a document's object (tool calls, page-AI commands, review actions), its
-//!   SQLite books, the MCP protocol, and the Hermes upstream client.
+//!   SQLite tables, the MCP protocol, and the Hermes upstream client.
 //! - [`auth`]: who may call a route (session cookie or Bearer client token, allowed origins), and the tool
 //!   token of `/mcp` and the tool route.
 //! - [`hardening`]: the security headers every answer carries.

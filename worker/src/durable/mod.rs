@@ -1,7 +1,7 @@
 //! Durable Object classes, one module per class, and the one way a route (or an object) calls an object.
 //!
 //! Each class's module has its object, its typed command enum and its client: `document` (one object per
-//! document: the page and its books) and `profile` (one object: the page-AI profile, pushed to every
+//! document: the page and its tables) and `profile` (one object: the page-AI profile, pushed to every
 //! document object that holds a copy).
 
 pub mod document;

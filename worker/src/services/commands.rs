@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::desk::Desk;
+use super::stores::Stores;
 use super::tool_calls::{self, ToolCallRequest};
 
 /// The body of `POST /api/page-ai/command`.
@@ -104,13 +104,13 @@ pub fn run(
     page: &mut Page,
     request: &CommandRequest,
     trace_id: &str,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<CommandAnswer, Error> {
     let selection = selection_of(request);
-    let (context_id, frozen) = freeze(page, &request.scope, desk)?;
-    let mode = desk.profile.review_mode.overridden_by(request.mode);
-    let profile = Profile { review_mode: mode, ..desk.profile.clone() };
-    let key = desk.mint.opaque(pageai_core::ids::Kind::IdempotencyKey)?;
+    let (context_id, frozen) = freeze(page, &request.scope, stores)?;
+    let mode = stores.profile.review_mode.overridden_by(request.mode);
+    let profile = Profile { review_mode: mode, ..stores.profile.clone() };
+    let key = stores.mint.opaque(pageai_core::ids::Kind::IdempotencyKey)?;
     let input = RouteInput {
         page,
         context: &frozen,
@@ -136,7 +136,7 @@ pub fn run(
     // A route that asks for review (a literal matched ignoring case) is held even under yolo.
     let profile = Profile { review_mode: route::shortcut_review_mode(&answer.route, mode), ..profile };
     match answer.route.recommended_tool_call.clone().filter(|_| direct) {
-        Some(recommended) => run_shortcut(answer, recommended, page, &profile, trace_id, desk),
+        Some(recommended) => run_shortcut(answer, recommended, page, &profile, trace_id, stores),
         None => Ok(answer),
     }
 }
@@ -151,11 +151,11 @@ fn selection_of(request: &CommandRequest) -> Vec<String> {
 }
 
 /// Builds the command's context over `scope` and freezes it; answers its id and frozen form.
-fn freeze(page: &Page, scope: &Scope, desk: &mut Desk<'_>) -> Result<(String, FrozenContext), Error> {
-    let context_id = desk.mint.opaque(pageai_core::ids::Kind::Context)?;
+fn freeze(page: &Page, scope: &Scope, stores: &mut Stores<'_>) -> Result<(String, FrozenContext), Error> {
+    let context_id = stores.mint.opaque(pageai_core::ids::Kind::Context)?;
     let request = ContextRequest::new(scope.clone()).with_formats(&[Format::Text]);
     let (_, frozen) = FrozenContext::freeze(page, &request, &context_id)?;
-    desk.freeze(&frozen)?;
+    stores.freeze(&frozen)?;
     Ok((context_id, frozen))
 }
 
@@ -167,14 +167,14 @@ fn run_shortcut(
     page: &mut Page,
     profile: &Profile,
     trace_id: &str,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<CommandAnswer, Error> {
-    let call = shortcut_call(recommended, trace_id, desk)?;
+    let call = shortcut_call(recommended, trace_id, stores)?;
     let run_id = call.run_id.clone();
-    let mut desk = desk.with_profile(profile);
-    let reply = tool_calls::call(page, &call, &mut desk)?;
+    let mut stores = stores.with_profile(profile);
+    let reply = tool_calls::call(page, &call, &mut stores)?;
     let session = match &reply.review_session {
-        Some(found) => desk.sessions.get(&found.session_id)?,
+        Some(found) => stores.sessions.get(&found.session_id)?,
         None => None,
     };
     answer.run_id = Some(run_id);
@@ -193,7 +193,7 @@ fn run_shortcut(
 fn shortcut_call(
     recommended: RecommendedCallV1,
     trace_id: &str,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<ToolCallRequest, Error> {
     let mut args = recommended.args;
     if let Some(map) = args.as_object_mut() {
@@ -202,8 +202,8 @@ fn shortcut_call(
     Ok(ToolCallRequest {
         tool_name: recommended.tool_name,
         args,
-        run_id: desk.mint.opaque(pageai_core::ids::Kind::Run)?,
-        tool_call_id: desk.mint.opaque(pageai_core::ids::Kind::ToolCall)?,
+        run_id: stores.mint.opaque(pageai_core::ids::Kind::Run)?,
+        tool_call_id: stores.mint.opaque(pageai_core::ids::Kind::ToolCall)?,
         trace_id: trace_id.into(),
         origin: Origin::Shortcut,
     })

@@ -1,7 +1,10 @@
 //! SQLite in a Durable Object: the one way a document's storage writes ([`Sql`], which counts the rows
-//! each statement wrote) and all-or-nothing groups of statements ([`atomically`]).
+//! each statement wrote) and all-or-nothing groups of statements ([`atomically`]); below every table, the
+//! helpers they share: reading a column ([`integer`], [`text`], [`unsigned`]), encoding a cell
+//! ([`encode`]), mapping a storage fault ([`storage`]) and remembering one a trait could not return
+//! ([`FailedRead`]).
 //!
-//! Writers (the page store's row writes, the ledger's flushes) see only the [`Sql`] trait, so the page
+//! Writers (the page store's row writes, the other tables' flushes) see only the [`Sql`] trait, so the page
 //! store is unit-tested natively on a real SQLite (`memory`, tests only) with the same statements the
 //! object runs. [`ObjectSql`] is the Durable Object's: it adds up what the runtime reports as written
 //! (`cursor.rowsWritten`, which counts index entries too), so a command can say what it cost.
@@ -12,10 +15,11 @@
 //! the closure only borrows the caller's work, which is fine because `transactionSync` returns before we
 //! do.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Function, Reflect};
+use pageai_core::Error;
 use wasm_bindgen::closure::ScopedClosure;
 use wasm_bindgen::{JsCast, JsValue};
 pub use worker::SqlStorageValue as SqlValue;
@@ -127,6 +131,46 @@ pub fn text(value: Option<SqlValue>, column: &str) -> Result<String, String> {
         Some(SqlValue::String(s)) => Ok(s),
         other => Err(format!("column {column} is not text: {other:?}")),
     }
+}
+
+/// Remembers the first read that failed inside an infallible trait method.
+#[derive(Debug, Clone, Default)]
+pub struct FailedRead(Rc<RefCell<Option<String>>>);
+
+impl FailedRead {
+    /// Records a failure (the first one wins; it is the cause).
+    pub fn record(&self, what: &str, detail: impl std::fmt::Display) {
+        let mut slot = self.0.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(format!("{what}: {detail}"));
+        }
+    }
+
+    /// The failure, if any.
+    pub fn failure(&self) -> Option<String> {
+        self.0.borrow().clone()
+    }
+}
+
+/// Maps a storage error to the generic client error, with the detail in the log.
+pub fn storage(what: &str, detail: impl std::fmt::Display) -> Error {
+    worker::console_error!("document storage: {what} failed: {detail}");
+    Error::StorageFailed
+}
+
+/// Encodes a value for one cell; past core's [`pageai_core::limits::MAX_STORED_RECORD_BYTES`] it is
+/// `mnote_stored_record_too_large`, naming the record (`what` is e.g. `encode review session`) and
+/// `block_id`, the block that makes it large, when the caller knows it.
+pub fn encode<T: serde::Serialize>(what: &str, value: &T, block_id: Option<&str>) -> Result<String, Error> {
+    let json = serde_json::to_string(value).map_err(|e| storage(what, e))?;
+    pageai_core::limits::check_record(what.trim_start_matches("encode "), json.len(), block_id)?;
+    Ok(json)
+}
+
+/// The value of an `INTEGER` column that cannot be negative (a revision), or an error naming it.
+pub fn unsigned(value: Option<SqlValue>, column: &str) -> Result<u64, String> {
+    let value = integer(value.as_ref(), column)?;
+    u64::try_from(value).map_err(|_| format!("column {column} is negative: {value}"))
 }
 
 /// SQLite in memory behind [`Sql`], for native tests of what the object writes.

@@ -32,7 +32,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 
-use super::desk::{Desk, ProposalKey};
+use super::stores::{ProposalKey, Stores};
 use pageai_core::executor::FrozenContext;
 
 /// A tool call as the document's object runs it.
@@ -78,8 +78,8 @@ pub struct ToolReply {
 }
 
 /// Runs one AI tool call against `page`; on success `page` holds the result of an applied write.
-pub fn call(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Result<ToolReply, Error> {
-    let now = desk.now;
+pub fn call(page: &mut Page, request: &ToolCallRequest, stores: &mut Stores<'_>) -> Result<ToolReply, Error> {
+    let now = stores.now;
     let tool_name = Tool::from_name(&request.tool_name).map_or(request.tool_name.as_str(), |t| t.spec().name);
     let ids = EventIds {
         run_id: &request.run_id,
@@ -89,15 +89,15 @@ pub fn call(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> 
         trace_id: &request.trace_id,
         at: &now.at,
     };
-    desk.events.push(events::tool_started(&ids));
-    match run(page, request, desk) {
+    stores.events.push(events::tool_started(&ids));
+    match run(page, request, stores) {
         Ok((reply, outcome)) => {
             let session = reply.review_session.as_ref().map(|s| s.session_id.as_str());
-            desk.events.push(events::tool_completed(&EventIds { review_session_id: session, ..ids }, &outcome));
+            stores.events.push(events::tool_completed(&EventIds { review_session_id: session, ..ids }, &outcome));
             Ok(reply)
         }
         Err(error) => {
-            desk.events.push(events::tool_failed(&ids, &error));
+            stores.events.push(events::tool_failed(&ids, &error));
             Err(error)
         }
     }
@@ -117,15 +117,15 @@ pub fn document_of(args: &Value, pointer: &str) -> Result<String, Error> {
     Ok(id.to_string())
 }
 
-fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Result<(ToolReply, Outcome), Error> {
+fn run(page: &mut Page, request: &ToolCallRequest, stores: &mut Stores<'_>) -> Result<(ToolReply, Outcome), Error> {
     let tool = Tool::from_name(&request.tool_name);
     if let Some(tool) = tool.filter(|t| t.writes()) {
         pageai_core::executor::check_call_bound(tool, request.origin, &request.args)?;
     }
-    let contexts = desk.contexts_for(&request.args)?;
+    let contexts = stores.contexts_for(&request.args)?;
     let reads = tool.is_some_and(|t| !t.writes());
-    let new_context_id = if reads { desk.mint.opaque(pageai_core::ids::Kind::Context)? } else { String::new() };
-    let now = desk.now;
+    let new_context_id = if reads { stores.mint.opaque(pageai_core::ids::Kind::Context)? } else { String::new() };
+    let now = stores.now;
     let call = Call {
         tool_name: &request.tool_name,
         args: &request.args,
@@ -134,15 +134,15 @@ fn run(page: &mut Page, request: &ToolCallRequest, desk: &mut Desk<'_>) -> Resul
         // whose rights bound it).
         actor: match request.origin.is_ai() {
             true => request.origin.actor(),
-            false => desk.acting.user.as_str(),
+            false => stores.acting.user.as_str(),
         },
         at: &now.at,
         tool_call_id: &request.tool_call_id,
         new_context_id: &new_context_id,
     };
-    match desk.with_env(&contexts, |env| review::submit(page, &call, env)) {
-        Submission::Execute => plain(page, &call, &request.run_id, &contexts, desk),
-        Submission::Session(proposal) => session(page, &call, request, proposal, &contexts, desk),
+    match stores.with_env(&contexts, |env| review::submit(page, &call, env)) {
+        Submission::Execute => plain(page, &call, &request.run_id, &contexts, stores),
+        Submission::Session(proposal) => session(page, &call, request, proposal, &contexts, stores),
     }
 }
 
@@ -152,14 +152,14 @@ fn plain(
     call: &Call<'_>,
     run_id: &str,
     contexts: &BTreeMap<String, FrozenContext>,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
-    let outcome = desk.with_env(contexts, |env| executor::execute(page, call, env))?;
+    let outcome = stores.with_env(contexts, |env| executor::execute(page, call, env))?;
     match &outcome.effect {
-        Effect::Read { frozen: Some(frozen) } => desk.freeze(frozen)?,
+        Effect::Read { frozen: Some(frozen) } => stores.freeze(frozen)?,
         Effect::Applied(result) => {
-            audit::record(&mut *desk.audit, AuditDraft::for_result(AuditAction::ToolApplied, result, None))?;
-            desk.applied(call.origin, run_id, None, result);
+            audit::record(&mut *stores.audit, AuditDraft::for_result(AuditAction::ToolApplied, result, None))?;
+            stores.applied(call.origin, run_id, None, result);
         }
         Effect::Read { frozen: None } | Effect::Previewed(_) | Effect::Replayed => {}
     }
@@ -176,28 +176,28 @@ fn session(
     request: &ToolCallRequest,
     proposal: Proposal,
     contexts: &BTreeMap<String, FrozenContext>,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
     let proposal = ProposalKey { idempotency_key: proposal.idempotency_key, fingerprint: proposal.fingerprint };
     if !proposal.idempotency_key.is_empty()
-        && let Some(session) = desk.sessions.find_proposal(&proposal)?
+        && let Some(session) = stores.sessions.find_proposal(&proposal)?
     {
         return reply_for(&session, call, true);
     }
-    let session_id = desk.mint.session_id(&page.document_id)?;
+    let session_id = stores.mint.session_id(&page.document_id)?;
     let propose =
         ProposeRequest { session_id: &session_id, run_id: &request.run_id, trace_id: &request.trace_id, call: *call };
-    let session = desk.with_env(contexts, |env| review::propose(page, &propose, env))?;
-    desk.sessions.put(&session, Some(&proposal))?;
-    desk.events.push(events::review_updated(&session, &desk.now.at));
+    let session = stores.with_env(contexts, |env| review::propose(page, &propose, env))?;
+    stores.sessions.put(&session, Some(&proposal))?;
+    stores.events.push(events::review_updated(&session, &stores.now.at));
     if let Some(applied) = &session.applied {
-        desk.applied(call.origin, &request.run_id, Some(&session.session_id), &applied.result);
+        stores.applied(call.origin, &request.run_id, Some(&session.session_id), &applied.result);
     }
     let draft = match &session.applied {
         Some(applied) => AuditDraft::for_result(AuditAction::ToolApplied, &applied.result, Some(&session.session_id)),
         None => AuditDraft::for_session(AuditAction::ReviewPropose, &session, call.actor, call.at, page.revision),
     };
-    audit::record(&mut *desk.audit, draft)?;
+    audit::record(&mut *stores.audit, draft)?;
     reply_for(&session, call, false)
 }
 

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use super::order::OrderKey;
-use super::{SCHEMA, unsigned};
-use crate::services::sqlite::{Sql, atomically, integer, text};
+use super::schema::SCHEMA;
+use crate::services::sqlite::{Sql, atomically, integer, text, unsigned};
 
 /// The table that layout had; SQLite keeps each table's `CREATE` text as it was written.
 const OLD_LAYOUT: &str = "SELECT COUNT(*) FROM sqlite_master

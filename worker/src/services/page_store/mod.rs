@@ -5,8 +5,8 @@
 //! revision that last wrote the row: the block's last-changed revision, which the page's
 //! [`BlockHistory`] is loaded from. A row per block keeps stored values under SQLite-in-DO's per-value
 //! limit (about 2 MB; workerd answers `SQLITE_TOOBIG` past it) even for a page near the 5 MiB body cap,
-//! and lets a write touch only the rows it changes: the object keeps a [`Mirror`] of the rows in memory,
-//! and after a command [`Mirror::diff`] answers the [`PageRows`] to write (changed, new, gone and moved
+//! and lets a write touch only the rows it changes: the object keeps the rows in memory ([`StoredBlocks`]),
+//! and after a command [`StoredBlocks::diff`] answers the [`PageRows`] to write (changed, new, gone and moved
 //! blocks, plus the meta row). An insert or a move writes one block row: its key sits between its
 //! neighbours', so no other row is renumbered. A single block over [`MAX_BLOCK_BYTES`] is refused with a
 //! coded error before any write.
@@ -15,40 +15,24 @@
 //! order keys (`page_blocks(position, block_id, body)`) into this one, in one transaction.
 
 mod migrate;
-mod mirror;
 mod order;
 mod rows;
+mod schema;
+mod stored_blocks;
 
 use pageai_core::page::{Block, BlockHistory, Page};
 
-pub use mirror::{Mirror, MirrorPatch, StoredBlock};
 pub use order::OrderKey;
 pub use rows::{PageRows, RowWrite};
+pub use stored_blocks::{StoredBlock, StoredBlocks, StoredBlocksPatch};
 
-use crate::services::sqlite::{Sql, SqlValue, integer, text};
+use schema::SCHEMA;
+
+use crate::services::sqlite::{Sql, SqlValue, text, unsigned};
 
 /// Largest stored form (JSON) of one block, in bytes, checked when a page is stored (`PUT`, every write):
 /// core's limit (see [`pageai_core::limits`]).
 pub use pageai_core::limits::MAX_BLOCK_BYTES;
-
-/// `CREATE … IF NOT EXISTS`, so creating an existing schema is a no-op.
-const SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS page_meta (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        workspace_id TEXT NOT NULL,
-        document_id TEXT NOT NULL,
-        title TEXT NOT NULL,
-        revision INTEGER NOT NULL,
-        permission TEXT NOT NULL
-    )",
-    "CREATE TABLE IF NOT EXISTS page_blocks (
-        block_id TEXT PRIMARY KEY,
-        ord TEXT NOT NULL,
-        body TEXT NOT NULL,
-        changed_rev INTEGER NOT NULL
-    )",
-    "CREATE INDEX IF NOT EXISTS page_blocks_by_ord ON page_blocks (ord)",
-];
 
 /// Creates the page's tables (after moving a page of the older layout into them). Errors are runtime
 /// messages meant for the log.
@@ -61,7 +45,7 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), String> {
 }
 
 /// The stored page and the image of its rows, or `None` when the document was never written.
-pub fn load(sql: &dyn Sql) -> Result<Option<(Page, Mirror)>, String> {
+pub fn load(sql: &dyn Sql) -> Result<Option<(Page, StoredBlocks)>, String> {
     let meta = sql
         .rows("SELECT workspace_id, document_id, title, revision, permission FROM page_meta WHERE id = 1", Vec::new())
         .map_err(|e| format!("read page_meta: {e}"))?;
@@ -79,16 +63,16 @@ pub fn load(sql: &dyn Sql) -> Result<Option<(Page, Mirror)>, String> {
         .map_err(|e| format!("read page_blocks: {e}"))?;
     let stored = rows.into_iter().map(stored_block).collect::<Result<Vec<_>, _>>()?;
     let blocks: Vec<Block> = stored.iter().map(|row| row.block.clone()).collect();
-    let mirror = Mirror::from_rows(stored);
-    let history = history_of(&mirror);
+    let stored_blocks = StoredBlocks::from_rows(stored);
+    let history = history_of(&stored_blocks);
     let page = Page { workspace_id, document_id, title, revision, permission, blocks, history };
-    Ok(Some((page, mirror)))
+    Ok(Some((page, stored_blocks)))
 }
 
 /// The page's block history as its rows record it: each block's `changed_rev` (core's
 /// [`BlockHistory`], which the executor's block-level preconditions read).
-pub fn history_of(mirror: &Mirror) -> BlockHistory {
-    BlockHistory::from_rows(0, mirror.rows().iter().map(|row| (row.block.block_id.clone(), row.changed_rev)))
+pub fn history_of(stored_blocks: &StoredBlocks) -> BlockHistory {
+    BlockHistory::from_rows(0, stored_blocks.rows().iter().map(|row| (row.block.block_id.clone(), row.changed_rev)))
 }
 
 fn stored_block(row: Vec<SqlValue>) -> Result<StoredBlock, String> {
@@ -102,11 +86,6 @@ fn stored_block(row: Vec<SqlValue>) -> Result<StoredBlock, String> {
     }
     let changed_rev = unsigned(row.next(), "changed_rev")?;
     Ok(StoredBlock { block, ord, changed_rev, bytes: body.len() })
-}
-
-fn unsigned(value: Option<SqlValue>, column: &str) -> Result<u64, String> {
-    let value = integer(value.as_ref(), column)?;
-    u64::try_from(value).map_err(|_| format!("column {column} is negative: {value}"))
 }
 
 #[cfg(test)]

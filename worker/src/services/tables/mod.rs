@@ -1,14 +1,18 @@
-//! A document's books in its Durable Object's SQLite storage: idempotency records, frozen contexts, review
+//! A document's tables in its Durable Object's SQLite storage: idempotency records, frozen contexts, review
 //! sessions, the audit chain and tool events, beside the page ([`super::page_store`]).
 //!
-//! Each table implements the [`super::desk`] trait (or core's) it backs. Reads go straight to storage;
-//! writes are held in memory and reach storage only in [`Ledger::commit`], one `transactionSync` together
-//! with the page's changed rows, through the [`Sql`] layer that counts the rows written. So a command either lands whole (page, session, idempotency record, audit entry, events)
-//! or not at all, even if the object is evicted halfway.
+//! Each table implements the [`super::stores`] trait (or core's) it backs. Reads go straight to storage;
+//! writes are held in memory and reach storage only in [`Tables::commit`], one `transactionSync` together
+//! with the page's changed rows, through the [`Sql`] layer that counts the rows written. So a command
+//! either lands whole (page, session, idempotency record, audit entry, events) or not at all, even if the
+//! object is evicted halfway.
 //!
 //! Core's store traits read infallibly (`IdempotencyStore::lookup`, `AuditStore::last`). A failed read there
-//! is caught by the table's [`Latch`] and turns the whole command into `mnote_storage_failed` before
+//! is caught by the table's [`FailedRead`] and turns the whole command into `mnote_storage_failed` before
 //! anything is committed, so a storage fault can never pass for "no record".
+//!
+//! The dependencies point one way: this module uses [`super::page_store`] (the page's rows it commits) and
+//! both use [`super::sqlite`] (the SQL layer, and the storage-error helpers every table shares).
 
 mod audit;
 mod context_cache;
@@ -18,9 +22,6 @@ mod idempotency;
 pub mod live_log;
 pub mod run_contexts;
 mod sessions;
-
-use std::cell::RefCell;
-use std::rc::Rc;
 
 use pageai_core::Error;
 use pageai_core::events::ToolEventV1;
@@ -34,41 +35,7 @@ pub use live_log::LiveRow;
 pub use sessions::SessionTable;
 
 use super::page_store::PageRows;
-use super::sqlite::{ObjectSql, Sql, atomically};
-
-/// Remembers the first read that failed inside an infallible trait method.
-#[derive(Debug, Clone, Default)]
-pub struct Latch(Rc<RefCell<Option<String>>>);
-
-impl Latch {
-    /// Records a failure (the first one wins; it is the cause).
-    pub fn trip(&self, what: &str, detail: impl std::fmt::Display) {
-        let mut slot = self.0.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(format!("{what}: {detail}"));
-        }
-    }
-
-    /// The failure, if any.
-    pub fn failure(&self) -> Option<String> {
-        self.0.borrow().clone()
-    }
-}
-
-/// Maps a storage error to the generic client error, with the detail in the log.
-pub(crate) fn storage(what: &str, detail: impl std::fmt::Display) -> Error {
-    worker::console_error!("document storage: {what} failed: {detail}");
-    Error::StorageFailed
-}
-
-/// Encodes a value for one cell; past core's [`pageai_core::limits::MAX_STORED_RECORD_BYTES`] it is
-/// `mnote_stored_record_too_large`, naming the record (`what` is e.g. `encode review session`) and
-/// `block_id`, the block that makes it large, when the caller knows it.
-pub(crate) fn encode<T: serde::Serialize>(what: &str, value: &T, block_id: Option<&str>) -> Result<String, Error> {
-    let json = serde_json::to_string(value).map_err(|e| storage(what, e))?;
-    pageai_core::limits::check_record(what.trim_start_matches("encode "), json.len(), block_id)?;
-    Ok(json)
-}
+use super::sqlite::{FailedRead, ObjectSql, Sql, atomically, storage};
 
 /// The tables' `CREATE … IF NOT EXISTS` statements, run once per wake of the object.
 pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
@@ -85,15 +52,15 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
         live_log::INDEX,
         run_contexts::SCHEMA,
     ] {
-        sql.run(statement, Vec::new()).map_err(|e| self::storage("create table", e))?;
+        sql.run(statement, Vec::new()).map_err(|e| storage("create table", e))?;
     }
     contexts::migrate(sql)
 }
 
-/// The books of one document, open for one command.
-pub struct Ledger {
+/// The tables of one document, open for one command.
+pub struct Tables {
     sql: ObjectSql,
-    latch: Latch,
+    failed_read: FailedRead,
     /// Idempotency records.
     pub idempotency: IdempotencyTable,
     /// The audit chain.
@@ -108,27 +75,27 @@ pub struct Ledger {
     pub live: Vec<LiveRow>,
 }
 
-impl Ledger {
+impl Tables {
     /// Opens the tables (made by [`create_schema`]). `now_ms` is the command's clock, for expiries;
     /// `contexts` the object's frozen contexts in memory.
-    pub fn new(sql: &ObjectSql, contexts: &ContextCache, now_ms: i64) -> Ledger {
-        let latch = Latch::default();
+    pub fn new(sql: &ObjectSql, contexts: &ContextCache, now_ms: i64) -> Tables {
+        let failed_read = FailedRead::default();
         let raw = sql.raw();
-        Ledger {
-            idempotency: IdempotencyTable::new(raw.clone(), latch.clone()),
-            audit: AuditTable::new(raw.clone(), latch.clone()),
+        Tables {
+            idempotency: IdempotencyTable::new(raw.clone(), failed_read.clone()),
+            audit: AuditTable::new(raw.clone(), failed_read.clone()),
             sessions: SessionTable::new(raw.clone()),
             contexts: ContextTable::new(raw.clone(), now_ms, contexts.clone()),
             events: Vec::new(),
             live: Vec::new(),
             sql: sql.clone(),
-            latch,
+            failed_read,
         }
     }
 
     /// A read that failed inside one of core's infallible trait methods, if any.
     pub fn read_failure(&self) -> Option<String> {
-        self.latch.failure()
+        self.failed_read.failure()
     }
 
     /// The event table, for reads.
@@ -139,7 +106,7 @@ impl Ledger {
     /// Writes everything this command recorded, with `page` when it changed, in one transaction. When
     /// `succeeded` is false only the events are written: a failed command changes nothing else.
     pub fn commit(self, page: Option<PageRows>, succeeded: bool) -> Result<(), String> {
-        let Ledger { sql, idempotency, audit, sessions, contexts, events, live, .. } = self;
+        let Tables { sql, idempotency, audit, sessions, contexts, events, live, .. } = self;
         let events = EventTable::encode(&events).map_err(|e| e.message())?;
         let frozen = &contexts;
         atomically(&sql, move |sql: &dyn Sql| {

@@ -5,8 +5,7 @@
 
 use pageai_core::Error;
 
-use super::storage;
-use crate::services::sqlite::{Sql, SqlValue};
+use crate::services::sqlite::{Sql, SqlValue, storage};
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS run_contexts (
     context_id TEXT PRIMARY KEY,

@@ -6,8 +6,7 @@ use pageai_core::events::ToolEventV1;
 use serde::{Deserialize, Serialize};
 use worker::SqlStorage;
 
-use super::storage;
-use crate::services::sqlite::Sql;
+use crate::services::sqlite::{Sql, storage};
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS tool_events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
