@@ -11,7 +11,17 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::jwt::{Expected, LEEWAY_SECONDS};
+/// Clock skew allowed on `exp` and `nbf`.
+pub const LEEWAY_SECONDS: u64 = 30;
+
+/// What a token must say besides its signature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expected {
+    /// The issuer (`iss`).
+    pub issuer: String,
+    /// The audience (`aud`).
+    pub audience: String,
+}
 
 /// The claims a valid token yields.
 #[derive(Deserialize)]

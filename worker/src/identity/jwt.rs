@@ -28,21 +28,10 @@ use pageai_core::policy::{Grants, Role};
 
 use super::Principal;
 use super::claims;
-
-/// Clock skew allowed on `exp` and `nbf`.
-pub const LEEWAY_SECONDS: u64 = 30;
+pub use super::claims::{Expected, LEEWAY_SECONDS};
 
 /// The longest `sub` accepted (it becomes the audit's actor).
 const MAX_USER_ID_CHARS: usize = 200;
-
-/// What a token must say besides its signature.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expected {
-    /// The issuer (`iss`).
-    pub issuer: String,
-    /// The audience (`aud`).
-    pub audience: String,
-}
 
 /// Why a token was refused: for the log, never for the caller (who gets `mnote_unauthorized`).
 #[derive(Debug, Clone, PartialEq, Eq)]
