@@ -168,13 +168,18 @@ pub fn check_bound(tool: Tool, origin: Origin, context_id: Option<&str>) -> Resu
     }
 }
 
-/// [`check_bound`] for a call's JSON arguments, after checking them: a write whose arguments are bad and
-/// name no `contextId` is refused for every bad field at once, the missing `contextId` listed with them, so
-/// a model fixes its call in one go rather than learning of one mistake per call.
-pub fn check_call_bound(tool: Tool, origin: Origin, args: &serde_json::Value) -> Result<(), Error> {
-    let context_id = args.get("contextId").and_then(serde_json::Value::as_str);
+/// [`check_bound`] for a call as sent, given what its parse answered (`parsed`) and the `contextId` it
+/// names: a write whose arguments are bad and name no `contextId` is refused for every bad field at once,
+/// the missing `contextId` listed with them, so a model fixes its call in one go rather than learning of
+/// one mistake per call. Called by the parse ([`crate::executor::SentCall`]).
+pub fn check_call_bound(
+    tool: Tool,
+    origin: Origin,
+    context_id: Option<&str>,
+    parsed: Result<(), Error>,
+) -> Result<(), Error> {
     let bound = check_bound(tool, origin, context_id);
-    match (crate::executor::check_arguments(tool, args), bound) {
+    match (parsed, bound) {
         (Ok(()), bound) => bound,
         (Err(Error::InvalidArguments { pointer, reason, mut more }), Err(_)) => {
             more.push(crate::error::FieldError {

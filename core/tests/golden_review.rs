@@ -98,11 +98,12 @@ fn run_script(input: &Value) -> Result<Script, pageai_core::Error> {
         tool_call_id: p["toolCallId"].as_str().unwrap(),
         new_context_id: "",
     };
+    let typed = call.typed()?;
     let request = ProposeRequest {
         session_id: p["sessionId"].as_str().unwrap(),
         run_id: p["runId"].as_str().unwrap(),
         trace_id: p["traceId"].as_str().unwrap(),
-        call,
+        call: &typed,
     };
     let mut session = review::propose(&mut page, &request, &mut env)?;
     let mut answers = Vec::new();

@@ -13,7 +13,7 @@ use super::grammar::Command;
 use super::hermes::hermes;
 use super::intent::{Intent, ReasonCode};
 use super::plan::{self, Note};
-use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1};
+use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1, Routed};
 use crate::error::Error;
 use crate::executor::idempotency::MemoryIdempotencyStore;
 use crate::executor::{self, Effect, Env, Origin, WriteArgs, WriteCall};
@@ -26,23 +26,25 @@ use crate::policy::{self, Ask, Stage, Unavailable};
 use crate::profile::ReviewMode;
 use crate::wire::ToolResultV1;
 
-/// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route.
+/// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route. `keep`
+/// keeps the recommended write typed beside the wire route ([`super::Routed`]).
 pub(super) fn direct(
     input: &RouteInput<'_>,
     commands: &[Command],
     quoted: bool,
     first_quote: Option<String>,
-) -> RouteV1 {
+    keep: bool,
+) -> Routed {
     let intent = commands.first().map_or(Intent::ComplexRewrite, Command::intent);
     if let Err(reason) = apply_availability(input) {
         let why = format!("{} {reason}", Tool::DocApplyBlockOps.spec().name);
-        return hermes(input, intent, unavailable_code(reason), 0.7, why, first_quote, &[]);
+        return hermes(input, intent, unavailable_code(reason), 0.7, why, first_quote, &[]).into();
     }
     let planned = match plan::operations(input, commands) {
         Ok(planned) => planned,
         Err(r) => {
             let intent = if r.code == ReasonCode::Complex { Intent::ComplexRewrite } else { intent };
-            return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates);
+            return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates).into();
         }
     };
     let args = ApplyBlockOpsArgs {
@@ -54,14 +56,14 @@ pub(super) fn direct(
         Ok(Some(result)) => result,
         Ok(None) => {
             let why = "the self dry-run did not preview".into();
-            return hermes(input, intent, ReasonCode::Complex, 0.4, why, first_quote, &[]);
+            return hermes(input, intent, ReasonCode::Complex, 0.4, why, first_quote, &[]).into();
         }
         Err(error) => {
             let allowed = args.allowed_target_block_ids.as_deref().unwrap_or_default();
             let (code, candidates) = refusal_of(input, &error, quoted, allowed);
             let intent = if code == ReasonCode::Complex && !quoted { Intent::ComplexRewrite } else { intent };
             let why = refusal_reason(&error, code, &candidates);
-            return hermes(input, intent, code, 0.7, why, first_quote, &candidates);
+            return hermes(input, intent, code, 0.7, why, first_quote, &candidates).into();
         }
     };
     let sure =
@@ -73,7 +75,11 @@ pub(super) fn direct(
         }
     }
     let reading = Reading { intent, actions: actions.join(" and "), quoted, sure, notes: &planned.notes };
-    recommend(input, &reading, args, &result)
+    let write = keep.then(|| args.clone());
+    let wire = recommend(input, &reading, args, &result);
+    // A recommendation that could not be encoded went to Hermes: it carries no write.
+    let write = write.filter(|_| wire.recommended_tool_call.is_some());
+    Routed { wire, write }
 }
 
 /// How the router read the prompt, for the recommendation's confidence, risk and reason.

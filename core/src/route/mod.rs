@@ -53,6 +53,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::executor::FrozenContext;
+use crate::manifest::args::ApplyBlockOpsArgs;
 use crate::normalize::fold;
 use crate::page::Page;
 use crate::profile::Profile;
@@ -84,8 +85,35 @@ pub struct RouteInput<'a> {
     pub idempotency_key: &'a str,
 }
 
+/// A route, and the typed write its recommendation carries: the very arguments the router dry-ran, for the
+/// caller that carries the recommendation out (the Worker's command route) without parsing the wire JSON
+/// back. The write travels beside the wire route, never on it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Routed {
+    /// The route as it goes on the wire.
+    pub wire: RouteV1,
+    /// The recommended write, typed (`dryRun:true`, as recommended); `None` when the route recommends none.
+    pub write: Option<ApplyBlockOpsArgs>,
+}
+
+impl From<RouteV1> for Routed {
+    fn from(wire: RouteV1) -> Self {
+        Routed { wire, write: None }
+    }
+}
+
 /// Routes `prompt`. Never panics and never calls a model; any string is a valid prompt.
 pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
+    routing(prompt, input, false).wire
+}
+
+/// [`route`], with the recommended write kept typed ([`Routed::write`]).
+pub fn routed(prompt: &str, input: &RouteInput<'_>) -> Routed {
+    routing(prompt, input, true)
+}
+
+/// `keep`: keep a typed copy of the recommended write (only the caller that applies it pays for the copy).
+fn routing(prompt: &str, input: &RouteInput<'_>, keep: bool) -> Routed {
     if prompt.trim().is_empty() {
         return hermes(
             input,
@@ -95,7 +123,8 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
             "the prompt is empty".into(),
             None,
             &[],
-        );
+        )
+        .into();
     }
     if prompt.chars().count() > MAX_COMMAND_CHARS {
         return hermes(
@@ -106,26 +135,27 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
             "too long to be a single command".into(),
             None,
             &[],
-        );
+        )
+        .into();
     }
     if let Some(command) = grammar::sed(prompt) {
         let find = match &command {
             Command::Replace { find, .. } => Some(find.clone()),
             _ => None,
         };
-        return direct(input, &[command], true, find);
+        return direct(input, &[command], true, find, keep);
     }
     let parsed = prompt::parse(prompt);
     let first_quote = parsed.quotes.first().cloned();
     match parse_commands(&parsed) {
-        Some(commands) => direct(input, &commands, true, first_quote),
+        Some(commands) => direct(input, &commands, true, first_quote, keep),
         None => {
             if parsed.quotes.is_empty()
                 && let Some(command) = unquoted(prompt)
             {
-                return direct(input, &[command], false, None);
+                return direct(input, &[command], false, None, keep);
             }
-            not_a_command(input, &parsed)
+            not_a_command(input, &parsed).into()
         }
     }
 }
