@@ -254,7 +254,15 @@ impl SentCall {
         let context_id = write.context_id().map(String::from);
         let document_id = Some(write.document_id().to_string());
         let args = Ok(ToolArgs::from(write));
-        SentCall { name: tool.spec().name.into(), json: None, tool: Some(tool), args, context_id, document_id, object: true }
+        SentCall {
+            name: tool.spec().name.into(),
+            json: None,
+            tool: Some(tool),
+            args,
+            context_id,
+            document_id,
+            object: true,
+        }
     }
 
     /// The arguments as sent, or a typed write serialized: what the front Worker forwards.

@@ -44,8 +44,8 @@ use crate::page::Page;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
 use crate::wire::{ContextHeldV1, PageAiContextV1, ToolResultV1};
-use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use call::{ReadArgs, SentCall, ToolArgs, ToolCall, Typed};
+use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use origin::Origin;
 pub use precondition::REBASED;
 pub use write::{WriteArgs, WriteCall};
@@ -216,7 +216,7 @@ pub struct Outcome {
 
 /// Runs one tool call against `page`. On [`Effect::Applied`] the page has been changed in place.
 pub fn execute(page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    let staged = stage(page, call.to_run()?, env)?;
+    let staged = stage(page, call.for_run()?, env)?;
     Ok(commit(page, staged, env))
 }
 
@@ -237,7 +237,7 @@ pub fn execute_write(page: &mut Page, call: WriteCall<'_>, env: &mut Env<'_>) ->
 /// Runs a read or a dry-run against a page that stays shared: the browser's instant preview and the router's
 /// self-check. A call that would write is refused.
 pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    previewed(stage(page, call.to_run()?, env)?)
+    previewed(stage(page, call.for_run()?, env)?)
 }
 
 /// [`preview`] for a typed tool call.
@@ -258,7 +258,7 @@ impl<'a> Call<'a> {
     }
 
     /// The typed call [`execute`] and [`preview`] run at once.
-    fn to_run(&self) -> Result<ToolCall<'a>> {
+    fn for_run(&self) -> Result<ToolCall<'a>> {
         Ok(self.parsed(ToolArgs::parse_to_run(self.tool_name, self.args)?))
     }
 

@@ -10,9 +10,7 @@
 
 use pageai_core::Error;
 pub use pageai_core::edits::BlockEdits;
-use pageai_core::executor::Origin;
-use pageai_core::json::to_value;
-use pageai_core::manifest::Tool;
+use pageai_core::executor::{Origin, SentCall, WriteArgs};
 use pageai_core::page::Page;
 
 use super::desk::Desk;
@@ -20,17 +18,17 @@ use super::tool_calls::{self, ToolCallRequest};
 
 /// Applies `edits` to `page` as the person's write; answers the `mnote.tool_result.v1` JSON.
 pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, desk: &mut Desk<'_>) -> Result<String, Error> {
-    let args = edits.args(&page.document_id);
+    // The edits are typed by core: the call is made from them, never from JSON.
+    let args = WriteArgs::ApplyBlockOps(edits.args(&page.document_id));
     let edit_id = desk.mint.opaque("edit")?;
     let request = ToolCallRequest {
-        tool_name: Tool::DocApplyBlockOps.spec().name.into(),
-        args: to_value(&args)?,
+        call: SentCall::typed(args),
         run_id: edit_id.clone(),
         tool_call_id: edit_id,
         trace_id: trace_id.into(),
         origin: Origin::User,
     };
-    let reply = tool_calls::call(page, &request, desk)?;
+    let reply = tool_calls::call(page, request, desk)?;
     Ok(reply.result.get().to_owned())
 }
 
@@ -45,6 +43,7 @@ mod tests {
     use super::*;
     use crate::services::desk::memory::Books;
     use crate::services::reviews::REVIEWER;
+    use pageai_core::manifest::Tool;
 
     fn page() -> Page {
         let blocks = vec![Block::paragraph("p_1", "alpha"), Block::paragraph("p_2", "beta")];

@@ -3,6 +3,7 @@
 
 use pageai_core::page::Block;
 use pageai_core::profile::ToolsPolicy;
+use serde_json::Value;
 
 use super::*;
 use crate::services::desk::memory::Books;

@@ -2,7 +2,7 @@
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::audit::AuditStore;
-use pageai_core::executor::Origin;
+use pageai_core::executor::{Origin, SentCall};
 use pageai_core::page::Block;
 use pageai_core::profile::{Profile, ReviewMode};
 use pageai_core::review::State;
@@ -37,14 +37,13 @@ fn held(page: &mut Page, books: &mut Books) -> String {
         ],
     });
     let request = ToolCallRequest {
-        tool_name: "doc_apply_block_ops".into(),
-        args,
+        call: SentCall::parse("doc_apply_block_ops".into(), args),
         run_id: "run_1".into(),
         tool_call_id: "call_1".into(),
         trace_id: "tr_1".into(),
         origin: Origin::Hermes,
     };
-    let reply = tool_calls::call(page, &request, &mut books.desk()).expect("held");
+    let reply = tool_calls::call(page, request, &mut books.desk()).expect("held");
     reply.review_session.expect("a session").session_id
 }
 
