@@ -8,7 +8,7 @@
 //! `idempotencyKey`, `dryRun` and allowed blocks a layer needs come from the typed arguments.
 //!
 //! The idempotency fingerprint is over the arguments *as sent* (a `null` field, a float written `1.0`, the
-//! keys a client added all count), so the parse keeps it: [`Prints`] are taken from the JSON at the parse,
+//! keys a client added all count), so the parse keeps it: the fingerprints are taken from the JSON the parse read,
 //! and a call typed by core (no JSON) fingerprints its own arguments serialized, which is what the same call
 //! sent as JSON would be.
 
@@ -66,6 +66,9 @@ enum Printing {
     Applying,
     /// Both, for every write: the call may be held for review and applied from its session.
     All,
+    /// None yet: a sent call's are taken when its arguments are taken ([`SentCall::into_args`]), so the
+    /// front Worker, which only forwards the call, never hashes it.
+    Later,
 }
 
 impl ToolArgs {
@@ -83,19 +86,22 @@ impl ToolArgs {
     }
 
     fn parse_tool(tool: Tool, json: &Value, printing: Printing) -> Result<Self> {
-        let typed = parse_typed(tool, json)?;
-        let mut prints = Prints::default();
-        if let Typed::Write(write) = &typed {
-            let name = tool.spec().name;
-            let applies = !tool.spec().always_dry_run && !write.dry_run();
-            if printing == Printing::All || applies {
-                prints.apply = Some(fingerprint_sent(name, json, Some(false)));
-            }
-            if printing == Printing::All {
-                prints.proposal = Some(fingerprint_sent(name, json, None));
-            }
+        let mut args = ToolArgs { typed: parse_typed(tool, json)?, prints: Prints::default() };
+        args.take_prints(json, printing);
+        Ok(args)
+    }
+
+    /// Takes the fingerprints `printing` asks for from `json`, the JSON these arguments were parsed from.
+    fn take_prints(&mut self, json: &Value, printing: Printing) {
+        let Typed::Write(write) = &self.typed else { return };
+        let name = write.tool().spec().name;
+        let applies = !write.tool().spec().always_dry_run && !write.dry_run();
+        if printing == Printing::All || (printing == Printing::Applying && applies) {
+            self.prints.apply = Some(fingerprint_sent(name, json, Some(false)));
         }
-        Ok(ToolArgs { typed, prints })
+        if printing == Printing::All {
+            self.prints.proposal = Some(fingerprint_sent(name, json, None));
+        }
     }
 
     /// The typed arguments.
@@ -239,7 +245,7 @@ impl SentCall {
     pub fn parse(name: String, json: Value) -> Self {
         let tool = Tool::from_name(&name);
         let args = match tool {
-            Some(tool) => ToolArgs::parse_tool(tool, &json, Printing::All),
+            Some(tool) => ToolArgs::parse_tool(tool, &json, Printing::Later),
             None => Err(unknown_tool(&name)),
         };
         let named = |key: &str| json.get(key).and_then(Value::as_str).map(String::from);
@@ -323,7 +329,11 @@ impl SentCall {
     /// refused here ([`SentCall::check_bound`]), so no caller runs one.
     pub fn into_args(self, origin: Origin) -> Result<ToolArgs> {
         self.check_bound(origin)?;
-        self.args
+        let mut args = self.args?;
+        if let Some(json) = &self.json {
+            args.take_prints(json, Printing::All);
+        }
+        Ok(args)
     }
 }
 
