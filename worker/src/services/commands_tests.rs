@@ -60,6 +60,30 @@ fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
 }
 
 #[test]
+fn the_shortcut_applies_the_routers_typed_write_recorded_as_its_wire_json_would_be() {
+    let mut page = page();
+    let mut books = books(ReviewMode::Yolo);
+    let answer =
+        run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut books.desk()).expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Applied);
+    // The write ran typed, never parsed back from the route; the same call sent as the route's JSON (with
+    // dryRun:false) is the same write: an idempotent replay of the very bytes, not a conflict.
+    let recommended = answer.route.recommended_tool_call.clone().expect("a recommendation");
+    let mut args = recommended.args;
+    args["dryRun"] = Value::Bool(false);
+    let request = tool_calls::ToolCallRequest {
+        call: pageai_core::executor::SentCall::parse(recommended.tool_name, args),
+        run_id: "run_h".into(),
+        tool_call_id: "call_h".into(),
+        trace_id: "tr_h".into(),
+        origin: Origin::Hermes,
+    };
+    let replay = tool_calls::call(&mut page, request, &mut books.desk()).expect("replayed");
+    assert_eq!(replay.result.get(), answer.result.as_ref().expect("result").get());
+    assert_eq!(page.revision, 1, "nothing written again");
+}
+
+#[test]
 fn in_review_mode_the_shortcut_waits_for_the_user() {
     let mut page = page();
     let mut books = books(ReviewMode::Review);
