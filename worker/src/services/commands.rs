@@ -4,10 +4,9 @@
 //! - A direct route (a low-ambiguity command the router has dry-run itself) becomes the router's
 //!   recommended `mnote.doc.apply_block_ops` call with `dryRun:false` (the very write the router dry-ran,
 //!   taken typed from [`route::Routed::write`], never parsed back from the route's JSON), run as an AI
-//!   tool call of origin
-//!   `shortcut` ([`tool_calls::call`]): the same guards, events and audit entries as a Hermes call. Under a
-//!   `yolo` mode a low- or medium-risk shortcut is applied at once (`applied`, with the page read back);
-//!   otherwise it is held in a review session (`review`).
+//!   tool call of origin `shortcut` ([`tool_calls::call`]): the same guards, events and audit entries as a
+//!   Hermes call. Under a `yolo` mode a low- or medium-risk shortcut is applied at once (`applied`, with
+//!   the page read back); otherwise it is held in a review session (`review`).
 //! - Any other route needs a Hermes run (`hermes`): the answer carries the route, its `toolHint` and the
 //!   frozen `contextId` the run's writes bind to. Starting the run is the front Worker's job
 //!   (`start_hermes_run` in `routes/page_ai.rs`).
