@@ -59,49 +59,29 @@ pub struct ToolArgs {
     prints: Prints,
 }
 
-/// Which fingerprints a parse takes: an apply needs the apply's, a review session the proposal's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Printing {
-    /// The apply's, and only when the call applies (the executor's own JSON entry, [`super::execute`]).
-    Applying,
-    /// Both, for every write: the call may be held for review and applied from its session.
-    All,
-    /// None yet: a sent call's are taken when its arguments are taken ([`SentCall::into_args`]), so the
-    /// front Worker, which only forwards the call, never hashes it.
-    Later,
-}
-
 impl ToolArgs {
     /// Parses `json` as the arguments of the tool named `tool_name` (dotted or MCP name): the one parse of
     /// a call. An unknown name is `mnote_unknown_tool` with the nearest names; bad arguments are
     /// `mnote_invalid_arguments`, every bad field by JSON pointer.
     pub fn parse(tool_name: &str, json: &Value) -> Result<Self> {
-        Self::parse_tool(tool_of(tool_name)?, json, Printing::All)
+        Self::parse_tool(tool_of(tool_name)?, json, true)
     }
 
-    /// [`ToolArgs::parse`] for a call the executor runs at once: only an apply takes its fingerprint (a
-    /// dry-run is never recorded, and this call goes to no review session).
-    pub(super) fn parse_to_run(tool_name: &str, json: &Value) -> Result<Self> {
-        Self::parse_tool(tool_of(tool_name)?, json, Printing::Applying)
-    }
-
-    fn parse_tool(tool: Tool, json: &Value, printing: Printing) -> Result<Self> {
+    /// The parse, with both fingerprints taken (`all`) or none yet.
+    fn parse_tool(tool: Tool, json: &Value, all: bool) -> Result<Self> {
         let mut args = ToolArgs { typed: parse_typed(tool, json)?, prints: Prints::default() };
-        args.take_prints(json, printing);
+        if all {
+            args.take_prints(json);
+        }
         Ok(args)
     }
 
-    /// Takes the fingerprints `printing` asks for from `json`, the JSON these arguments were parsed from.
-    fn take_prints(&mut self, json: &Value, printing: Printing) {
+    /// Takes both fingerprints from `json`, the JSON these arguments were parsed from.
+    fn take_prints(&mut self, json: &Value) {
         let Typed::Write(write) = &self.typed else { return };
         let name = write.tool().spec().name;
-        let applies = !write.tool().spec().always_dry_run && !write.dry_run();
-        if printing == Printing::All || (printing == Printing::Applying && applies) {
-            self.prints.apply = Some(fingerprint_sent(name, json, Some(false)));
-        }
-        if printing == Printing::All {
-            self.prints.proposal = Some(fingerprint_sent(name, json, None));
-        }
+        self.prints.apply = Some(fingerprint_sent(name, json, Some(false)));
+        self.prints.proposal = Some(fingerprint_sent(name, json, None));
     }
 
     /// The typed arguments.
@@ -176,7 +156,7 @@ impl From<WriteArgs> for ToolArgs {
 }
 
 /// The tool a name names (dotted or MCP), or `mnote_unknown_tool` with the nearest names.
-fn tool_of(name: &str) -> Result<Tool> {
+pub(super) fn tool_of(name: &str) -> Result<Tool> {
     Tool::from_name(name).ok_or_else(|| unknown_tool(name))
 }
 
@@ -245,7 +225,7 @@ impl SentCall {
     pub fn parse(name: String, json: Value) -> Self {
         let tool = Tool::from_name(&name);
         let args = match tool {
-            Some(tool) => ToolArgs::parse_tool(tool, &json, Printing::Later),
+            Some(tool) => ToolArgs::parse_tool(tool, &json, false),
             None => Err(unknown_tool(&name)),
         };
         let named = |key: &str| json.get(key).and_then(Value::as_str).map(String::from);
@@ -331,7 +311,7 @@ impl SentCall {
         self.check_bound(origin)?;
         let mut args = self.args?;
         if let Some(json) = &self.json {
-            args.take_prints(json, Printing::All);
+            args.take_prints(json);
         }
         Ok(args)
     }

@@ -216,7 +216,7 @@ pub struct Outcome {
 
 /// Runs one tool call against `page`. On [`Effect::Applied`] the page has been changed in place.
 pub fn execute(page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    let staged = stage(page, call.for_run()?, env)?;
+    let staged = stage_json(page, call, env)?;
     Ok(commit(page, staged, env))
 }
 
@@ -237,7 +237,7 @@ pub fn execute_write(page: &mut Page, call: WriteCall<'_>, env: &mut Env<'_>) ->
 /// Runs a read or a dry-run against a page that stays shared: the browser's instant preview and the router's
 /// self-check. A call that would write is refused.
 pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    previewed(stage(page, call.for_run()?, env)?)
+    previewed(stage_json(page, call, env)?)
 }
 
 /// [`preview`] for a typed tool call.
@@ -255,11 +255,6 @@ impl<'a> Call<'a> {
     /// The typed call: the one parse of its name and arguments ([`ToolArgs::parse`]).
     pub fn typed(&self) -> Result<ToolCall<'a>> {
         Ok(self.parsed(ToolArgs::parse(self.tool_name, self.args)?))
-    }
-
-    /// The typed call [`execute`] and [`preview`] run at once.
-    fn for_run(&self) -> Result<ToolCall<'a>> {
-        Ok(self.parsed(ToolArgs::parse_to_run(self.tool_name, self.args)?))
     }
 
     fn parsed(&self, args: ToolArgs) -> ToolCall<'a> {
@@ -300,9 +295,24 @@ fn commit(page: &mut Page, staged: Staged, env: &mut Env<'_>) -> Outcome {
     }
 }
 
-/// Whether `json` reads as the arguments of `tool`: every bad field, as [`Error::InvalidArguments`].
-pub fn check_arguments(tool: Tool, json: &Value) -> Result<()> {
-    call::parse_typed(tool, json).map(drop)
+/// [`stage`] for a call given as JSON: parsed here ([`ToolArgs`]'s parse), run at once; only an apply takes
+/// its fingerprint (its JSON already says `dryRun:false`).
+fn stage_json(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
+    let tool = call::tool_of(call.tool_name)?;
+    match call::parse_typed(tool, call.args)? {
+        Typed::Read(args) => read(page, args, call.origin, call.new_context_id, env).map(Staged::Done),
+        Typed::Write(args) => {
+            let sent = (!args.dry_run()).then(|| idempotency::fingerprint(tool.spec().name, call.args));
+            let typed = WriteCall {
+                args: *args,
+                origin: call.origin,
+                actor: call.actor,
+                at: call.at,
+                tool_call_id: call.tool_call_id,
+            };
+            write::write(page, typed, sent, env)
+        }
+    }
 }
 
 fn stage(page: &Page, call: ToolCall<'_>, env: &mut Env<'_>) -> Result<Staged> {

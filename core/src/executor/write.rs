@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-use super::idempotency::fingerprint_sent;
+use super::idempotency::{fingerprint, fingerprint_sent};
 use super::precondition::Preconditions;
 use super::{
     ContextLookup, Effect, Env, FrozenContext, Origin, Outcome, Staged, bound_context, check_document, page_save,
@@ -254,7 +254,7 @@ pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<String>, env:
     let fingerprint = match (args.dry_run(), sent) {
         (true, _) => String::new(),
         (false, Some(sent)) => sent,
-        (false, None) => args.fingerprint(Some(false))?,
+        (false, None) => fingerprint(tool.spec().name, &to_value(&args)?),
     };
     let request = WriteRequest::of(args, page)?;
     check_key(&request.idempotency_key)?;

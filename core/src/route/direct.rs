@@ -13,7 +13,7 @@ use super::grammar::Command;
 use super::hermes::hermes;
 use super::intent::{Intent, ReasonCode};
 use super::plan::{self, Note};
-use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1, Routed};
+use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1};
 use crate::error::Error;
 use crate::executor::idempotency::MemoryIdempotencyStore;
 use crate::executor::{self, Effect, Env, Origin, WriteArgs, WriteCall};
@@ -26,25 +26,25 @@ use crate::policy::{self, Ask, Stage, Unavailable};
 use crate::profile::ReviewMode;
 use crate::wire::ToolResultV1;
 
-/// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route. `keep`
-/// keeps the recommended write typed beside the wire route ([`super::Routed`]).
-pub(super) fn direct(
+/// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route. With
+/// `KEEP`, the recommended write is left typed in `write` ([`super::Routed`]).
+pub(super) fn direct<const KEEP: bool>(
     input: &RouteInput<'_>,
     commands: &[Command],
     quoted: bool,
     first_quote: Option<String>,
-    keep: bool,
-) -> Routed {
+    write: &mut Option<ApplyBlockOpsArgs>,
+) -> RouteV1 {
     let intent = commands.first().map_or(Intent::ComplexRewrite, Command::intent);
     if let Err(reason) = apply_availability(input) {
         let why = format!("{} {reason}", Tool::DocApplyBlockOps.spec().name);
-        return hermes(input, intent, unavailable_code(reason), 0.7, why, first_quote, &[]).into();
+        return hermes(input, intent, unavailable_code(reason), 0.7, why, first_quote, &[]);
     }
     let planned = match plan::operations(input, commands) {
         Ok(planned) => planned,
         Err(r) => {
             let intent = if r.code == ReasonCode::Complex { Intent::ComplexRewrite } else { intent };
-            return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates).into();
+            return hermes(input, intent, r.code, 0.7, r.reason, first_quote, &r.candidates);
         }
     };
     let args = ApplyBlockOpsArgs {
@@ -56,14 +56,14 @@ pub(super) fn direct(
         Ok(Some(result)) => result,
         Ok(None) => {
             let why = "the self dry-run did not preview".into();
-            return hermes(input, intent, ReasonCode::Complex, 0.4, why, first_quote, &[]).into();
+            return hermes(input, intent, ReasonCode::Complex, 0.4, why, first_quote, &[]);
         }
         Err(error) => {
             let allowed = args.allowed_target_block_ids.as_deref().unwrap_or_default();
             let (code, candidates) = refusal_of(input, &error, quoted, allowed);
             let intent = if code == ReasonCode::Complex && !quoted { Intent::ComplexRewrite } else { intent };
             let why = refusal_reason(&error, code, &candidates);
-            return hermes(input, intent, code, 0.7, why, first_quote, &candidates).into();
+            return hermes(input, intent, code, 0.7, why, first_quote, &candidates);
         }
     };
     let sure =
@@ -75,11 +75,15 @@ pub(super) fn direct(
         }
     }
     let reading = Reading { intent, actions: actions.join(" and "), quoted, sure, notes: &planned.notes };
-    let write = keep.then(|| args.clone());
+    if KEEP {
+        *write = Some(args.clone());
+    }
     let wire = recommend(input, &reading, args, &result);
     // A recommendation that could not be encoded went to Hermes: it carries no write.
-    let write = write.filter(|_| wire.recommended_tool_call.is_some());
-    Routed { wire, write }
+    if KEEP && wire.recommended_tool_call.is_none() {
+        *write = None;
+    }
+    wire
 }
 
 /// How the router read the prompt, for the recommendation's confidence, risk and reason.

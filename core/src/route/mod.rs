@@ -96,24 +96,21 @@ pub struct Routed {
     pub write: Option<ApplyBlockOpsArgs>,
 }
 
-impl From<RouteV1> for Routed {
-    fn from(wire: RouteV1) -> Self {
-        Routed { wire, write: None }
-    }
-}
-
 /// Routes `prompt`. Never panics and never calls a model; any string is a valid prompt.
 pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
-    routing(prompt, input, false).wire
+    routing::<false>(prompt, input, &mut None)
 }
 
 /// [`route`], with the recommended write kept typed ([`Routed::write`]).
 pub fn routed(prompt: &str, input: &RouteInput<'_>) -> Routed {
-    routing(prompt, input, true)
+    let mut write = None;
+    let wire = routing::<true>(prompt, input, &mut write);
+    Routed { wire, write }
 }
 
-/// `keep`: keep a typed copy of the recommended write (only the caller that applies it pays for the copy).
-fn routing(prompt: &str, input: &RouteInput<'_>, keep: bool) -> Routed {
+/// The route; with `KEEP`, a typed copy of the recommended write is left in `write`. A constant, so the
+/// browser package's [`route`] carries no code for the copy it never makes.
+fn routing<const KEEP: bool>(prompt: &str, input: &RouteInput<'_>, write: &mut Option<ApplyBlockOpsArgs>) -> RouteV1 {
     if prompt.trim().is_empty() {
         return hermes(
             input,
@@ -123,8 +120,7 @@ fn routing(prompt: &str, input: &RouteInput<'_>, keep: bool) -> Routed {
             "the prompt is empty".into(),
             None,
             &[],
-        )
-        .into();
+        );
     }
     if prompt.chars().count() > MAX_COMMAND_CHARS {
         return hermes(
@@ -135,27 +131,26 @@ fn routing(prompt: &str, input: &RouteInput<'_>, keep: bool) -> Routed {
             "too long to be a single command".into(),
             None,
             &[],
-        )
-        .into();
+        );
     }
     if let Some(command) = grammar::sed(prompt) {
         let find = match &command {
             Command::Replace { find, .. } => Some(find.clone()),
             _ => None,
         };
-        return direct(input, &[command], true, find, keep);
+        return direct::<KEEP>(input, &[command], true, find, write);
     }
     let parsed = prompt::parse(prompt);
     let first_quote = parsed.quotes.first().cloned();
     match parse_commands(&parsed) {
-        Some(commands) => direct(input, &commands, true, first_quote, keep),
+        Some(commands) => direct::<KEEP>(input, &commands, true, first_quote, write),
         None => {
             if parsed.quotes.is_empty()
                 && let Some(command) = unquoted(prompt)
             {
-                return direct(input, &[command], false, None, keep);
+                return direct::<KEEP>(input, &[command], false, None, write);
             }
-            not_a_command(input, &parsed).into()
+            not_a_command(input, &parsed)
         }
     }
 }
