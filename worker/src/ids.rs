@@ -12,7 +12,7 @@ use pageai_core::Error;
 use pageai_core::ids::{self, BLOCK_ID_CHARS, ID_CHARS};
 use pageai_core::page::validate_document_id;
 
-use crate::services::desk::Mint;
+use crate::services::stores::IdMinter;
 
 /// The longest client-supplied trace id we echo back.
 const MAX_TRACE_ID_LEN: usize = 128;
@@ -140,7 +140,7 @@ impl RandomMint {
     }
 }
 
-impl Mint for RandomMint {
+impl IdMinter for RandomMint {
     fn opaque(&mut self, prefix: &str) -> Result<String, Error> {
         opaque(prefix)
     }

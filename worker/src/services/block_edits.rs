@@ -13,14 +13,14 @@ pub use pageai_core::edits::BlockEdits;
 use pageai_core::executor::{Origin, SentCall, WriteArgs};
 use pageai_core::page::Page;
 
-use super::desk::Desk;
+use super::stores::Stores;
 use super::tool_calls::{self, ToolCallRequest};
 
 /// Applies `edits` to `page` as the person's write; answers the `mnote.tool_result.v1` JSON.
-pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, desk: &mut Desk<'_>) -> Result<String, Error> {
+pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, stores: &mut Stores<'_>) -> Result<String, Error> {
     // The edits are typed by core: the call is made from them, never from JSON.
     let args = WriteArgs::ApplyBlockOps(edits.args(&page.document_id));
-    let edit_id = desk.mint.opaque("edit")?;
+    let edit_id = stores.mint.opaque("edit")?;
     let request = ToolCallRequest {
         call: SentCall::typed(args),
         run_id: edit_id.clone(),
@@ -28,7 +28,7 @@ pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, desk: &mut Des
         trace_id: trace_id.into(),
         origin: Origin::User,
     };
-    let reply = tool_calls::call(page, request, desk)?;
+    let reply = tool_calls::call(page, request, stores)?;
     Ok(reply.result.get().to_owned())
 }
 
@@ -41,8 +41,8 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::services::desk::memory::Books;
     use crate::services::reviews::REVIEWER;
+    use crate::services::stores::memory::MemoryStores;
     use pageai_core::manifest::Tool;
 
     fn page() -> Page {
@@ -59,8 +59,8 @@ mod tests {
     #[test]
     fn a_persons_edit_applies_in_review_mode_audited_and_evented() {
         let mut page = page();
-        let mut books = Books::new(Profile { review_mode: ReviewMode::Required, ..Profile::default() });
-        let json = apply(&mut page, &edits("k_1", 0, "p_1", "ALPHA"), "tr_1", &mut books.desk()).expect("applied");
+        let mut memory = MemoryStores::new(Profile { review_mode: ReviewMode::Required, ..Profile::default() });
+        let json = apply(&mut page, &edits("k_1", 0, "p_1", "ALPHA"), "tr_1", &mut memory.stores()).expect("applied");
         let result: Value = serde_json::from_str(&json).expect("json");
         assert_eq!(
             (result["schema"].as_str(), result["newRevision"].as_u64()),
@@ -68,33 +68,35 @@ mod tests {
         );
         assert_eq!(result["audit"]["actor"], REVIEWER);
         assert_eq!(page.blocks[0].text, "ALPHA");
-        let entry = books.audit.entries().last().cloned().expect("an audit entry");
+        let entry = memory.audit.entries().last().cloned().expect("an audit entry");
         assert_eq!((entry.action.as_str(), entry.actor.as_str()), ("tool.applied", REVIEWER));
-        assert_eq!(books.event_names(), ["tool.started", "tool.completed"]);
+        assert_eq!(memory.event_names(), ["tool.started", "tool.completed"]);
         // The same key and body replay the answer; nothing more is written.
-        let again = apply(&mut page, &edits("k_1", 0, "p_1", "ALPHA"), "tr_1", &mut books.desk()).expect("replayed");
+        let again = apply(&mut page, &edits("k_1", 0, "p_1", "ALPHA"), "tr_1", &mut memory.stores()).expect("replayed");
         assert_eq!((again, page.revision), (json, 1));
     }
 
     #[test]
     fn an_edit_on_another_block_lands_and_one_on_the_same_block_conflicts() {
         let mut page = page();
-        let mut books = Books::new(Profile::default());
-        apply(&mut page, &edits("k_1", 0, "p_1", "mine"), "tr_1", &mut books.desk()).expect("applied");
-        let other = apply(&mut page, &edits("k_2", 0, "p_2", "theirs"), "tr_1", &mut books.desk()).expect("lands");
+        let mut memory = MemoryStores::new(Profile::default());
+        apply(&mut page, &edits("k_1", 0, "p_1", "mine"), "tr_1", &mut memory.stores()).expect("applied");
+        let other = apply(&mut page, &edits("k_2", 0, "p_2", "theirs"), "tr_1", &mut memory.stores()).expect("lands");
         assert!(other.contains("\"rebased\""), "{other}");
-        let err = apply(&mut page, &edits("k_3", 0, "p_1", "late"), "tr_1", &mut books.desk()).expect_err("conflict");
+        let err =
+            apply(&mut page, &edits("k_3", 0, "p_1", "late"), "tr_1", &mut memory.stores()).expect_err("conflict");
         assert_eq!(err.code().as_str(), "mnote_revision_conflict");
         assert_eq!(err.details()["blocks"][0]["text"], "mine");
-        assert_eq!(books.event_names().last().map(String::as_str), Some("tool.failed"));
+        assert_eq!(memory.event_names().last().map(String::as_str), Some("tool.failed"));
     }
 
     #[test]
     fn the_profiles_tool_switches_do_not_stop_a_person() {
         let mut page = page();
         let disabled = pageai_core::profile::ToolsPolicy { disabled: vec![Tool::DocApplyBlockOps.spec().name.into()] };
-        let mut books = Books::new(Profile { tools: disabled, ..Profile::default() });
-        apply(&mut page, &edits("k_1", 0, "p_1", "typed"), "tr_1", &mut books.desk()).expect("a person's edit lands");
+        let mut memory = MemoryStores::new(Profile { tools: disabled, ..Profile::default() });
+        apply(&mut page, &edits("k_1", 0, "p_1", "typed"), "tr_1", &mut memory.stores())
+            .expect("a person's edit lands");
         assert_eq!(page.blocks[0].text, "typed");
     }
 }

@@ -25,7 +25,7 @@ use pageai_core::{Error, wire};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::desk::Desk;
+use super::stores::Stores;
 use super::tool_calls::{self, ToolCallRequest};
 
 /// The body of `POST /api/page-ai/command`.
@@ -105,13 +105,13 @@ pub fn run(
     page: &mut Page,
     request: &CommandRequest,
     trace_id: &str,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<CommandAnswer, Error> {
     let selection = selection_of(request);
-    let (context_id, frozen) = freeze(page, &request.scope, desk)?;
-    let mode = desk.profile.review_mode.overridden_by(request.mode);
-    let profile = Profile { review_mode: mode, ..desk.profile.clone() };
-    let key = desk.mint.opaque("idem")?;
+    let (context_id, frozen) = freeze(page, &request.scope, stores)?;
+    let mode = stores.profile.review_mode.overridden_by(request.mode);
+    let profile = Profile { review_mode: mode, ..stores.profile.clone() };
+    let key = stores.mint.opaque("idem")?;
     let input = RouteInput {
         page,
         context: &frozen,
@@ -137,7 +137,7 @@ pub fn run(
     // A route that asks for review (a literal matched ignoring case) is held even under yolo.
     let profile = Profile { review_mode: route::shortcut_review_mode(&answer.route, mode), ..profile };
     match write.filter(|_| direct) {
-        Some(write) => run_shortcut(answer, write, page, &profile, trace_id, desk),
+        Some(write) => run_shortcut(answer, write, page, &profile, trace_id, stores),
         None => Ok(answer),
     }
 }
@@ -152,11 +152,11 @@ fn selection_of(request: &CommandRequest) -> Vec<String> {
 }
 
 /// Builds the command's context over `scope` and freezes it; answers its id and frozen form.
-fn freeze(page: &Page, scope: &Scope, desk: &mut Desk<'_>) -> Result<(String, FrozenContext), Error> {
-    let context_id = desk.mint.opaque("ctx")?;
+fn freeze(page: &Page, scope: &Scope, stores: &mut Stores<'_>) -> Result<(String, FrozenContext), Error> {
+    let context_id = stores.mint.opaque("ctx")?;
     let request = ContextRequest::new(scope.clone()).with_formats(&[Format::Text]);
     let (_, frozen) = FrozenContext::freeze(page, &request, &context_id)?;
-    desk.freeze(&frozen)?;
+    stores.freeze(&frozen)?;
     Ok((context_id, frozen))
 }
 
@@ -168,14 +168,14 @@ fn run_shortcut(
     page: &mut Page,
     profile: &Profile,
     trace_id: &str,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<CommandAnswer, Error> {
-    let call = shortcut_call(recommended, trace_id, desk)?;
+    let call = shortcut_call(recommended, trace_id, stores)?;
     let run_id = call.run_id.clone();
-    let mut desk = desk.with_profile(profile);
-    let reply = tool_calls::call(page, call, &mut desk)?;
+    let mut stores = stores.with_profile(profile);
+    let reply = tool_calls::call(page, call, &mut stores)?;
     let session = match &reply.review_session {
-        Some(found) => desk.sessions.get(&found.session_id)?,
+        Some(found) => stores.sessions.get(&found.session_id)?,
         None => None,
     };
     answer.run_id = Some(run_id);
@@ -194,13 +194,13 @@ fn run_shortcut(
 fn shortcut_call(
     recommended: ApplyBlockOpsArgs,
     trace_id: &str,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<ToolCallRequest, Error> {
     let args = WriteArgs::ApplyBlockOps(ApplyBlockOpsArgs { dry_run: false, ..recommended });
     Ok(ToolCallRequest {
         call: SentCall::typed(args),
-        run_id: desk.mint.opaque("run")?,
-        tool_call_id: desk.mint.opaque("call")?,
+        run_id: stores.mint.opaque("run")?,
+        tool_call_id: stores.mint.opaque("call")?,
         trace_id: trace_id.into(),
         origin: Origin::Shortcut,
     })

@@ -1,4 +1,4 @@
-//! Page-AI commands over memory books: shortcut applied, shortcut held, Hermes hand-off, and `mode`.
+//! Page-AI commands over memory memory: shortcut applied, shortcut held, Hermes hand-off, and `mode`.
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::page::Block;
@@ -6,7 +6,7 @@ use pageai_core::profile::ToolsPolicy;
 use serde_json::Value;
 
 use super::*;
-use crate::services::desk::memory::Books;
+use crate::services::stores::memory::MemoryStores;
 
 fn page() -> Page {
     Page::new(
@@ -34,16 +34,16 @@ fn command(prompt: &str, scope: Scope, mode: Option<ReviewMode>) -> CommandReque
     }
 }
 
-fn books(mode: ReviewMode) -> Books {
-    Books::new(Profile { review_mode: mode, ..Profile::default() })
+fn memory(mode: ReviewMode) -> MemoryStores {
+    MemoryStores::new(Profile { review_mode: mode, ..Profile::default() })
 }
 
 #[test]
 fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
     let mut page = page();
-    let mut books = books(ReviewMode::Yolo);
-    let answer =
-        run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut books.desk()).expect("ran");
+    let mut memory = memory(ReviewMode::Yolo);
+    let answer = run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut memory.stores())
+        .expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Applied);
     assert_eq!(answer.route.intent.as_str(), "direct_replace");
     assert_eq!(page.blocks[0].text, "我们用 Go 写内核。");
@@ -52,19 +52,19 @@ fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
     assert_eq!((result["dryRun"].as_bool(), result["newRevision"].as_u64()), (Some(false), Some(1)));
     assert_eq!(answer.review_session.as_ref().expect("a record").state, State::Applied);
     // The same events and audit entry as a Hermes call, from the shortcut.
-    assert_eq!(books.event_names(), ["tool.started", "review.updated", "tool.completed"]);
-    assert!(books.events.iter().all(|e| Some(e.run_id.as_str()) == answer.run_id.as_deref()));
-    let entries = pageai_core::audit::AuditStore::entries(&books.audit);
+    assert_eq!(memory.event_names(), ["tool.started", "review.updated", "tool.completed"]);
+    assert!(memory.events.iter().all(|e| Some(e.run_id.as_str()) == answer.run_id.as_deref()));
+    let entries = pageai_core::audit::AuditStore::entries(&memory.audit);
     assert_eq!((entries.len(), entries[0].action.as_str(), entries[0].actor.as_str()), (1, "tool.applied", "shortcut"));
-    assert!(books.contexts.by_id.contains_key(&answer.context_id), "the context is frozen");
+    assert!(memory.contexts.by_id.contains_key(&answer.context_id), "the context is frozen");
 }
 
 #[test]
 fn the_shortcut_applies_the_routers_typed_write_recorded_as_its_wire_json_would_be() {
     let mut page = page();
-    let mut books = books(ReviewMode::Yolo);
-    let answer =
-        run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut books.desk()).expect("ran");
+    let mut memory = memory(ReviewMode::Yolo);
+    let answer = run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut memory.stores())
+        .expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Applied);
     // The write ran typed, never parsed back from the route; the same call sent as the route's JSON (with
     // dryRun:false) is the same write: an idempotent replay of the very bytes, not a conflict.
@@ -78,7 +78,7 @@ fn the_shortcut_applies_the_routers_typed_write_recorded_as_its_wire_json_would_
         trace_id: "tr_h".into(),
         origin: Origin::Hermes,
     };
-    let replay = tool_calls::call(&mut page, request, &mut books.desk()).expect("replayed");
+    let replay = tool_calls::call(&mut page, request, &mut memory.stores()).expect("replayed");
     assert_eq!(replay.result.get(), answer.result.as_ref().expect("result").get());
     assert_eq!(page.revision, 1, "nothing written again");
 }
@@ -86,9 +86,9 @@ fn the_shortcut_applies_the_routers_typed_write_recorded_as_its_wire_json_would_
 #[test]
 fn in_review_mode_the_shortcut_waits_for_the_user() {
     let mut page = page();
-    let mut books = books(ReviewMode::Review);
+    let mut memory = memory(ReviewMode::Review);
     let answer =
-        run(&mut page, &command("replace \"second\" with \"2nd\"", Scope::Full, None), "tr_1", &mut books.desk())
+        run(&mut page, &command("replace \"second\" with \"2nd\"", Scope::Full, None), "tr_1", &mut memory.stores())
             .expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Review);
     assert!(answer.route.requires_review);
@@ -100,9 +100,9 @@ fn in_review_mode_the_shortcut_waits_for_the_user() {
 #[test]
 fn a_case_folded_match_is_held_for_review_even_in_yolo_mode() {
     let mut page = page();
-    let mut books = books(ReviewMode::Yolo);
+    let mut memory = memory(ReviewMode::Yolo);
     let answer =
-        run(&mut page, &command("replace \"SECOND\" with \"2nd\"", Scope::Full, None), "tr_1", &mut books.desk())
+        run(&mut page, &command("replace \"SECOND\" with \"2nd\"", Scope::Full, None), "tr_1", &mut memory.stores())
             .expect("ran");
     assert!(answer.route.requires_review && !answer.route.requires_hermes_run, "{}", answer.route.reason);
     assert_eq!(answer.outcome, CommandOutcome::Review);
@@ -114,12 +114,12 @@ fn a_case_folded_match_is_held_for_review_even_in_yolo_mode() {
 fn mode_overrides_the_profile_but_never_relaxes_required() {
     // The rule itself is core's `ReviewMode::overridden_by`, tested there; this is the command using it.
     let mut page = page();
-    let mut books = books(ReviewMode::Required);
+    let mut memory = memory(ReviewMode::Required);
     let answer = run(
         &mut page,
         &command("replace \"second\" with \"2nd\"", Scope::Full, Some(ReviewMode::Yolo)),
         "tr",
-        &mut books.desk(),
+        &mut memory.stores(),
     )
     .expect("ran");
     assert_eq!((answer.outcome, answer.mode), (CommandOutcome::Review, ReviewMode::Required));
@@ -128,24 +128,24 @@ fn mode_overrides_the_profile_but_never_relaxes_required() {
 #[test]
 fn a_complex_prompt_goes_to_hermes_with_a_hint_and_a_context() {
     let mut page = page();
-    let mut books = books(ReviewMode::Yolo);
+    let mut memory = memory(ReviewMode::Yolo);
     let answer =
-        run(&mut page, &command("把这一页润色得更专业", Scope::Full, None), "tr_1", &mut books.desk()).expect("ran");
+        run(&mut page, &command("把这一页润色得更专业", Scope::Full, None), "tr_1", &mut memory.stores()).expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Hermes);
     assert!(answer.route.requires_hermes_run);
     assert!(answer.route.tool_hint.is_some());
-    assert!(books.contexts.by_id.contains_key(&answer.context_id));
-    assert!(books.events.is_empty() && books.sessions.by_id.is_empty());
+    assert!(memory.contexts.by_id.contains_key(&answer.context_id));
+    assert!(memory.events.is_empty() && memory.sessions.by_id.is_empty());
     assert_eq!(page.revision, 0);
 }
 
 #[test]
 fn a_write_outside_the_selection_is_not_recommended() {
     let mut page = page();
-    let mut books = books(ReviewMode::Yolo);
+    let mut memory = memory(ReviewMode::Yolo);
     let scope = Scope::Selection { block_ids: vec!["p_2".into()] };
-    let answer =
-        run(&mut page, &command("replace \"third\" with \"3rd\"", scope, None), "tr", &mut books.desk()).expect("ran");
+    let answer = run(&mut page, &command("replace \"third\" with \"3rd\"", scope, None), "tr", &mut memory.stores())
+        .expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Hermes);
     // The router looks for the text only inside the selection, so it is not found there.
     let code = answer.route.reason_code.map(|c| c.as_str());
@@ -157,12 +157,12 @@ fn a_write_outside_the_selection_is_not_recommended() {
 #[test]
 fn a_disabled_write_tool_is_neither_recommended_nor_run() {
     let mut page = page();
-    let mut books = Books::new(Profile {
+    let mut memory = MemoryStores::new(Profile {
         tools: ToolsPolicy { disabled: vec!["mnote.doc.apply_block_ops".into()] },
         review_mode: ReviewMode::Yolo,
     });
     let answer =
-        run(&mut page, &command("replace \"second\" with \"2nd\"", Scope::Full, None), "tr", &mut books.desk())
+        run(&mut page, &command("replace \"second\" with \"2nd\"", Scope::Full, None), "tr", &mut memory.stores())
             .expect("ran");
     assert_eq!(answer.outcome, CommandOutcome::Hermes);
     assert!(answer.route.recommended_tool_call.is_none());

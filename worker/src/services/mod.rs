@@ -1,7 +1,7 @@
 //! Storage and document logic behind the routes, kept free of HTTP concerns.
 //!
-//! - [`desk`]: the traits a document command works against (sessions, contexts, ids), over core's own
-//!   store traits; [`ledger`] backs them with the Durable Object's SQLite, tests with memory.
+//! - [`stores`]: the traits a document command works against (sessions, contexts, ids), over core's own
+//!   store traits; [`tables`] backs them with the Durable Object's SQLite, tests with memory.
 //! - [`tool_calls`], [`commands`], [`reviews`], [`block_edits`]: what a tool call, a page-AI command, a
 //!   review action and a person's block edits do inside the document's object.
 //! - [`mcp`]: the MCP JSON-RPC protocol, as pure functions.
@@ -12,13 +12,13 @@
 
 pub mod block_edits;
 pub mod commands;
-pub mod desk;
 pub mod documents;
 pub mod hermes;
-pub mod ledger;
 pub mod mcp;
 pub mod page_store;
 pub mod profiles;
 pub mod reviews;
 pub mod sqlite;
+pub mod stores;
+pub mod tables;
 pub mod tool_calls;

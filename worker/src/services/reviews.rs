@@ -20,7 +20,7 @@ use pageai_core::page::Page;
 use pageai_core::review::{self, AcceptRequest, Answer, RetryRequest, RevertRequest, ReviewSessionV1, Stamp};
 use serde::{Deserialize, Serialize};
 
-use super::desk::Desk;
+use super::stores::Stores;
 
 /// Who acts on review sessions until browser sign-in names the user.
 pub const REVIEWER: &str = "user";
@@ -58,40 +58,48 @@ impl ReviewAction {
 }
 
 /// Runs `action` on session `session_id` of `page`'s document; answers JSON.
-pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, desk: &mut Desk<'_>) -> Result<String, Error> {
-    let mut session =
-        desk.sessions.get(session_id)?.ok_or_else(|| Error::ReviewSessionNotFound { session_id: session_id.into() })?;
-    let now = desk.now;
-    let stamp = Stamp { actor: &desk.acting.user, at: &now.at };
+pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, stores: &mut Stores<'_>) -> Result<String, Error> {
+    let mut session = stores
+        .sessions
+        .get(session_id)?
+        .ok_or_else(|| Error::ReviewSessionNotFound { session_id: session_id.into() })?;
+    let now = stores.now;
+    let stamp = Stamp { actor: &stores.acting.user, at: &now.at };
     // Review writes carry no contextId: their scope is the session's own `base.allowedTargetBlockIds`.
     let contexts = BTreeMap::new();
     match action {
         ReviewAction::Get => to_json(&session),
         ReviewAction::Accept(request) => {
-            let answer = desk.with_env(&contexts, |env| review::accept(&mut session, page, request, &stamp, env))?;
+            let answer = stores.with_env(&contexts, |env| review::accept(&mut session, page, request, &stamp, env))?;
             let stale = || {
-                AuditDraft::for_session(AuditAction::ReviewStale, &session, &desk.acting.user, &now.at, page.revision)
+                AuditDraft::for_session(AuditAction::ReviewStale, &session, &stores.acting.user, &now.at, page.revision)
             };
-            written(answer, AuditAction::ReviewAccept, stale, &session, desk)
+            written(answer, AuditAction::ReviewAccept, stale, &session, stores)
         }
         ReviewAction::Revert(request) => {
-            let answer = desk.with_env(&contexts, |env| review::revert(&mut session, page, request, &stamp, env))?;
+            let answer = stores.with_env(&contexts, |env| review::revert(&mut session, page, request, &stamp, env))?;
             let none = || {
-                AuditDraft::for_session(AuditAction::ReviewRevert, &session, &desk.acting.user, &now.at, page.revision)
+                AuditDraft::for_session(
+                    AuditAction::ReviewRevert,
+                    &session,
+                    &stores.acting.user,
+                    &now.at,
+                    page.revision,
+                )
             };
-            written(answer, AuditAction::ReviewRevert, none, &session, desk)
+            written(answer, AuditAction::ReviewRevert, none, &session, stores)
         }
         ReviewAction::Reject => {
             review::reject(&mut session, &stamp)?;
-            moved(&session, AuditAction::ReviewReject, page.revision, desk)
+            moved(&session, AuditAction::ReviewReject, page.revision, stores)
         }
         ReviewAction::Abort => {
             review::abort(&mut session, &stamp)?;
-            moved(&session, AuditAction::ReviewAbort, page.revision, desk)
+            moved(&session, AuditAction::ReviewAbort, page.revision, stores)
         }
         ReviewAction::Retry(request) => {
-            desk.with_env(&contexts, |env| review::retry(&mut session, page, request, &stamp, env))?;
-            moved(&session, AuditAction::ReviewRetry, page.revision, desk)
+            stores.with_env(&contexts, |env| review::retry(&mut session, page, request, &stamp, env))?;
+            moved(&session, AuditAction::ReviewRetry, page.revision, stores)
         }
     }
 }
@@ -103,7 +111,7 @@ fn written(
     action: AuditAction,
     otherwise: impl FnOnce() -> AuditDraft,
     session: &ReviewSessionV1,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<String, Error> {
     if answer.replayed {
         return Ok(answer.json);
@@ -118,21 +126,26 @@ fn written(
             AuditAction::ReviewAccept => Origin::ReviewAccept,
             _ => Origin::User,
         };
-        desk.applied(origin, &session.run_id, Some(&session.session_id), result);
+        stores.applied(origin, &session.run_id, Some(&session.session_id), result);
     }
-    desk.sessions.put(session, None)?;
-    desk.events.push(events::review_updated(session, &desk.now.at));
-    audit::record(&mut *desk.audit, draft)?;
+    stores.sessions.put(session, None)?;
+    stores.events.push(events::review_updated(session, &stores.now.at));
+    audit::record(&mut *stores.audit, draft)?;
     Ok(answer.json)
 }
 
 /// Records a state change that wrote nothing to the page.
-fn moved(session: &ReviewSessionV1, action: AuditAction, revision: u64, desk: &mut Desk<'_>) -> Result<String, Error> {
-    desk.sessions.put(session, None)?;
-    desk.events.push(events::review_updated(session, &desk.now.at));
+fn moved(
+    session: &ReviewSessionV1,
+    action: AuditAction,
+    revision: u64,
+    stores: &mut Stores<'_>,
+) -> Result<String, Error> {
+    stores.sessions.put(session, None)?;
+    stores.events.push(events::review_updated(session, &stores.now.at));
     audit::record(
-        &mut *desk.audit,
-        AuditDraft::for_session(action, session, &desk.acting.user, &desk.now.at, revision),
+        &mut *stores.audit,
+        AuditDraft::for_session(action, session, &stores.acting.user, &stores.now.at, revision),
     )?;
     to_json(session)
 }

@@ -1,4 +1,4 @@
-//! Review actions over memory books: accept (whole, stale, replayed), reject, abort, retry, revert.
+//! Review actions over memory memory: accept (whole, stale, replayed), reject, abort, retry, revert.
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::audit::AuditStore;
@@ -9,7 +9,7 @@ use pageai_core::review::State;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::services::desk::memory::Books;
+use crate::services::stores::memory::MemoryStores;
 use crate::services::tool_calls::{self, ToolCallRequest};
 
 fn page() -> Page {
@@ -27,10 +27,10 @@ fn page() -> Page {
 }
 
 /// A held two-block proposal from Hermes; answers its session id.
-fn held(page: &mut Page, books: &mut Books) -> String {
+fn held(page: &mut Page, memory: &mut MemoryStores) -> String {
     let args = json!({
         "documentId": "doc_1", "baseRevision": page.revision, "dryRun": true, "idempotencyKey": "k_model",
-        "contextId": books.frozen_page(page),
+        "contextId": memory.frozen_page(page),
         "operations": [
             {"op": "replace", "blockId": "p_1", "matchText": "alpha", "content": "ALPHA"},
             {"op": "replace", "blockId": "p_2", "matchText": "beta", "content": "BETA"},
@@ -43,12 +43,12 @@ fn held(page: &mut Page, books: &mut Books) -> String {
         trace_id: "tr_1".into(),
         origin: Origin::Hermes,
     };
-    let reply = tool_calls::call(page, request, &mut books.desk()).expect("held");
+    let reply = tool_calls::call(page, request, &mut memory.stores()).expect("held");
     reply.review_session.expect("a session").session_id
 }
 
-fn books() -> Books {
-    Books::new(Profile { review_mode: ReviewMode::Review, ..Profile::default() })
+fn memory() -> MemoryStores {
+    MemoryStores::new(Profile { review_mode: ReviewMode::Review, ..Profile::default() })
 }
 
 fn accept(key: &str, block_ids: Option<Vec<&str>>) -> ReviewAction {
@@ -65,49 +65,49 @@ fn json_of(text: &str) -> Value {
 #[test]
 fn accept_applies_records_and_replays() {
     let mut page = page();
-    let mut books = books();
-    let id = held(&mut page, &mut books);
-    let audit_before = books.audit.len();
-    let answer = act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("accepted");
+    let mut memory = memory();
+    let id = held(&mut page, &mut memory);
+    let audit_before = memory.audit.len();
+    let answer = act(&mut page, &id, &accept("k_accept", None), &mut memory.stores()).expect("accepted");
     assert_eq!(json_of(&answer)["state"], "applied");
     assert_eq!(
         (page.revision, page.blocks[0].text.as_str(), page.blocks[1].text.as_str()),
         (1, "ALPHA one", "BETA two")
     );
-    let entries = books.audit.entries();
+    let entries = memory.audit.entries();
     assert_eq!(entries.len(), audit_before + 1);
     let last = entries.last().expect("an entry");
     assert_eq!((last.action.as_str(), last.actor.as_str(), last.revision), ("review.accept", "user", 1));
     pageai_core::audit::verify(&entries).expect("the chain verifies");
 
-    let again = act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("replayed");
+    let again = act(&mut page, &id, &accept("k_accept", None), &mut memory.stores()).expect("replayed");
     assert_eq!(again, answer, "byte for byte");
-    assert_eq!((page.revision, books.audit.len()), (1, audit_before + 1), "a replay records nothing");
+    assert_eq!((page.revision, memory.audit.len()), (1, audit_before + 1), "a replay records nothing");
 }
 
 #[test]
 fn accepting_after_a_touched_block_changed_is_stale_with_a_fresh_preview() {
     let mut page = page();
-    let mut books = books();
-    let id = held(&mut page, &mut books);
+    let mut memory = memory();
+    let id = held(&mut page, &mut memory);
     page.blocks[1].text = "beta two, changed".into();
     page.revision += 1;
-    let answer = json_of(&act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("stale"));
+    let answer = json_of(&act(&mut page, &id, &accept("k_accept", None), &mut memory.stores()).expect("stale"));
     assert_eq!(answer["state"], "stale");
     assert_eq!(answer["stale"]["currentRevision"], 1);
     assert_eq!(answer["stale"]["preview"]["baseRevision"], 1);
     assert_eq!((page.blocks[0].text.as_str(), page.revision), ("alpha one", 1), "nothing applied");
-    assert_eq!(books.audit.entries().last().expect("entry").action, "review.stale");
+    assert_eq!(memory.audit.entries().last().expect("entry").action, "review.stale");
 }
 
 #[test]
 fn accepting_after_an_edit_elsewhere_applies_onto_the_current_page() {
     let mut page = page();
-    let mut books = books();
-    let id = held(&mut page, &mut books);
+    let mut memory = memory();
+    let id = held(&mut page, &mut memory);
     page.blocks[2].text = "gamma changed".into();
     page.revision += 1;
-    let answer = json_of(&act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("accepted"));
+    let answer = json_of(&act(&mut page, &id, &accept("k_accept", None), &mut memory.stores()).expect("accepted"));
     assert_eq!(answer["state"], "applied");
     assert_eq!(
         (answer["result"]["baseRevision"].as_u64(), answer["result"]["newRevision"].as_u64()),
@@ -115,15 +115,15 @@ fn accepting_after_an_edit_elsewhere_applies_onto_the_current_page() {
     );
     assert_eq!(answer["result"]["warnings"][0]["code"], "rebased");
     assert_eq!(page.blocks[2].text, "gamma changed");
-    assert_eq!(books.audit.entries().last().expect("entry").action, "review.accept");
+    assert_eq!(memory.audit.entries().last().expect("entry").action, "review.accept");
 }
 
 #[test]
 fn partial_accept_applies_only_the_chosen_blocks() {
     let mut page = page();
-    let mut books = books();
-    let id = held(&mut page, &mut books);
-    act(&mut page, &id, &accept("k_accept", Some(vec!["p_2"])), &mut books.desk()).expect("accepted");
+    let mut memory = memory();
+    let id = held(&mut page, &mut memory);
+    act(&mut page, &id, &accept("k_accept", Some(vec!["p_2"])), &mut memory.stores()).expect("accepted");
     assert_eq!((page.blocks[0].text.as_str(), page.blocks[1].text.as_str()), ("alpha one", "BETA two"));
 }
 
@@ -133,14 +133,14 @@ fn reject_and_abort_write_nothing_and_end_the_session() {
         [(ReviewAction::Reject, "rejected", "review.reject"), (ReviewAction::Abort, "aborted", "review.abort")]
     {
         let mut page = page();
-        let mut books = books();
-        let id = held(&mut page, &mut books);
-        let session = json_of(&act(&mut page, &id, &action, &mut books.desk()).expect("moved"));
+        let mut memory = memory();
+        let id = held(&mut page, &mut memory);
+        let session = json_of(&act(&mut page, &id, &action, &mut memory.stores()).expect("moved"));
         assert_eq!(session["state"], state);
         assert_eq!(page.revision, 0);
-        assert_eq!(books.audit.entries().last().expect("entry").action, audit_action);
-        assert_eq!(books.event_names().last().map(String::as_str), Some("review.updated"));
-        let late = act(&mut page, &id, &accept("k", None), &mut books.desk()).expect_err("final");
+        assert_eq!(memory.audit.entries().last().expect("entry").action, audit_action);
+        assert_eq!(memory.event_names().last().map(String::as_str), Some("review.updated"));
+        let late = act(&mut page, &id, &accept("k", None), &mut memory.stores()).expect_err("final");
         assert_eq!(late.code().as_str(), "mnote_review_invalid_transition");
     }
 }
@@ -148,26 +148,26 @@ fn reject_and_abort_write_nothing_and_end_the_session() {
 #[test]
 fn retry_previews_again_and_revert_undoes_an_accept() {
     let mut page = page();
-    let mut books = books();
-    let id = held(&mut page, &mut books);
+    let mut memory = memory();
+    let id = held(&mut page, &mut memory);
     let retry = ReviewAction::Retry(RetryRequest { tool_call_id: "call_2".into(), operations: None });
-    let session = json_of(&act(&mut page, &id, &retry, &mut books.desk()).expect("retried"));
+    let session = json_of(&act(&mut page, &id, &retry, &mut memory.stores()).expect("retried"));
     assert_eq!((session["state"].as_str(), session["toolCallId"].as_str()), (Some("awaiting_user"), Some("call_2")));
-    let reuse = act(&mut page, &id, &retry, &mut books.desk()).expect_err("a retry needs a new toolCallId");
+    let reuse = act(&mut page, &id, &retry, &mut memory.stores()).expect_err("a retry needs a new toolCallId");
     assert_eq!(reuse.code().as_str(), "mnote_invalid_arguments");
 
-    act(&mut page, &id, &accept("k_accept", None), &mut books.desk()).expect("accepted");
+    act(&mut page, &id, &accept("k_accept", None), &mut memory.stores()).expect("accepted");
     let revert = ReviewAction::Revert(RevertRequest { idempotency_key: "k_revert".into() });
-    let answer = json_of(&act(&mut page, &id, &revert, &mut books.desk()).expect("reverted"));
+    let answer = json_of(&act(&mut page, &id, &revert, &mut memory.stores()).expect("reverted"));
     assert_eq!(answer["state"], "reverted");
     assert_eq!((page.revision, page.blocks[0].text.as_str()), (2, "alpha one"));
-    assert_eq!(books.sessions.by_id[&id].0.state, State::Reverted);
+    assert_eq!(memory.sessions.by_id[&id].0.state, State::Reverted);
 }
 
 #[test]
 fn unknown_sessions_are_not_found() {
     let mut page = page();
-    let mut books = books();
-    let error = act(&mut page, "rs.doc_1.nope", &ReviewAction::Get, &mut books.desk()).expect_err("unknown");
+    let mut memory = memory();
+    let error = act(&mut page, "rs.doc_1.nope", &ReviewAction::Get, &mut memory.stores()).expect_err("unknown");
     assert_eq!(error.code().as_str(), "mnote_review_session_not_found");
 }

@@ -1,7 +1,7 @@
 //! SQLite in a Durable Object: the one way a document's storage writes ([`Sql`], which counts the rows
 //! each statement wrote) and all-or-nothing groups of statements ([`atomically`]).
 //!
-//! Writers (the page store's row writes, the ledger's flushes) see only the [`Sql`] trait, so the page
+//! Writers (the page store's row writes, the tables's flushes) see only the [`Sql`] trait, so the page
 //! store is unit-tested natively on a real SQLite (`memory`, tests only) with the same statements the
 //! object runs. [`ObjectSql`] is the Durable Object's: it adds up what the runtime reports as written
 //! (`cursor.rowsWritten`, which counts index entries too), so a command can say what it cost.

@@ -32,7 +32,7 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use super::desk::{Desk, ProposalKey};
+use super::stores::{ProposalKey, Stores};
 use pageai_core::executor::FrozenContext;
 
 /// A tool call as the document's object runs it: the call parsed once ([`SentCall`]), where it entered.
@@ -128,8 +128,8 @@ struct Ids<'r> {
 }
 
 /// Runs one AI tool call against `page`; on success `page` holds the result of an applied write.
-pub fn call(page: &mut Page, request: ToolCallRequest, desk: &mut Desk<'_>) -> Result<ToolReply, Error> {
-    let now = desk.now;
+pub fn call(page: &mut Page, request: ToolCallRequest, stores: &mut Stores<'_>) -> Result<ToolReply, Error> {
+    let now = stores.now;
     let ToolCallRequest { call: sent, run_id, tool_call_id, trace_id, origin } = request;
     let tool_name = sent.shown_name().to_owned();
     let ids = EventIds {
@@ -140,16 +140,16 @@ pub fn call(page: &mut Page, request: ToolCallRequest, desk: &mut Desk<'_>) -> R
         trace_id: &trace_id,
         at: &now.at,
     };
-    desk.events.push(events::tool_started(&ids));
+    stores.events.push(events::tool_started(&ids));
     let call_ids = Ids { run_id: &run_id, tool_call_id: &tool_call_id, trace_id: &trace_id, origin };
-    match run(page, sent, &call_ids, desk) {
+    match run(page, sent, &call_ids, stores) {
         Ok((reply, outcome)) => {
             let session = reply.review_session.as_ref().map(|s| s.session_id.as_str());
-            desk.events.push(events::tool_completed(&EventIds { review_session_id: session, ..ids }, &outcome));
+            stores.events.push(events::tool_completed(&EventIds { review_session_id: session, ..ids }, &outcome));
             Ok(reply)
         }
         Err(error) => {
-            desk.events.push(events::tool_failed(&ids, &error));
+            stores.events.push(events::tool_failed(&ids, &error));
             Err(error)
         }
     }
@@ -169,14 +169,14 @@ pub fn document_of(sent: &SentCall, pointer: &str) -> Result<String, Error> {
     Ok(id.to_string())
 }
 
-fn run(page: &mut Page, sent: SentCall, ids: &Ids<'_>, desk: &mut Desk<'_>) -> Result<(ToolReply, Outcome), Error> {
+fn run(page: &mut Page, sent: SentCall, ids: &Ids<'_>, stores: &mut Stores<'_>) -> Result<(ToolReply, Outcome), Error> {
     // An AI write names its context: refused first, with every bad field of its arguments.
     sent.check_bound(ids.origin)?;
-    let contexts = desk.contexts_for(sent.context_id())?;
+    let contexts = stores.contexts_for(sent.context_id())?;
     let reads = sent.tool().is_some_and(|t| !t.writes());
-    let new_context_id = if reads { desk.mint.opaque("ctx")? } else { String::new() };
+    let new_context_id = if reads { stores.mint.opaque("ctx")? } else { String::new() };
     let args = sent.into_args(ids.origin)?;
-    let now = desk.now;
+    let now = stores.now;
     let call = ToolCall {
         args,
         origin: ids.origin,
@@ -184,15 +184,15 @@ fn run(page: &mut Page, sent: SentCall, ids: &Ids<'_>, desk: &mut Desk<'_>) -> R
         // whose rights bound it).
         actor: match ids.origin.is_ai() {
             true => ids.origin.actor(),
-            false => desk.acting.user.as_str(),
+            false => stores.acting.user.as_str(),
         },
         at: &now.at,
         tool_call_id: ids.tool_call_id,
         new_context_id: &new_context_id,
     };
-    match desk.with_env(&contexts, |env| review::submit(page, &call, env))? {
-        Submission::Execute => plain(page, call, ids.run_id, &contexts, desk),
-        Submission::Session(proposal) => session(page, &call, ids, proposal, &contexts, desk),
+    match stores.with_env(&contexts, |env| review::submit(page, &call, env))? {
+        Submission::Execute => plain(page, call, ids.run_id, &contexts, stores),
+        Submission::Session(proposal) => session(page, &call, ids, proposal, &contexts, stores),
     }
 }
 
@@ -202,15 +202,15 @@ fn plain(
     call: ToolCall<'_>,
     run_id: &str,
     contexts: &BTreeMap<String, FrozenContext>,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
     let (tool_name, origin) = (call.args.tool().spec().name, call.origin);
-    let outcome = desk.with_env(contexts, |env| executor::execute_call(page, call, env))?;
+    let outcome = stores.with_env(contexts, |env| executor::execute_call(page, call, env))?;
     match &outcome.effect {
-        Effect::Read { frozen: Some(frozen) } => desk.freeze(frozen)?,
+        Effect::Read { frozen: Some(frozen) } => stores.freeze(frozen)?,
         Effect::Applied(result) => {
-            audit::record(&mut *desk.audit, AuditDraft::for_result(AuditAction::ToolApplied, result, None))?;
-            desk.applied(origin, run_id, None, result);
+            audit::record(&mut *stores.audit, AuditDraft::for_result(AuditAction::ToolApplied, result, None))?;
+            stores.applied(origin, run_id, None, result);
         }
         Effect::Read { frozen: None } | Effect::Previewed(_) | Effect::Replayed => {}
     }
@@ -226,28 +226,28 @@ fn session(
     ids: &Ids<'_>,
     proposal: Proposal,
     contexts: &BTreeMap<String, FrozenContext>,
-    desk: &mut Desk<'_>,
+    stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
     let tool_name = call.args.tool().spec().name;
     let proposal = ProposalKey { idempotency_key: proposal.idempotency_key, fingerprint: proposal.fingerprint };
     if !proposal.idempotency_key.is_empty()
-        && let Some(session) = desk.sessions.find_proposal(&proposal)?
+        && let Some(session) = stores.sessions.find_proposal(&proposal)?
     {
         return reply_for(&session, tool_name, true);
     }
-    let session_id = desk.mint.session_id(&page.document_id)?;
+    let session_id = stores.mint.session_id(&page.document_id)?;
     let propose = ProposeRequest { session_id: &session_id, run_id: ids.run_id, trace_id: ids.trace_id, call };
-    let session = desk.with_env(contexts, |env| review::propose(page, &propose, env))?;
-    desk.sessions.put(&session, Some(&proposal))?;
-    desk.events.push(events::review_updated(&session, &desk.now.at));
+    let session = stores.with_env(contexts, |env| review::propose(page, &propose, env))?;
+    stores.sessions.put(&session, Some(&proposal))?;
+    stores.events.push(events::review_updated(&session, &stores.now.at));
     if let Some(applied) = &session.applied {
-        desk.applied(call.origin, ids.run_id, Some(&session.session_id), &applied.result);
+        stores.applied(call.origin, ids.run_id, Some(&session.session_id), &applied.result);
     }
     let draft = match &session.applied {
         Some(applied) => AuditDraft::for_result(AuditAction::ToolApplied, &applied.result, Some(&session.session_id)),
         None => AuditDraft::for_session(AuditAction::ReviewPropose, &session, call.actor, call.at, page.revision),
     };
-    audit::record(&mut *desk.audit, draft)?;
+    audit::record(&mut *stores.audit, draft)?;
     reply_for(&session, tool_name, false)
 }
 

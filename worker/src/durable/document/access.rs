@@ -8,7 +8,7 @@
 //! - a role that does not allow the command's [`Act`]: `mnote_role_forbidden`.
 //!
 //! A tool call (Hermes, over MCP or the tool route) carries no person: it acts for whoever its frozen
-//! context was made for ([`crate::services::ledger::ContextTable::acting_of`]), reads and writes alike, and
+//! context was made for ([`crate::services::tables::ContextTable::acting_of`]), reads and writes alike, and
 //! their role must allow the call (a read reads, a write proposes). A call that names no known context acts
 //! for the single user of the implicit workspace, so it reaches only that workspace's pages (another
 //! workspace's page answers `mnote_document_not_found`; its writes are refused anyway:
@@ -25,8 +25,8 @@ use pageai_core::policy::Act;
 use super::{DocumentCommand, DocumentObject};
 use crate::config::DEFAULT_WORKSPACE_ID;
 use crate::identity::{Acting, Principal, workspace_for};
-use crate::services::ledger::Ledger;
 use crate::services::reviews::ReviewAction;
+use crate::services::tables::Tables;
 
 /// The header a person's command carries: the [`Principal`] as JSON, set by
 /// [`super::DocumentClient::acting_for`].
@@ -71,7 +71,7 @@ impl DocumentObject {
             (DocumentCommand::CallTool { document_id, call }, _) => self.tool_caller(document_id, &call.call, trace_id),
             (DocumentCommand::Put { document_id, draft }, Some(act)) => {
                 let caller = caller.ok_or(Error::Unauthorized)?;
-                let stored = self.resident.borrow_mut().loaded(trace_id)?.page.as_ref().map(|p| p.workspace_id.clone());
+                let stored = self.cache.borrow_mut().loaded(trace_id)?.page.as_ref().map(|p| p.workspace_id.clone());
                 match stored {
                     Some(workspace) => {
                         self.saw_caller(caller, &workspace)?;
@@ -92,7 +92,7 @@ impl DocumentObject {
             (command, Some(act)) => {
                 let caller = caller.ok_or(Error::Unauthorized)?;
                 let document_id = command.document_id().to_string();
-                let workspace = self.resident.borrow_mut().page(&document_id, trace_id)?.0.workspace_id.clone();
+                let workspace = self.cache.borrow_mut().page(&document_id, trace_id)?.0.workspace_id.clone();
                 // Any member's request may carry a newer membership epoch: the live channel's check.
                 self.saw_caller(caller, &workspace)?;
                 acting(caller, &workspace, act, &document_id)
@@ -111,7 +111,7 @@ impl DocumentObject {
         trace_id: &str,
     ) -> Result<(String, u64), Error> {
         let caller = caller.ok_or(Error::Unauthorized)?;
-        let workspace = self.resident.borrow_mut().page(document_id, trace_id)?.0.workspace_id.clone();
+        let workspace = self.cache.borrow_mut().page(document_id, trace_id)?.0.workspace_id.clone();
         let epoch = self.saw_caller(caller, &workspace)?;
         acting(caller, &workspace, Act::Read, document_id)?;
         pageai_core::live::check_membership(epoch, self.membership_epoch())?;
@@ -127,11 +127,11 @@ impl DocumentObject {
 
     /// Whom a tool call acts for: its context's person, or the single user on the implicit workspace.
     fn tool_caller(&self, document_id: &str, call: &SentCall, trace_id: &str) -> Result<Acting, Error> {
-        let mut resident = self.resident.borrow_mut();
-        let workspace = resident.page(document_id, trace_id)?.0.workspace_id.clone();
+        let mut cache = self.cache.borrow_mut();
+        let workspace = cache.page(document_id, trace_id)?.0.workspace_id.clone();
         if let Some(context_id) = call.context_id() {
-            let ledger = Ledger::new(resident.sql(), &resident.contexts(), js_sys::Date::now() as i64);
-            if let Some(acting) = ledger.contexts.acting_of(context_id)? {
+            let tables = Tables::new(cache.sql(), &cache.contexts(), js_sys::Date::now() as i64);
+            if let Some(acting) = tables.contexts.acting_of(context_id)? {
                 // A read asks to read; a write at least to propose (the policy holds what the role may
                 // not let land).
                 acting.role.check(tool_act(call.tool()))?;

@@ -6,7 +6,7 @@
 //! - A socket that connects is sent what it missed ([`live::catch_up`]: the stored messages after its
 //!   `?after=` seq or its `?revision=`, or a `snapshot`), then `hello`, before anything else can run.
 //! - Every committed command's messages ([`live::messages`]) are numbered from the object's next `seq`,
-//!   stored in `live_log` in the command's own transaction ([`crate::services::ledger::live_log`]), and
+//!   stored in `live_log` in the command's own transaction ([`crate::services::tables::live_log`]), and
 //!   sent to every socket once that transaction committed (`broadcast`).
 //! - A socket past the cap ([`crate::config::Config::live_max_sockets`]) is accepted only to be closed at
 //!   once with 4429 `mnote_live_socket_limit`; a client message over [`live::MAX_INCOMING_BYTES`] closes
@@ -25,8 +25,8 @@ use worker::{Request, Response, WebSocket, WebSocketIncomingMessage, WebSocketPa
 use super::DocumentObject;
 use crate::clock::Now;
 use crate::error::{OrInternal, close_code_for, internal};
-use crate::services::ledger::LiveRow;
-use crate::services::ledger::live_log;
+use crate::services::tables::LiveRow;
+use crate::services::tables::live_log;
 
 /// What a socket carries through hibernation.
 #[derive(Debug, Serialize, Deserialize)]
@@ -176,9 +176,9 @@ impl DocumentObject {
 
     /// What a connecting socket is sent before any broadcast: the replay or snapshot, then `hello`.
     fn catch_up(&self, document_id: &str, resume: &Resume, trace_id: &str) -> Result<Vec<String>, Error> {
-        let mut resident = self.resident.borrow_mut();
-        let sql = resident.sql().clone();
-        let (page, _) = resident.page(document_id, trace_id)?;
+        let mut cache = self.cache.borrow_mut();
+        let sql = cache.sql().clone();
+        let (page, _) = cache.page(document_id, trace_id)?;
         let window = live_log::window(&sql, page.revision)?;
         let at = Now::read().at;
         let replay = match live::catch_up(&window, resume.after, resume.revision) {
@@ -278,7 +278,7 @@ impl DocumentObject {
         trace_id: &str,
     ) -> Result<String, Error> {
         let seq = self.next_seq(trace_id)?.saturating_sub(1);
-        let revision = self.resident.borrow_mut().page(document_id, trace_id)?.0.revision;
+        let revision = self.cache.borrow_mut().page(document_id, trace_id)?.0.revision;
         live::encode(&live::profile_changed(document_id, workspace, profile, version, seq, revision, &Now::read().at))
     }
 
@@ -293,7 +293,7 @@ impl DocumentObject {
         version: u64,
         trace_id: &str,
     ) -> bool {
-        let own = match self.resident.borrow_mut().page(document_id, trace_id) {
+        let own = match self.cache.borrow_mut().page(document_id, trace_id) {
             Ok((page, _)) => page.workspace_id == workspace,
             Err(_) => false,
         };

@@ -49,7 +49,7 @@ impl DocumentObject {
         let value = SqlValue::Integer(i64::try_from(epoch).unwrap_or(i64::MAX));
         self.sql
             .run("INSERT INTO membership_epoch (id, epoch) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET epoch = excluded.epoch", vec![value])
-            .map_err(|e| crate::services::ledger::storage("store the membership epoch", e))?;
+            .map_err(|e| crate::services::tables::storage("store the membership epoch", e))?;
         self.membership.set(Some(epoch));
         Ok(())
     }

@@ -6,26 +6,26 @@
 //! response built by [`crate::error`], which the front relays unchanged. Every answer carries
 //! [`crate::durable::ROWS_WRITTEN_HEADER`]: the rows the command wrote, as the SQL layer counted them.
 //!
-//! The object keeps the page in memory between requests ([`resident`]): it reads SQLite once per wake
+//! The object keeps the page in memory between requests ([`page_cache`]): it reads SQLite once per wake
 //! and then writes only the rows a command changed. It also keeps a copy of its workspace's page-AI
 //! profile ([`profile_copy`]), fetched from that workspace's profile object once per wake and pushed to it
 //! on every change, so a tool call, a command or a run start is one Durable Object round trip.
 //!
 //! Storage calls are synchronous, so once a command has its profile, its reads and writes happen in a
 //! single turn with no other request between. A command that writes runs in [`DocumentObject::transact`]:
-//! the services work on the page in memory and on a [`crate::services::desk::Desk`] over the
-//! [`crate::services::ledger::Ledger`], and everything they recorded (changed block rows, idempotency
+//! the services work on the page in memory and on a [`crate::services::stores::Stores`] over the
+//! [`crate::services::tables::Tables`], and everything they recorded (changed block rows, idempotency
 //! record, review session, frozen context, audit entries, events) is committed in one SQLite transaction
 //! at the end, or nothing but the events when the command failed.
 
 pub mod access;
-mod books;
 pub mod client;
 pub mod command;
 pub mod live;
 mod membership;
+mod page_cache;
 mod profile_copy;
-mod resident;
+mod reads;
 mod transact;
 
 use std::cell::{Cell, RefCell};
@@ -46,11 +46,11 @@ use crate::error::{Failure, TRACE_HEADER, error_response, internal};
 use crate::http::text_response;
 use crate::identity::{Acting, Principal};
 use crate::ids;
-use crate::services::ledger::run_contexts;
 use crate::services::sqlite::ObjectSql;
+use crate::services::tables::run_contexts;
 use crate::services::{block_edits, commands, reviews, tool_calls};
+use page_cache::PageCache;
 use profile_copy::ProfileCopy;
-use resident::Resident;
 
 /// The Durable Object class bound as `DOCUMENTS`. Private: only the runtime constructs it, through the
 /// glue `#[durable_object]` generates.
@@ -64,7 +64,7 @@ struct DocumentObject {
     env: Env,
     config: Config,
     sql: ObjectSql,
-    resident: RefCell<Resident>,
+    cache: RefCell<PageCache>,
     profile: RefCell<ProfileCopy>,
 }
 
@@ -82,7 +82,7 @@ impl DurableObject for DocumentObject {
             membership: Cell::new(None),
             config: Config::from_env(&env),
             env,
-            resident: RefCell::new(Resident::new(sql.clone())),
+            cache: RefCell::new(PageCache::new(sql.clone())),
             sql,
             profile: RefCell::new(ProfileCopy::default()),
         }
@@ -195,7 +195,7 @@ impl DocumentObject {
         let profile = if command.reads_profile() {
             // A command for a document that does not exist fails here, before the profile object hears
             // of it.
-            let workspace = self.resident.borrow_mut().page(command.document_id(), trace_id)?.0.workspace_id.clone();
+            let workspace = self.cache.borrow_mut().page(command.document_id(), trace_id)?.0.workspace_id.clone();
             Some(self.profile(command.document_id(), &workspace, trace_id).await?)
         } else {
             None
@@ -242,29 +242,29 @@ impl DocumentObject {
         let profile = || profile.ok_or_else(|| internal("run document command", "no profile", trace_id));
         match command {
             DocumentCommand::Get { document_id } => {
-                let mut resident = self.resident.borrow_mut();
-                to_json(&*resident.page(&document_id, trace_id)?.0)
+                let mut cache = self.cache.borrow_mut();
+                to_json(&*cache.page(&document_id, trace_id)?.0)
             }
             DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, acting, trace_id),
             DocumentCommand::CallTool { document_id, mut call } => {
                 self.bound_run(&mut call.run_id, call.call.context_id())?;
-                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
-                    to_json(&tool_calls::call(page, call, desk)?)
+                self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
+                    to_json(&tool_calls::call(page, call, stores)?)
                 })
             }
             DocumentCommand::Command { document_id, request, trace_id: command_trace } => {
-                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
-                    to_json(&commands::run(page, &request, &command_trace, desk)?)
+                self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
+                    to_json(&commands::run(page, &request, &command_trace, stores)?)
                 })
             }
             DocumentCommand::Review { document_id, session_id, action } => {
-                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
-                    reviews::act(page, &session_id, &action, desk)
+                self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
+                    reviews::act(page, &session_id, &action, stores)
                 })
             }
             DocumentCommand::EditBlocks { document_id, edits } => {
-                self.transact(&document_id, profile()?, acting, trace_id, |page, desk| {
-                    block_edits::apply(page, &edits, trace_id, desk)
+                self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
+                    block_edits::apply(page, &edits, trace_id, stores)
                 })
             }
             DocumentCommand::ListSessions { document_id, filter, cursor, limit } => {
@@ -289,7 +289,7 @@ impl DocumentObject {
                 selection,
                 idempotency_key,
             } => {
-                let run = books::RunToFreeze {
+                let run = reads::RunToFreeze {
                     context_id: &context_id,
                     request: &request,
                     ttl_seconds,
@@ -301,7 +301,7 @@ impl DocumentObject {
                 to_json(&self.freeze_run(&document_id, &run, acting, trace_id)?)
             }
             DocumentCommand::BindRun { context_id, run_id, ttl_seconds, document_id } => {
-                self.resident.borrow_mut().page(&document_id, trace_id)?;
+                self.cache.borrow_mut().page(&document_id, trace_id)?;
                 let now_ms = Now::read().ms;
                 let ttl_ms = i64::try_from(ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
                 run_contexts::bind(&self.sql, &context_id, &run_id, now_ms, now_ms.saturating_add(ttl_ms))?;

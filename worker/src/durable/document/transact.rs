@@ -14,10 +14,10 @@ use crate::clock::Now;
 use crate::error::{OrInternal, internal};
 use crate::identity::Acting;
 use crate::ids::RandomMint;
-use crate::services::desk::Desk;
 use crate::services::documents::PageDraft;
-use crate::services::ledger::{Ledger, LiveRow};
-use crate::services::page_store::{Mirror, MirrorPatch};
+use crate::services::page_store::{StoredBlocks, StoredBlocksPatch};
+use crate::services::stores::Stores;
+use crate::services::tables::{LiveRow, Tables};
 
 impl DocumentObject {
     /// Stores a new page (or the first one) with its `document.put` audit entry, in one transaction; only
@@ -29,12 +29,12 @@ impl DocumentObject {
         acting: &Acting,
         trace_id: &str,
     ) -> Result<String, Error> {
-        let mut resident = self.resident.borrow_mut();
-        let sql = resident.sql().clone();
-        let contexts = resident.contexts();
-        let page = draft.resolve(document_id, resident.loaded(trace_id)?.page.as_ref())?;
+        let mut cache = self.cache.borrow_mut();
+        let sql = cache.sql().clone();
+        let contexts = cache.contexts();
+        let page = draft.resolve(document_id, cache.loaded(trace_id)?.page.as_ref())?;
         let now = Now::read();
-        let mut ledger = Ledger::new(&sql, &contexts, now.ms);
+        let mut tables = Tables::new(&sql, &contexts, now.ms);
         let entry = AuditDraft {
             at: now.at.clone(),
             actor: acting.user.clone(),
@@ -46,12 +46,12 @@ impl DocumentObject {
             revision: page.revision,
             summary: format!("stored the page: {} block(s)", page.blocks.len()),
         };
-        audit::record(&mut ledger.audit, entry)?;
-        if let Some(failure) = ledger.read_failure() {
+        audit::record(&mut tables.audit, entry)?;
+        if let Some(failure) = tables.read_failure() {
             return Err(internal("read document storage", failure, trace_id));
         }
         let json = to_json(&page)?;
-        let stored = resident.loaded(trace_id)?.page.as_ref();
+        let stored = cache.loaded(trace_id)?.page.as_ref();
         let (written, deleted) = live::compared(stored, &page);
         let change = Change {
             from_revision: stored.map_or(0, |p| p.revision),
@@ -60,9 +60,9 @@ impl DocumentObject {
             author: Author::Person(&acting.user),
         };
         let commit = Commit { page: &page, at: &now.at, change: Some(change), events: &[], sessions: &[] };
-        ledger.live = self.live_rows(&commit, trace_id)?;
-        let rows = ledger.live.clone();
-        match resident.replace(page, trace_id, |page_rows| ledger.commit(Some(page_rows), true)) {
+        tables.live = self.live_rows(&commit, trace_id)?;
+        let rows = tables.live.clone();
+        match cache.replace(page, trace_id, |page_rows| tables.commit(Some(page_rows), true)) {
             Ok(()) => self.broadcast(&rows),
             Err(error) => {
                 self.forget_seq();
@@ -72,7 +72,7 @@ impl DocumentObject {
         Ok(json)
     }
 
-    /// Runs `work` on the page and a desk over the document's books, then commits what it recorded in one
+    /// Runs `work` on the page and a stores over the document's books, then commits what it recorded in one
     /// transaction (see the module docs). A failed `work` keeps only its events. When the commit fails, or
     /// a failed `work` changed the page's revision in memory, the copy is dropped and read again next time.
     pub(super) fn transact<T>(
@@ -81,21 +81,21 @@ impl DocumentObject {
         profile: &Profile,
         acting: &Acting,
         trace_id: &str,
-        work: impl FnOnce(&mut Page, &mut Desk<'_>) -> Result<T, Error>,
+        work: impl FnOnce(&mut Page, &mut Stores<'_>) -> Result<T, Error>,
     ) -> Result<T, Error> {
-        let mut resident = self.resident.borrow_mut();
-        let sql = resident.sql().clone();
-        let contexts = resident.contexts();
-        let (page, mirror) = resident.page(document_id, trace_id)?;
+        let mut cache = self.cache.borrow_mut();
+        let sql = cache.sql().clone();
+        let contexts = cache.contexts();
+        let (page, stored_blocks) = cache.page(document_id, trace_id)?;
         let revision = page.revision;
         let now = Now::read();
-        let mut ledger = Ledger::new(&sql, &contexts, now.ms);
-        ledger.contexts.act_for(acting);
+        let mut tables = Tables::new(&sql, &contexts, now.ms);
+        tables.contexts.act_for(acting);
         let mut mint = RandomMint::default();
         let mut writes: Vec<AppliedWrite> = Vec::new();
         let outcome = {
-            let Ledger { idempotency, audit, sessions, contexts, events, .. } = &mut ledger;
-            let mut desk = Desk {
+            let Tables { idempotency, audit, sessions, contexts, events, .. } = &mut tables;
+            let mut stores = Stores {
                 profile,
                 acting,
                 now: &now,
@@ -108,14 +108,14 @@ impl DocumentObject {
                 writes: &mut writes,
                 mint: &mut mint,
             };
-            work(page, &mut desk)
+            work(page, &mut stores)
         };
         let changed = page.revision != revision;
         let started_on = outcome.is_ok().then_some(revision);
-        let told = self.tell(&mut ledger, page, started_on, &writes, &now.at, trace_id);
-        let (keep, settled) = settle(ledger, mint, page, mirror, outcome.is_ok(), changed, trace_id);
+        let told = self.tell(&mut tables, page, started_on, &writes, &now.at, trace_id);
+        let (keep, settled) = settle(tables, mint, page, stored_blocks, outcome.is_ok(), changed, trace_id);
         if !keep {
-            resident.forget();
+            cache.forget();
         }
         match (&settled, told) {
             (Ok(()), Ok(rows)) => self.broadcast(&rows),
@@ -125,12 +125,12 @@ impl DocumentObject {
         outcome
     }
 
-    /// Builds this command's live messages into `ledger` (committed with it) and answers them for the
+    /// Builds this command's live messages into `tables` (committed with it) and answers them for the
     /// broadcast. `started_on` is the revision a command that succeeded started on (`None` when it failed):
     /// a failed command tells only its tool events; one that changed the page, the change too.
     fn tell(
         &self,
-        ledger: &mut Ledger,
+        tables: &mut Tables,
         page: &Page,
         started_on: Option<u64>,
         writes: &[AppliedWrite],
@@ -145,10 +145,10 @@ impl DocumentObject {
             deleted: &deleted,
             author: Author::Writes(writes),
         });
-        let sessions = if succeeded { ledger.sessions.stored() } else { Vec::new() };
-        let commit = Commit { page, at, change, events: &ledger.events, sessions: &sessions };
+        let sessions = if succeeded { tables.sessions.stored() } else { Vec::new() };
+        let commit = Commit { page, at, change, events: &tables.events, sessions: &sessions };
         let rows = self.live_rows(&commit, trace_id)?;
-        ledger.live.clone_from(&rows);
+        tables.live.clone_from(&rows);
         Ok(rows)
     }
 }
@@ -156,31 +156,31 @@ impl DocumentObject {
 /// Commits what a command recorded (its page rows only when it succeeded and changed the revision) and
 /// brings the image up to date. Answers whether the copy in memory may be kept, and the commit's outcome.
 fn settle(
-    ledger: Ledger,
+    tables: Tables,
     mint: RandomMint,
     page: &Page,
-    mirror: &mut Mirror,
+    stored_blocks: &mut StoredBlocks,
     succeeded: bool,
     changed: bool,
     trace_id: &str,
 ) -> (bool, Result<(), Error>) {
-    let committed = (|| -> Result<Option<MirrorPatch>, Error> {
-        if let Some(failure) = ledger.read_failure() {
+    let committed = (|| -> Result<Option<StoredBlocksPatch>, Error> {
+        if let Some(failure) = tables.read_failure() {
             return Err(internal("read document storage", failure, trace_id));
         }
         mint.finish()?;
         let (rows, patch) = match (succeeded, changed) {
             (true, true) => {
-                let (rows, patch) = mirror.diff(page)?;
+                let (rows, patch) = stored_blocks.diff(page)?;
                 (Some(rows), Some(patch))
             }
             _ => (None, None),
         };
-        ledger.commit(rows, succeeded).or_internal("commit document command", trace_id)?;
+        tables.commit(rows, succeeded).or_internal("commit document command", trace_id)?;
         Ok(patch)
     })();
     match committed {
-        Ok(Some(patch)) => match mirror.apply(patch, page.blocks.len()) {
+        Ok(Some(patch)) => match stored_blocks.apply(patch, page.blocks.len()) {
             Ok(()) => (true, Ok(())),
             Err(e) => {
                 // The command is committed; only the copy is off. Reading it again mends that.

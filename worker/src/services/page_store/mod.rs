@@ -5,8 +5,8 @@
 //! revision that last wrote the row: the block's last-changed revision, which the page's
 //! [`BlockHistory`] is loaded from. A row per block keeps stored values under SQLite-in-DO's per-value
 //! limit (about 2 MB; workerd answers `SQLITE_TOOBIG` past it) even for a page near the 5 MiB body cap,
-//! and lets a write touch only the rows it changes: the object keeps a [`Mirror`] of the rows in memory,
-//! and after a command [`Mirror::diff`] answers the [`PageRows`] to write (changed, new, gone and moved
+//! and lets a write touch only the rows it changes: the object keeps a [`StoredBlocks`] of the rows in memory,
+//! and after a command [`StoredBlocks::diff`] answers the [`PageRows`] to write (changed, new, gone and moved
 //! blocks, plus the meta row). An insert or a move writes one block row: its key sits between its
 //! neighbours', so no other row is renumbered. A single block over [`MAX_BLOCK_BYTES`] is refused with a
 //! coded error before any write.
@@ -15,15 +15,15 @@
 //! order keys (`page_blocks(position, block_id, body)`) into this one, in one transaction.
 
 mod migrate;
-mod mirror;
 mod order;
 mod rows;
+mod stored_blocks;
 
 use pageai_core::page::{Block, BlockHistory, Page};
 
-pub use mirror::{Mirror, MirrorPatch, StoredBlock};
 pub use order::OrderKey;
 pub use rows::{PageRows, RowWrite};
+pub use stored_blocks::{StoredBlock, StoredBlocks, StoredBlocksPatch};
 
 use crate::services::sqlite::{Sql, SqlValue, integer, text};
 
@@ -61,7 +61,7 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), String> {
 }
 
 /// The stored page and the image of its rows, or `None` when the document was never written.
-pub fn load(sql: &dyn Sql) -> Result<Option<(Page, Mirror)>, String> {
+pub fn load(sql: &dyn Sql) -> Result<Option<(Page, StoredBlocks)>, String> {
     let meta = sql
         .rows("SELECT workspace_id, document_id, title, revision, permission FROM page_meta WHERE id = 1", Vec::new())
         .map_err(|e| format!("read page_meta: {e}"))?;
@@ -79,16 +79,16 @@ pub fn load(sql: &dyn Sql) -> Result<Option<(Page, Mirror)>, String> {
         .map_err(|e| format!("read page_blocks: {e}"))?;
     let stored = rows.into_iter().map(stored_block).collect::<Result<Vec<_>, _>>()?;
     let blocks: Vec<Block> = stored.iter().map(|row| row.block.clone()).collect();
-    let mirror = Mirror::from_rows(stored);
-    let history = history_of(&mirror);
+    let stored_blocks = StoredBlocks::from_rows(stored);
+    let history = history_of(&stored_blocks);
     let page = Page { workspace_id, document_id, title, revision, permission, blocks, history };
-    Ok(Some((page, mirror)))
+    Ok(Some((page, stored_blocks)))
 }
 
 /// The page's block history as its rows record it: each block's `changed_rev` (core's
 /// [`BlockHistory`], which the executor's block-level preconditions read).
-pub fn history_of(mirror: &Mirror) -> BlockHistory {
-    BlockHistory::from_rows(0, mirror.rows().iter().map(|row| (row.block.block_id.clone(), row.changed_rev)))
+pub fn history_of(stored_blocks: &StoredBlocks) -> BlockHistory {
+    BlockHistory::from_rows(0, stored_blocks.rows().iter().map(|row| (row.block.block_id.clone(), row.changed_rev)))
 }
 
 fn stored_block(row: Vec<SqlValue>) -> Result<StoredBlock, String> {

@@ -37,14 +37,14 @@ fn store() -> Memory {
     db
 }
 
-/// Writes what `page` changed against `mirror`; answers the block rows and the rows SQLite changed.
-pub(super) fn commit(db: &Memory, mirror: &mut Mirror, page: &Page) -> (usize, u64) {
-    let (rows, patch) = mirror.diff(page).expect("diff");
+/// Writes what `page` changed against `stored_blocks`; answers the block rows and the rows SQLite changed.
+pub(super) fn commit(db: &Memory, stored_blocks: &mut StoredBlocks, page: &Page) -> (usize, u64) {
+    let (rows, patch) = stored_blocks.diff(page).expect("diff");
     let blocks = rows.blocks().len();
     db.take_rows_written();
     atomically(db, |sql| rows.write(sql)).expect("write");
     let written = db.take_rows_written();
-    mirror.apply(patch, page.blocks.len()).expect("apply");
+    stored_blocks.apply(patch, page.blocks.len()).expect("apply");
     (blocks, written)
 }
 
@@ -52,38 +52,38 @@ pub(super) fn commit(db: &Memory, mirror: &mut Mirror, page: &Page) -> (usize, u
 fn a_stored_page_loads_back_with_the_image_of_its_rows() {
     let db = store();
     assert_eq!(load(&db).expect("load"), None, "an empty store has no page");
-    let mut mirror = Mirror::default();
+    let mut stored_blocks = StoredBlocks::default();
     let page = page_of(50);
-    let (blocks, _) = commit(&db, &mut mirror, &page);
+    let (blocks, _) = commit(&db, &mut stored_blocks, &page);
     assert_eq!(blocks, 50);
     let (loaded, image) = load(&db).expect("load").expect("a page");
     assert_eq!(loaded, page);
-    assert_eq!(image, mirror);
+    assert_eq!(image, stored_blocks);
 }
 
 #[test]
 fn an_edit_writes_its_block_and_the_meta_row_whatever_the_page_size() {
     for size in [3, 300, 3_000] {
         let db = store();
-        let mut mirror = Mirror::default();
+        let mut stored_blocks = StoredBlocks::default();
         let mut page = page_of(size);
-        commit(&db, &mut mirror, &page);
+        commit(&db, &mut stored_blocks, &page);
         page.revision += 1;
         page.blocks[size / 2].text = "changed".into();
-        assert_eq!(commit(&db, &mut mirror, &page), (1, 2), "update at {size} blocks");
+        assert_eq!(commit(&db, &mut stored_blocks, &page), (1, 2), "update at {size} blocks");
         page.revision += 1;
         page.blocks.insert(size / 2, Block::paragraph("new", "inserted"));
-        assert_eq!(commit(&db, &mut mirror, &page), (1, 2), "insert at {size} blocks");
+        assert_eq!(commit(&db, &mut stored_blocks, &page), (1, 2), "insert at {size} blocks");
         page.revision += 1;
         let moved = page.blocks.remove(0);
         page.blocks.push(moved);
-        assert_eq!(commit(&db, &mut mirror, &page), (1, 2), "move at {size} blocks");
+        assert_eq!(commit(&db, &mut stored_blocks, &page), (1, 2), "move at {size} blocks");
         page.revision += 1;
         page.blocks.remove(1);
-        assert_eq!(commit(&db, &mut mirror, &page), (1, 2), "delete at {size} blocks");
+        assert_eq!(commit(&db, &mut stored_blocks, &page), (1, 2), "delete at {size} blocks");
         let (loaded, image) = load(&db).expect("load").expect("a page");
         assert_eq!(content(&loaded), content(&page));
-        assert_eq!(image, mirror);
+        assert_eq!(image, stored_blocks);
         // The history read back is each row's changed_rev: the updated block at 2 (at 3 blocks it is the
         // one deleted), the inserted one at 3, the moved one at 4, the rest as first stored.
         let changed = |id: &str| loaded.history.changed_at(id);
@@ -98,25 +98,25 @@ fn an_edit_writes_its_block_and_the_meta_row_whatever_the_page_size() {
 #[test]
 fn a_changed_row_carries_the_revision_that_wrote_it() {
     let db = store();
-    let mut mirror = Mirror::default();
+    let mut stored_blocks = StoredBlocks::default();
     let mut page = page_of(4);
-    commit(&db, &mut mirror, &page);
+    commit(&db, &mut stored_blocks, &page);
     page.revision = 7;
     page.blocks[2].text = "seven".into();
-    commit(&db, &mut mirror, &page);
-    let revs: Vec<u64> = mirror.rows().iter().map(|r| r.changed_rev).collect();
+    commit(&db, &mut stored_blocks, &page);
+    let revs: Vec<u64> = stored_blocks.rows().iter().map(|r| r.changed_rev).collect();
     assert_eq!(revs, [1, 1, 7, 1]);
 }
 
 #[test]
 fn a_block_over_the_limit_is_refused_before_anything_is_written() {
     let db = store();
-    let mut mirror = Mirror::default();
+    let mut stored_blocks = StoredBlocks::default();
     let mut page = page_of(3);
-    commit(&db, &mut mirror, &page);
+    commit(&db, &mut stored_blocks, &page);
     page.revision += 1;
     page.blocks[1].text = "x".repeat(MAX_BLOCK_BYTES);
-    let error = mirror.diff(&page).expect_err("too large");
+    let error = stored_blocks.diff(&page).expect_err("too large");
     assert_eq!(error.code(), pageai_core::error::ErrorCode::BlockTooLarge);
     assert_eq!(error.details()["blockId"], page.blocks[1].block_id);
     assert_eq!(load(&db).expect("load").expect("a page").0, page_of(3), "the stored page is untouched");
@@ -165,11 +165,11 @@ fn a_page_in_the_layout_before_order_keys_moves_on_first_load() {
     }
 
     create_schema(&db).expect("schema and move");
-    let (page, mirror) = load(&db).expect("load").expect("a page");
+    let (page, stored_blocks) = load(&db).expect("load").expect("a page");
     assert_eq!(page.title, "Old page");
     assert_eq!((page.revision, page.permission), (9, Permission::Read));
     assert_eq!(page.blocks, blocks, "the blocks, in position order");
-    let revs: Vec<u64> = mirror.rows().iter().map(|r| r.changed_rev).collect();
+    let revs: Vec<u64> = stored_blocks.rows().iter().map(|r| r.changed_rev).collect();
     assert_eq!(revs, [9, 6, 9], "the interim history where it has a row, else the page's revision");
     let old_left: i64 = db
         .db
@@ -184,11 +184,11 @@ fn a_page_in_the_layout_before_order_keys_moves_on_first_load() {
     // A second wake finds the new layout and leaves it alone; writes go on from there.
     create_schema(&db).expect("schema again");
     assert_eq!(content(&load(&db).expect("load").expect("a page").0), content(&page));
-    let mut mirror = mirror;
+    let mut stored_blocks = stored_blocks;
     let mut next = page.clone();
     next.revision = 10;
     next.blocks.insert(1, Block::paragraph("p_new", "between the heading and p_2"));
-    assert_eq!(commit(&db, &mut mirror, &next).0, 1);
+    assert_eq!(commit(&db, &mut stored_blocks, &next).0, 1);
     assert_eq!(content(&load(&db).expect("load").expect("a page").0), content(&next));
 }
 
@@ -216,7 +216,7 @@ fn a_page_in_the_layout_before_order_keys_without_a_history_is_as_of_its_revisio
         )
         .expect("old layout");
     create_schema(&db).expect("schema and move");
-    let (page, mirror) = load(&db).expect("load").expect("a page");
+    let (page, stored_blocks) = load(&db).expect("load").expect("a page");
     assert_eq!(page.blocks, [Block::paragraph("a", "A"), Block::paragraph("b", "B")]);
-    assert!(mirror.rows().iter().all(|r| r.changed_rev == 3));
+    assert!(stored_blocks.rows().iter().all(|r| r.changed_rev == 3));
 }

@@ -5,7 +5,7 @@ use pageai_core::executor::idempotency::{IdempotencyRecord, IdempotencyStore};
 use serde::Deserialize;
 use worker::SqlStorage;
 
-use super::Latch;
+use super::FailedRead;
 use crate::services::sqlite::Sql;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS idempotency (
@@ -23,13 +23,13 @@ struct Row {
 /// The table, with this command's new records.
 pub struct IdempotencyTable {
     sql: SqlStorage,
-    latch: Latch,
+    failed_read: FailedRead,
     pending: Vec<(String, IdempotencyRecord)>,
 }
 
 impl IdempotencyTable {
-    pub(super) fn new(sql: SqlStorage, latch: Latch) -> Self {
-        IdempotencyTable { sql, latch, pending: Vec::new() }
+    pub(super) fn new(sql: SqlStorage, failed_read: FailedRead) -> Self {
+        IdempotencyTable { sql, failed_read, pending: Vec::new() }
     }
 
     /// Inserts the new records. A key stored twice is a bug upstream (the executor replays known keys),
@@ -59,7 +59,7 @@ impl IdempotencyStore for IdempotencyTable {
                 rows.into_iter().next().map(|r| IdempotencyRecord { fingerprint: r.fingerprint, response: r.response })
             }
             Err(e) => {
-                self.latch.trip("read idempotency", e);
+                self.failed_read.record("read idempotency", e);
                 None
             }
         }

@@ -1,13 +1,13 @@
 //! A document's books in its Durable Object's SQLite storage: idempotency records, frozen contexts, review
 //! sessions, the audit chain and tool events, beside the page ([`super::page_store`]).
 //!
-//! Each table implements the [`super::desk`] trait (or core's) it backs. Reads go straight to storage;
-//! writes are held in memory and reach storage only in [`Ledger::commit`], one `transactionSync` together
+//! Each table implements the [`super::stores`] trait (or core's) it backs. Reads go straight to storage;
+//! writes are held in memory and reach storage only in [`Tables::commit`], one `transactionSync` together
 //! with the page's changed rows, through the [`Sql`] layer that counts the rows written. So a command either lands whole (page, session, idempotency record, audit entry, events)
 //! or not at all, even if the object is evicted halfway.
 //!
 //! Core's store traits read infallibly (`IdempotencyStore::lookup`, `AuditStore::last`). A failed read there
-//! is caught by the table's [`Latch`] and turns the whole command into `mnote_storage_failed` before
+//! is caught by the table's [`FailedRead`] and turns the whole command into `mnote_storage_failed` before
 //! anything is committed, so a storage fault can never pass for "no record".
 
 mod audit;
@@ -38,11 +38,11 @@ use super::sqlite::{ObjectSql, Sql, atomically};
 
 /// Remembers the first read that failed inside an infallible trait method.
 #[derive(Debug, Clone, Default)]
-pub struct Latch(Rc<RefCell<Option<String>>>);
+pub struct FailedRead(Rc<RefCell<Option<String>>>);
 
-impl Latch {
+impl FailedRead {
     /// Records a failure (the first one wins; it is the cause).
-    pub fn trip(&self, what: &str, detail: impl std::fmt::Display) {
+    pub fn record(&self, what: &str, detail: impl std::fmt::Display) {
         let mut slot = self.0.borrow_mut();
         if slot.is_none() {
             *slot = Some(format!("{what}: {detail}"));
@@ -91,9 +91,9 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
 }
 
 /// The books of one document, open for one command.
-pub struct Ledger {
+pub struct Tables {
     sql: ObjectSql,
-    latch: Latch,
+    failed_read: FailedRead,
     /// Idempotency records.
     pub idempotency: IdempotencyTable,
     /// The audit chain.
@@ -108,27 +108,27 @@ pub struct Ledger {
     pub live: Vec<LiveRow>,
 }
 
-impl Ledger {
+impl Tables {
     /// Opens the tables (made by [`create_schema`]). `now_ms` is the command's clock, for expiries;
     /// `contexts` the object's frozen contexts in memory.
-    pub fn new(sql: &ObjectSql, contexts: &ContextCache, now_ms: i64) -> Ledger {
-        let latch = Latch::default();
+    pub fn new(sql: &ObjectSql, contexts: &ContextCache, now_ms: i64) -> Tables {
+        let failed_read = FailedRead::default();
         let raw = sql.raw();
-        Ledger {
-            idempotency: IdempotencyTable::new(raw.clone(), latch.clone()),
-            audit: AuditTable::new(raw.clone(), latch.clone()),
+        Tables {
+            idempotency: IdempotencyTable::new(raw.clone(), failed_read.clone()),
+            audit: AuditTable::new(raw.clone(), failed_read.clone()),
             sessions: SessionTable::new(raw.clone()),
             contexts: ContextTable::new(raw.clone(), now_ms, contexts.clone()),
             events: Vec::new(),
             live: Vec::new(),
             sql: sql.clone(),
-            latch,
+            failed_read,
         }
     }
 
     /// A read that failed inside one of core's infallible trait methods, if any.
     pub fn read_failure(&self) -> Option<String> {
-        self.latch.failure()
+        self.failed_read.failure()
     }
 
     /// The event table, for reads.
@@ -139,7 +139,7 @@ impl Ledger {
     /// Writes everything this command recorded, with `page` when it changed, in one transaction. When
     /// `succeeded` is false only the events are written: a failed command changes nothing else.
     pub fn commit(self, page: Option<PageRows>, succeeded: bool) -> Result<(), String> {
-        let Ledger { sql, idempotency, audit, sessions, contexts, events, live, .. } = self;
+        let Tables { sql, idempotency, audit, sessions, contexts, events, live, .. } = self;
         let events = EventTable::encode(&events).map_err(|e| e.message())?;
         let frozen = &contexts;
         atomically(&sql, move |sql: &dyn Sql| {

@@ -1,6 +1,6 @@
 //! The live channel's log (`mnote.live_event.v1`): every message a committed command broadcast, with its
 //! `seq` and revision, so a socket that reconnects gets exactly what it missed. Written in the command's
-//! own transaction ([`super::Ledger::commit`]); the newest [`live::KEEP_MESSAGES`] are kept.
+//! own transaction ([`super::Tables::commit`]); the newest [`live::KEEP_MESSAGES`] are kept.
 
 use pageai_core::Error;
 use pageai_core::live::{self, LogWindow};

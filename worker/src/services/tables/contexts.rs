@@ -22,8 +22,8 @@ use worker::{SqlStorage, SqlStorageValue};
 use super::context_cache::ContextCache;
 use super::storage;
 use crate::identity::Acting;
-use crate::services::desk::ContextStore;
 use crate::services::sqlite::Sql;
+use crate::services::stores::ContextStore;
 use pageai_core::policy::Role;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS frozen_contexts (
@@ -189,7 +189,7 @@ impl ContextTable {
     }
 
     /// Freezes the context a Hermes run starts from, with the request's full scope (e.g. a selection's
-    /// ids), until `expires_at_ms`. Written when the ledger commits.
+    /// ids), until `expires_at_ms`. Written when the tables commits.
     pub fn freeze_run(&mut self, context: &FrozenContext, scope: &Scope, expires_at_ms: i64) -> Result<(), Error> {
         let scope_detail = serde_json::to_string(scope).map_err(|e| storage("encode scope", e))?;
         self.pending.push(Pending::new(context, expires_at_ms, scope_detail)?);

@@ -1,7 +1,7 @@
 //! The stored image of a page: `page_blocks` row by row, in page order, kept in the object's memory beside
-//! the page. After a command, [`Mirror::diff`] compares it with the page and answers the rows to write
+//! the page. After a command, [`StoredBlocks::diff`] compares it with the page and answers the rows to write
 //! ([`PageRows`]): blocks whose content changed, new blocks, gone blocks and moved blocks, nothing else.
-//! Once those rows are committed, [`Mirror::apply`] brings the image up to date with the [`MirrorPatch`]
+//! Once those rows are committed, [`StoredBlocks::apply`] brings the image up to date with the [`StoredBlocksPatch`]
 //! the same diff made.
 //!
 //! The diff costs one pass over the page and allocates only for what changed: blocks are compared where
@@ -33,13 +33,13 @@ pub struct StoredBlock {
 
 /// `page_blocks` in page order.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Mirror {
+pub struct StoredBlocks {
     rows: Vec<StoredBlock>,
 }
 
-/// How the mirror follows a committed write.
+/// How the stored_blocks follows a committed write.
 #[derive(Debug)]
-pub struct MirrorPatch {
+pub struct StoredBlocksPatch {
     /// Rows whose body changed where they stand (head and tail), by index.
     in_place: Vec<(usize, StoredBlock)>,
     /// The stretch of old rows that is replaced by `slots`.
@@ -56,10 +56,10 @@ enum Slot {
     Written(StoredBlock),
 }
 
-impl Mirror {
+impl StoredBlocks {
     /// The image of rows read from storage, in `ORDER BY ord` order.
     pub fn from_rows(rows: Vec<StoredBlock>) -> Self {
-        Mirror { rows }
+        StoredBlocks { rows }
     }
 
     /// The rows, in page order.
@@ -69,7 +69,7 @@ impl Mirror {
 
     /// The rows that turn the stored page into `page`, and the patch that does the same to this image.
     /// Refuses (before anything is written) a block whose stored form exceeds [`super::MAX_BLOCK_BYTES`].
-    pub fn diff(&self, page: &Page) -> Result<(PageRows, MirrorPatch), Error> {
+    pub fn diff(&self, page: &Page) -> Result<(PageRows, StoredBlocksPatch), Error> {
         let (old, new) = (&self.rows, &page.blocks);
         let mut diff = Diff { revision: page.revision, rows: Vec::new(), in_place: Vec::new() };
         // One pass over the common head, and one over the common tail: the same id at the same place.
@@ -94,7 +94,7 @@ impl Mirror {
         }
         let middle = head..old.len() - tail;
         let slots = diff.middle(old, middle.clone(), new, head..new.len() - tail)?;
-        let patch = MirrorPatch { in_place: diff.in_place, middle, slots };
+        let patch = StoredBlocksPatch { in_place: diff.in_place, middle, slots };
         // Every write lands here before it is stored: one past the page limit is refused now, so the page a
         // GET answers can always be PUT back.
         pageai_core::limits::check_page(pageai_core::limits::page_json_bytes(page, self.block_bytes_after(&patch))?)?;
@@ -103,7 +103,7 @@ impl Mirror {
     }
 
     /// The sum of the stored blocks' lengths once `patch` is applied, without applying it.
-    fn block_bytes_after(&self, patch: &MirrorPatch) -> usize {
+    fn block_bytes_after(&self, patch: &StoredBlocksPatch) -> usize {
         let length = |i: usize| self.rows.get(i).map_or(0, |r| r.bytes);
         let total: usize = self.rows.iter().map(|r| r.bytes).sum();
         // The rows changed in place and the middle stretch are disjoint parts of the old image.
@@ -123,8 +123,8 @@ impl Mirror {
 
     /// Applies a committed write's patch; `blocks` is how many blocks the page has now (a patch that does
     /// not end there was made against another image, and the caller must reload).
-    pub fn apply(&mut self, patch: MirrorPatch, blocks: usize) -> Result<(), String> {
-        let MirrorPatch { in_place, middle, slots } = patch;
+    pub fn apply(&mut self, patch: StoredBlocksPatch, blocks: usize) -> Result<(), String> {
+        let StoredBlocksPatch { in_place, middle, slots } = patch;
         for (i, row) in in_place {
             *self.rows.get_mut(i).ok_or("patch row out of range")? = row;
         }
@@ -241,7 +241,7 @@ impl Stretch {
             return Ok(());
         }
         let keys = OrderKey::between(self.lower.as_ref(), upper, self.run.len())
-            .map_err(|e| crate::services::ledger::storage("order a block", e))?;
+            .map_err(|e| crate::services::tables::storage("order a block", e))?;
         for ((position, moved), ord) in self.run.drain(..).zip(keys) {
             let Some(block) = page.get(position) else { continue };
             let (block_id, body, key) = (block.block_id.clone(), encode(block)?, ord.to_hex());
@@ -296,5 +296,5 @@ pub(super) fn encode(block: &Block) -> Result<String, Error> {
 }
 
 #[cfg(test)]
-#[path = "mirror_tests.rs"]
+#[path = "stored_blocks_tests.rs"]
 mod tests;

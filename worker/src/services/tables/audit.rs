@@ -6,7 +6,7 @@ use pageai_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use worker::SqlStorage;
 
-use super::{Latch, storage};
+use super::{FailedRead, storage};
 use crate::services::sqlite::Sql;
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS audit_log (
@@ -45,13 +45,13 @@ pub struct AuditHead {
 /// The table, with this command's new entries.
 pub struct AuditTable {
     sql: SqlStorage,
-    latch: Latch,
+    failed_read: FailedRead,
     pending: Vec<AuditEntryV1>,
 }
 
 impl AuditTable {
-    pub(super) fn new(sql: SqlStorage, latch: Latch) -> Self {
-        AuditTable { sql, latch, pending: Vec::new() }
+    pub(super) fn new(sql: SqlStorage, failed_read: FailedRead) -> Self {
+        AuditTable { sql, failed_read, pending: Vec::new() }
     }
 
     /// Stored entries with `seq > after`, oldest first, at most `limit`.
@@ -134,7 +134,7 @@ impl AuditStore for AuditTable {
 
     fn entries(&self) -> Vec<AuditEntryV1> {
         let mut entries = self.stored().unwrap_or_else(|e| {
-            self.latch.trip("read audit_log", e.message());
+            self.failed_read.record("read audit_log", e.message());
             Vec::new()
         });
         entries.extend(self.pending.iter().cloned());
@@ -146,7 +146,7 @@ impl AuditStore for AuditTable {
             return Some(entry.clone());
         }
         self.stored_last().unwrap_or_else(|e: Error| {
-            self.latch.trip("read audit_log", e.message());
+            self.failed_read.record("read audit_log", e.message());
             None
         })
     }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::{DocumentObject, FrozenRun};
 use crate::error::OrInternal;
-use crate::services::ledger::{AuditHead, Ledger, StoredEvent};
+use crate::services::tables::{AuditHead, StoredEvent, Tables};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -73,8 +73,8 @@ impl DocumentObject {
     ) -> Result<String, Error> {
         let filter = Filter::parse(filter)?;
         let cursor = cursor.map(Cursor::parse).transpose()?;
-        let ledger = self.read_ledger(document_id, trace_id)?;
-        to_json(&Listing { document_id, items: ledger.sessions.list(filter, cursor, limit)? })
+        let tables = self.read_tables(document_id, trace_id)?;
+        to_json(&Listing { document_id, items: tables.sessions.list(filter, cursor, limit)? })
     }
 
     /// Audit entries after `after`, oldest first, with the chain's head.
@@ -85,15 +85,15 @@ impl DocumentObject {
         limit: u32,
         trace_id: &str,
     ) -> Result<String, Error> {
-        let ledger = self.read_ledger(document_id, trace_id)?;
-        let entries = ledger.audit.page(after, limit)?;
-        to_json(&Listing { document_id, items: AuditPage { head: ledger.audit.head()?, entries } })
+        let tables = self.read_tables(document_id, trace_id)?;
+        let entries = tables.audit.page(after, limit)?;
+        to_json(&Listing { document_id, items: AuditPage { head: tables.audit.head()?, entries } })
     }
 
     /// Verifies the whole audit chain against its stored head.
     pub(super) fn verify_audit(&self, document_id: &str, trace_id: &str) -> Result<String, Error> {
-        let ledger = self.read_ledger(document_id, trace_id)?;
-        let (head, entries) = ledger.audit.verify()?;
+        let tables = self.read_tables(document_id, trace_id)?;
+        let (head, entries) = tables.audit.verify()?;
         to_json(&Listing { document_id, items: Verified { ok: true, verified: true, entries, head } })
     }
 
@@ -106,8 +106,8 @@ impl DocumentObject {
         limit: u32,
         trace_id: &str,
     ) -> Result<String, Error> {
-        let ledger = self.read_ledger(document_id, trace_id)?;
-        let events = ledger.event_table().list(run_id, after, limit)?;
+        let tables = self.read_tables(document_id, trace_id)?;
+        let events = tables.event_table().list(run_id, after, limit)?;
         to_json(&Listing { document_id, items: EventsPage { events } })
     }
 
@@ -120,26 +120,26 @@ impl DocumentObject {
         acting: &Acting,
         trace_id: &str,
     ) -> Result<FrozenRun, Error> {
-        let mut resident = self.resident.borrow_mut();
-        let sql = resident.sql().clone();
-        let contexts = resident.contexts();
-        let page = &*resident.page(document_id, trace_id)?.0;
+        let mut cache = self.cache.borrow_mut();
+        let sql = cache.sql().clone();
+        let contexts = cache.contexts();
+        let page = &*cache.page(document_id, trace_id)?.0;
         let (context, frozen) = FrozenContext::freeze(page, run.request, run.context_id)?;
         let now_ms = js_sys::Date::now() as i64;
         let ttl_ms = i64::try_from(run.ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
-        let mut ledger = Ledger::new(&sql, &contexts, now_ms);
-        ledger.contexts.act_for(acting);
-        ledger.contexts.freeze_run(&frozen, &run.request.scope, now_ms.saturating_add(ttl_ms))?;
-        ledger.commit(None, true).or_internal("freeze run context", trace_id)?;
+        let mut tables = Tables::new(&sql, &contexts, now_ms);
+        tables.contexts.act_for(acting);
+        tables.contexts.freeze_run(&frozen, &run.request.scope, now_ms.saturating_add(ttl_ms))?;
+        tables.commit(None, true).or_internal("freeze run context", trace_id)?;
         let route = route_message(page, &frozen, run);
         Ok(FrozenRun { context, permission: page.permission, route, profile: run.profile.clone() })
     }
 
     /// The document's books for reading, once the document is known to exist.
-    fn read_ledger(&self, document_id: &str, trace_id: &str) -> Result<Ledger, Error> {
-        let mut resident = self.resident.borrow_mut();
-        resident.page(document_id, trace_id)?;
-        Ok(Ledger::new(resident.sql(), &resident.contexts(), 0))
+    fn read_tables(&self, document_id: &str, trace_id: &str) -> Result<Tables, Error> {
+        let mut cache = self.cache.borrow_mut();
+        cache.page(document_id, trace_id)?;
+        Ok(Tables::new(cache.sql(), &cache.contexts(), 0))
     }
 }
 

@@ -1,11 +1,11 @@
 //! What a document object keeps in memory between requests: the page, the image of its stored rows
-//! ([`Mirror`]), its committed frozen contexts ([`ContextCache`], bounded), and whether this wake created
+//! ([`StoredBlocks`]), its committed frozen contexts ([`ContextCache`], bounded), and whether this wake created
 //! the tables yet.
 //!
-//! Everything is read from SQLite once per wake ([`Resident::loaded`]): the schema statements of the page
-//! store and the ledger (after moving a page of an older layout), then the page. Every later command works
-//! on the page in memory and writes only what it changed ([`Mirror::diff`]). When a commit fails, or a
-//! failed command leaves the page in memory changed, [`Resident::forget`] drops the copy: the next command
+//! Everything is read from SQLite once per wake ([`PageCache::loaded`]): the schema statements of the page
+//! store and the tables (after moving a page of an older layout), then the page. Every later command works
+//! on the page in memory and writes only what it changed ([`StoredBlocks::diff`]). When a commit fails, or a
+//! failed command leaves the page in memory changed, [`PageCache::forget`] drops the copy: the next command
 //! reads it again from storage, which the failed transaction left as it was.
 
 use pageai_core::Error;
@@ -13,9 +13,9 @@ use pageai_core::page::Page;
 
 use crate::error::OrInternal;
 use crate::services::documents::seed;
-use crate::services::ledger::{self, ContextCache};
-use crate::services::page_store::{self, Mirror, MirrorPatch, PageRows};
+use crate::services::page_store::{self, PageRows, StoredBlocks, StoredBlocksPatch};
 use crate::services::sqlite::{ObjectSql, atomically};
+use crate::services::tables::{self, ContextCache};
 
 /// The page as loaded: `None` while the document was never written.
 #[derive(Debug, Default)]
@@ -23,30 +23,30 @@ pub struct Loaded {
     /// The page.
     pub page: Option<Page>,
     /// Its stored rows.
-    pub mirror: Mirror,
+    pub stored_blocks: StoredBlocks,
 }
 
 impl Loaded {
     /// Brings the image up to date after `rows` (made with `patch` against it) were committed for `page`.
     /// On failure the caller forgets the copy.
-    pub fn committed(&mut self, patch: MirrorPatch, page: &Page) -> Result<(), String> {
-        self.mirror.apply(patch, page.blocks.len())
+    pub fn committed(&mut self, patch: StoredBlocksPatch, page: &Page) -> Result<(), String> {
+        self.stored_blocks.apply(patch, page.blocks.len())
     }
 }
 
 /// The object's memory.
 #[derive(Debug)]
-pub struct Resident {
+pub struct PageCache {
     sql: ObjectSql,
     schema: bool,
     loaded: Option<Loaded>,
     contexts: ContextCache,
 }
 
-impl Resident {
+impl PageCache {
     /// Nothing loaded yet: the object just woke.
     pub fn new(sql: ObjectSql) -> Self {
-        Resident { sql, schema: false, loaded: None, contexts: ContextCache::default() }
+        PageCache { sql, schema: false, loaded: None, contexts: ContextCache::default() }
     }
 
     /// The committed frozen contexts kept in memory (a handle: clones share them).
@@ -63,13 +63,13 @@ impl Resident {
     pub fn loaded(&mut self, trace_id: &str) -> Result<&mut Loaded, Error> {
         if !self.schema {
             page_store::create_schema(&self.sql).or_internal("create page tables", trace_id)?;
-            ledger::create_schema(&self.sql)?;
+            tables::create_schema(&self.sql)?;
             self.schema = true;
         }
         let loaded = match self.loaded.take() {
             Some(loaded) => loaded,
             None => match page_store::load(&self.sql).or_internal("load page", trace_id)? {
-                Some((page, mirror)) => Loaded { page: Some(page), mirror },
+                Some((page, stored_blocks)) => Loaded { page: Some(page), stored_blocks },
                 None => Loaded::default(),
             },
         };
@@ -78,21 +78,21 @@ impl Resident {
 
     /// The page and its image; a known sample is seeded first into an empty store, any other document
     /// that was never written is `mnote_document_not_found`.
-    pub fn page(&mut self, document_id: &str, trace_id: &str) -> Result<(&mut Page, &mut Mirror), Error> {
+    pub fn page(&mut self, document_id: &str, trace_id: &str) -> Result<(&mut Page, &mut StoredBlocks), Error> {
         let sql = self.sql.clone();
         let loaded = self.loaded(trace_id)?;
         if loaded.page.is_none() {
             let Some(page) = seed(document_id)? else {
                 return Err(Error::DocumentNotFound { document_id: document_id.into() });
             };
-            let (rows, patch) = loaded.mirror.diff(&page)?;
+            let (rows, patch) = loaded.stored_blocks.diff(&page)?;
             atomically(&sql, |sql| rows.write(sql)).or_internal("seed page", trace_id)?;
             loaded.committed(patch, &page).or_internal("seed page", trace_id)?;
             loaded.page = Some(page);
         }
-        let Loaded { page, mirror } = loaded;
+        let Loaded { page, stored_blocks } = loaded;
         match page {
-            Some(page) => Ok((page, mirror)),
+            Some(page) => Ok((page, stored_blocks)),
             None => Err(Error::DocumentNotFound { document_id: document_id.into() }),
         }
     }
@@ -107,14 +107,14 @@ impl Resident {
         commit: impl FnOnce(PageRows) -> Result<(), String>,
     ) -> Result<(), Error> {
         let loaded = self.loaded(trace_id)?;
-        let (rows, patch) = loaded.mirror.diff(&page)?;
+        let (rows, patch) = loaded.stored_blocks.diff(&page)?;
         if let Err(e) = commit(rows) {
             self.forget();
             return Err(crate::error::internal("commit page", e, trace_id));
         }
         match loaded.committed(patch, &page) {
             Ok(()) => {
-                page.history = page_store::history_of(&loaded.mirror);
+                page.history = page_store::history_of(&loaded.stored_blocks);
                 loaded.page = Some(page);
             }
             Err(e) => {

@@ -70,20 +70,20 @@ proptest! {
     ) {
         let db = Memory::open();
         create_schema(&db).expect("schema");
-        let mut mirror = Mirror::default();
+        let mut stored_blocks = StoredBlocks::default();
         let mut page = page_of(size);
-        commit(&db, &mut mirror, &page);
+        commit(&db, &mut stored_blocks, &page);
         let mut fresh = 0;
         for edit in &edits {
             page.revision += 1;
             let most = apply(&mut page.blocks, edit, &mut fresh);
-            let (rows, _) = commit(&db, &mut mirror, &page);
+            let (rows, _) = commit(&db, &mut stored_blocks, &page);
             prop_assert!(rows <= most, "{edit:?} wrote {rows} block rows, at most {most} expected");
-            let ords: Vec<String> = mirror.rows().iter().map(|r| r.ord.to_hex()).collect();
+            let ords: Vec<String> = stored_blocks.rows().iter().map(|r| r.ord.to_hex()).collect();
             prop_assert!(ords.windows(2).all(|w| w[0] < w[1]), "keys in page order");
             let (loaded, image) = load(&db).expect("load").expect("a page");
             prop_assert_eq!(content(&loaded), content(&page));
-            prop_assert_eq!(&image, &mirror);
+            prop_assert_eq!(&image, &stored_blocks);
         }
     }
 }
@@ -92,11 +92,11 @@ proptest! {
 fn a_new_page_is_all_inserts_and_the_same_page_again_writes_no_block() {
     let db = Memory::open();
     create_schema(&db).expect("schema");
-    let mut mirror = Mirror::default();
+    let mut stored_blocks = StoredBlocks::default();
     let mut page = page_of(20);
-    assert_eq!(commit(&db, &mut mirror, &page).0, 20);
+    assert_eq!(commit(&db, &mut stored_blocks, &page).0, 20);
     page.revision += 1;
-    assert_eq!(commit(&db, &mut mirror, &page).0, 0, "only the meta row");
+    assert_eq!(commit(&db, &mut stored_blocks, &page).0, 0, "only the meta row");
 }
 
 #[test]

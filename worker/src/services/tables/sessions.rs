@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use worker::{SqlStorage, SqlStorageValue};
 
 use super::{encode, storage};
-use crate::services::desk::{ProposalKey, SessionStore, SessionSummary};
 use crate::services::sqlite::Sql;
+use crate::services::stores::{ProposalKey, SessionStore, SessionSummary};
 
 pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS review_sessions (
     session_id TEXT PRIMARY KEY,

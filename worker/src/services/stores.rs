@@ -1,14 +1,14 @@
-//! The desk a document command works at: everything besides the page that a tool call, a page-AI command
+//! The stores a document command works at: everything besides the page that a tool call, a page-AI command
 //! or a review action reads or records, behind small traits.
 //!
-//! The Durable Object backs the desk with SQLite ([`crate::services::ledger`]): reads go to storage, writes
+//! The Durable Object backs the stores with SQLite ([`crate::services::tables`]): reads go to storage, writes
 //! are held in memory and committed in one transaction after the command succeeded. Tests back it with
 //! memory ([`memory`]). The services (`tool_calls`, `commands`, `reviews`) see only these traits, so the
 //! same code runs in both and is unit-tested natively.
 //!
 //! Core's own traits are used where core calls back into storage: [`IdempotencyStore`] (the executor) and
 //! [`AuditStore`] (the audit chain). Frozen contexts are looked up by core through `ContextLookup`, which
-//! hands out references; a [`ContextStore`] is therefore read up front ([`Desk::contexts_for`]) into a map
+//! hands out references; a [`ContextStore`] is therefore read up front ([`Stores::contexts_for`]) into a map
 //! that core borrows.
 
 use std::collections::BTreeMap;
@@ -67,7 +67,7 @@ pub trait ContextStore {
 
 /// Fresh ids. Block ids are infallible for core's sake; a minter that cannot mint one reports it when the
 /// command is committed.
-pub trait Mint {
+pub trait IdMinter {
     /// `{prefix}_{random}`.
     fn opaque(&mut self, prefix: &str) -> Result<String, Error>;
     /// A review session id that names `document_id`.
@@ -77,7 +77,7 @@ pub trait Mint {
 }
 
 /// Everything a command works with besides the page.
-pub struct Desk<'a> {
+pub struct Stores<'a> {
     /// Disabled tools and review mode.
     pub profile: &'a Profile,
     /// Whom the command acts for: the person, and their role in the page's workspace (a tool call: the
@@ -100,13 +100,13 @@ pub struct Desk<'a> {
     /// The writes this command applied, in order: what the live channel tells of the page change.
     pub writes: &'a mut Vec<AppliedWrite>,
     /// Fresh ids.
-    pub mint: &'a mut dyn Mint,
+    pub mint: &'a mut dyn IdMinter,
 }
 
-impl<'a> Desk<'a> {
-    /// The same desk under another profile (a page-AI command's `mode`).
-    pub fn with_profile<'b>(&'b mut self, profile: &'b Profile) -> Desk<'b> {
-        Desk {
+impl<'a> Stores<'a> {
+    /// The same stores under another profile (a page-AI command's `mode`).
+    pub fn with_profile<'b>(&'b mut self, profile: &'b Profile) -> Stores<'b> {
+        Stores {
             profile,
             acting: self.acting,
             now: self.now,
@@ -143,13 +143,13 @@ impl<'a> Desk<'a> {
         Ok(found)
     }
 
-    /// Freezes `context` for [`Desk::context_ttl_seconds`].
+    /// Freezes `context` for [`Stores::context_ttl_seconds`].
     pub fn freeze(&mut self, context: &FrozenContext) -> Result<(), Error> {
         let expires = self.now.plus_seconds_ms(self.context_ttl_seconds);
         self.contexts.freeze(context, expires)
     }
 
-    /// Runs `work` with core's executor environment over this desk and the preloaded `contexts`.
+    /// Runs `work` with core's executor environment over this stores and the preloaded `contexts`.
     pub fn with_env<T>(
         &mut self,
         contexts: &BTreeMap<String, FrozenContext>,
@@ -178,12 +178,12 @@ pub mod memory {
 
     /// Sessions in a map, with the proposal each was made for.
     #[derive(Default)]
-    pub struct Sessions {
+    pub struct MemorySessions {
         /// By id: the session and its proposal.
         pub by_id: BTreeMap<String, (ReviewSessionV1, Option<ProposalKey>)>,
     }
 
-    impl SessionStore for Sessions {
+    impl SessionStore for MemorySessions {
         fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error> {
             Ok(self.by_id.get(session_id).map(|(s, _)| s.clone()))
         }
@@ -199,12 +199,12 @@ pub mod memory {
 
     /// Contexts in a map, with their expiry.
     #[derive(Default)]
-    pub struct Contexts {
+    pub struct MemoryContexts {
         /// By id: the context and when it expires.
         pub by_id: BTreeMap<String, (FrozenContext, i64)>,
     }
 
-    impl ContextStore for Contexts {
+    impl ContextStore for MemoryContexts {
         fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<FrozenContext>, Error> {
             Ok(self.by_id.get(context_id).filter(|(_, exp)| *exp > now_ms).map(|(c, _)| c.clone()))
         }
@@ -216,9 +216,9 @@ pub mod memory {
 
     /// Counting ids: `ctx_1`, `rs.doc.2`, `b_mint00003`.
     #[derive(Default)]
-    pub struct Counter(pub u32);
+    pub struct CountingIds(pub u32);
 
-    impl Mint for Counter {
+    impl IdMinter for CountingIds {
         fn opaque(&mut self, prefix: &str) -> Result<String, Error> {
             self.0 += 1;
             Ok(format!("{prefix}_{}", self.0))
@@ -233,8 +233,8 @@ pub mod memory {
         }
     }
 
-    /// A whole desk in memory; [`Books::desk`] lends it out.
-    pub struct Books {
+    /// A whole stores in memory; [`MemoryStores::stores`] lends it out.
+    pub struct MemoryStores {
         /// The profile.
         pub profile: Profile,
         /// The clock.
@@ -244,39 +244,39 @@ pub mod memory {
         /// The audit log.
         pub audit: MemoryAuditStore,
         /// Review sessions.
-        pub sessions: Sessions,
+        pub sessions: MemorySessions,
         /// Frozen contexts.
-        pub contexts: Contexts,
+        pub contexts: MemoryContexts,
         /// Emitted events.
         pub events: Vec<ToolEventV1>,
         /// Applied writes.
         pub writes: Vec<AppliedWrite>,
         /// Ids.
-        pub mint: Counter,
+        pub mint: CountingIds,
         /// Whom the calls act for.
         pub acting: crate::identity::Acting,
     }
 
-    impl Books {
-        /// Empty books under `profile`, at a fixed time.
+    impl MemoryStores {
+        /// Empty memory under `profile`, at a fixed time.
         pub fn new(profile: Profile) -> Self {
-            Books {
+            MemoryStores {
                 profile,
                 now: Now::fixed(1_800_000_000_000, "2027-01-15T08:00:00.000Z"),
                 idempotency: MemoryIdempotencyStore::new(),
                 audit: MemoryAuditStore::new(),
-                sessions: Sessions::default(),
-                contexts: Contexts::default(),
+                sessions: MemorySessions::default(),
+                contexts: MemoryContexts::default(),
                 events: Vec::new(),
                 writes: Vec::new(),
-                mint: Counter::default(),
+                mint: CountingIds::default(),
                 acting: crate::identity::Acting::single_user(),
             }
         }
 
-        /// The desk over these books.
-        pub fn desk(&mut self) -> Desk<'_> {
-            Desk {
+        /// The stores over these memory.
+        pub fn stores(&mut self) -> Stores<'_> {
+            Stores {
                 profile: &self.profile,
                 acting: &self.acting,
                 now: &self.now,
