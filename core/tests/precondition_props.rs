@@ -300,7 +300,8 @@ fn a_rebased_accept_equals_the_accept_on_the_unchanged_page_for_its_blocks(
             tool_call_id: "call_a",
             new_context_id: "",
         };
-        let request = ProposeRequest { session_id: "rs_a", run_id: "run_a", trace_id: "trace_a", call };
+        let typed = call.typed().unwrap();
+        let request = ProposeRequest { session_id: "rs_a", run_id: "run_a", trace_id: "trace_a", call: &typed };
         let mut session = world.env(|env| review::propose(&mut p, &request, env)).unwrap();
         if edit_first {
             world.write(&mut p, &batch("b", &ops_b, base.revision)).unwrap();

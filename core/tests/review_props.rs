@@ -152,7 +152,8 @@ fn run(n: usize, ops: &[Op], steps: &[Step]) -> Result<Coverage, TestCaseError> 
             tool_call_id: "call_1",
             new_context_id: "",
         };
-        let request = ProposeRequest { session_id: "rs_p", run_id: "run_p", trace_id: "trace_p", call };
+        let typed = call.typed()?;
+        let request = ProposeRequest { session_id: "rs_p", run_id: "run_p", trace_id: "trace_p", call: &typed };
         review::propose(&mut page, &request, env)
     });
     let Ok(mut session) = proposed else {

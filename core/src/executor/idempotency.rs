@@ -70,6 +70,27 @@ pub fn fingerprint(tool_name: &str, args: &Value) -> String {
     format!("{:016x}", xxh3_64(bytes.as_bytes()))
 }
 
+/// [`fingerprint`] of `args` with their top-level `dryRun` set to `dry_run` (where they have one), or left
+/// out when `None`: the apply's and the proposal's fingerprints of one call, taken without copying it.
+pub fn fingerprint_sent(tool_name: &str, args: &Value, dry_run: Option<bool>) -> String {
+    let Value::Object(map) = args else { return fingerprint(tool_name, args) };
+    let mut bytes = String::with_capacity(tool_name.len() + 256);
+    bytes.push_str(tool_name);
+    bytes.push('\n');
+    let forced = dry_run.map(Value::Bool);
+    let mut entries: alloc::vec::Vec<(&String, &Value)> = map
+        .iter()
+        .filter_map(|(key, value)| match (key.as_str(), &forced) {
+            ("dryRun", None) => None,
+            ("dryRun", Some(forced)) => Some((key, forced)),
+            _ => Some((key, value)),
+        })
+        .collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    object(entries, &mut bytes);
+    format!("{:016x}", xxh3_64(bytes.as_bytes()))
+}
+
 /// JSON with object keys sorted at every level, whatever order the map keeps (serde_json's
 /// `preserve_order` feature may be on elsewhere in a build).
 fn canonical(value: &Value, out: &mut String) {
@@ -101,4 +122,18 @@ fn canonical(value: &Value, out: &mut String) {
         }
         scalar => out.push_str(&scalar.to_string()),
     }
+}
+
+/// An object's sorted entries, canonically.
+fn object(entries: alloc::vec::Vec<(&String, &Value)>, out: &mut String) {
+    out.push('{');
+    for (i, (key, value)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::String(key.clone()).to_string());
+        out.push(':');
+        canonical(value, out);
+    }
+    out.push('}');
 }

@@ -1,5 +1,11 @@
 //! The one executor entry point: every tool call, from Hermes, the shortcut router, the browser preview or a
-//! review accept, runs through [`execute`], which applies every guard in one place.
+//! review accept, runs through [`execute`] (or its typed forms), which applies every guard in one place.
+//!
+//! A call is parsed once, where it enters (`call.rs`): [`SentCall`] over the wire (the Worker's routes),
+//! [`ToolArgs::parse`] for a [`Call`] given as JSON, or typed by core ([`WriteArgs`]); the executor, review
+//! and the Worker's access checks then take the typed [`ToolCall`] and read no argument JSON. An AI write
+//! that names no frozen context never leaves the parse of a sent call (`mnote_context_required`,
+//! [`SentCall::into_args`]).
 //!
 //! For a write the order is SPEC §5's: schema → idempotency replay → frozen context → revision → the
 //! operations engine (block exists → in scope → editable → match found → match unique) → policy (tool
@@ -16,6 +22,7 @@
 //! The executor holds no state of its own: the caller passes the page, the profile, the frozen contexts, an
 //! idempotency store, the clock reading and an id minter, and persists what the [`Effect`] says changed.
 
+mod call;
 pub mod idempotency;
 mod origin;
 mod page_save;
@@ -30,13 +37,14 @@ use serde_json::Value;
 
 use crate::context::{self, ContextRequest, Scope};
 use crate::error::{Error, Result};
-use crate::json::{from_value_ref, to_json};
-use crate::manifest::{Tool, args};
+use crate::json::to_json;
+use crate::manifest::Tool;
 use crate::ops;
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
 use crate::wire::{ContextHeldV1, PageAiContextV1, ToolResultV1};
+pub use call::{ReadArgs, SentCall, ToolArgs, ToolCall, Typed};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use origin::{Origin, check_call_bound};
 pub use precondition::REBASED;
@@ -144,7 +152,9 @@ impl ContextLookup for BTreeMap<String, FrozenContext> {
     }
 }
 
-/// One tool call.
+/// One tool call as JSON: the executor's convenience for callers that hold a call's name and JSON arguments
+/// (the browser package's preview, tests). [`execute`] parses it once ([`ToolArgs::parse`]) and runs the
+/// typed call; the Worker parses where a call enters and runs [`ToolCall`]s ([`execute_call`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Call<'a> {
     /// Dotted or MCP name.
@@ -206,6 +216,13 @@ pub struct Outcome {
 
 /// Runs one tool call against `page`. On [`Effect::Applied`] the page has been changed in place.
 pub fn execute(page: &mut Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    let staged = stage_json(page, call, env)?;
+    Ok(commit(page, staged, env))
+}
+
+/// Runs one typed tool call against `page`: [`execute`] without the parse. On [`Effect::Applied`] the page
+/// has been changed in place.
+pub fn execute_call(page: &mut Page, call: ToolCall<'_>, env: &mut Env<'_>) -> Result<Outcome> {
     let staged = stage(page, call, env)?;
     Ok(commit(page, staged, env))
 }
@@ -220,6 +237,11 @@ pub fn execute_write(page: &mut Page, call: WriteCall<'_>, env: &mut Env<'_>) ->
 /// Runs a read or a dry-run against a page that stays shared: the browser's instant preview and the router's
 /// self-check. A call that would write is refused.
 pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    previewed(stage_json(page, call, env)?)
+}
+
+/// [`preview`] for a typed tool call.
+pub fn preview_call(page: &Page, call: ToolCall<'_>, env: &mut Env<'_>) -> Result<Outcome> {
     previewed(stage(page, call, env)?)
 }
 
@@ -227,6 +249,24 @@ pub fn preview(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcom
 /// `validateOps`): the same guards and answer as the same call sent as JSON, without the JSON.
 pub fn preview_write(page: &Page, call: WriteCall<'_>, env: &mut Env<'_>) -> Result<Outcome> {
     previewed(write::write(page, call, None, env)?)
+}
+
+impl<'a> Call<'a> {
+    /// The typed call: the one parse of its name and arguments ([`ToolArgs::parse`]).
+    pub fn typed(&self) -> Result<ToolCall<'a>> {
+        Ok(self.parsed(ToolArgs::parse(self.tool_name, self.args)?))
+    }
+
+    fn parsed(&self, args: ToolArgs) -> ToolCall<'a> {
+        ToolCall {
+            args,
+            origin: self.origin,
+            actor: self.actor,
+            at: self.at,
+            tool_call_id: self.tool_call_id,
+            new_context_id: self.new_context_id,
+        }
+    }
 }
 
 /// A preview's answer; a call that would write is refused.
@@ -255,49 +295,14 @@ fn commit(page: &mut Page, staged: Staged, env: &mut Env<'_>) -> Outcome {
     }
 }
 
-/// A read tool's arguments, typed.
-enum ReadArgs {
-    DocFetch(args::DocFetchArgs),
-    BlockFetch(args::BlockFetchArgs),
-    DocSearch(args::DocSearchArgs),
-}
-
-/// A call's arguments, parsed into the type of its tool.
-enum Parsed {
-    Read(ReadArgs),
-    // Boxed: write arguments are several times the size of a read's.
-    Write(alloc::boxed::Box<WriteArgs>),
-}
-
-/// Whether `json` reads as the arguments of `tool`: every bad field, as [`Error::InvalidArguments`].
-pub fn check_arguments(tool: Tool, json: &Value) -> Result<()> {
-    parse(tool, json).map(drop)
-}
-
-/// Every tool, one arm each: a new tool does not compile until it is parsed here.
-fn parse(tool: Tool, json: &Value) -> Result<Parsed> {
-    Ok(match tool {
-        Tool::DocFetch => Parsed::Read(ReadArgs::DocFetch(from_value_ref(json)?)),
-        Tool::BlockFetch => Parsed::Read(ReadArgs::BlockFetch(from_value_ref(json)?)),
-        Tool::DocSearch => Parsed::Read(ReadArgs::DocSearch(from_value_ref(json)?)),
-        Tool::DocApplyBlockOps => Parsed::Write(WriteArgs::ApplyBlockOps(from_value_ref(json)?).into()),
-        Tool::DocPlanUpdate => Parsed::Write(WriteArgs::PlanUpdate(from_value_ref(json)?).into()),
-        Tool::BlockInsert => Parsed::Write(WriteArgs::BlockInsert(from_value_ref(json)?).into()),
-        Tool::BlockUpdate => Parsed::Write(WriteArgs::BlockUpdate(from_value_ref(json)?).into()),
-        Tool::BlockDelete => Parsed::Write(WriteArgs::BlockDelete(from_value_ref(json)?).into()),
-        Tool::BlockMove => Parsed::Write(WriteArgs::BlockMove(from_value_ref(json)?).into()),
-        Tool::PageSave => Parsed::Write(WriteArgs::PageSave(from_value_ref(json)?).into()),
-    })
-}
-
-fn stage(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
-    let tool = Tool::from_name(call.tool_name).ok_or_else(|| Error::UnknownTool {
-        name: call.tool_name.into(),
-        nearest: crate::error::nearest_ids(call.tool_name, Tool::ALL.iter().map(|t| t.spec().mcp_name)),
-    })?;
-    match parse(tool, call.args)? {
-        Parsed::Read(args) => read(page, args, call, env).map(Staged::Done),
-        Parsed::Write(args) => {
+/// [`stage`] for a call given as JSON: parsed here ([`ToolArgs`]'s parse), run at once; only an apply takes
+/// its fingerprint (its JSON already says `dryRun:false`).
+fn stage_json(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
+    let tool = call::tool_of(call.tool_name)?;
+    match call::parse_typed(tool, call.args)? {
+        Typed::Read(args) => read(page, args, call.origin, call.new_context_id, env).map(Staged::Done),
+        Typed::Write(args) => {
+            let sent = (!args.dry_run()).then(|| idempotency::fingerprint(tool.spec().name, call.args));
             let typed = WriteCall {
                 args: *args,
                 origin: call.origin,
@@ -305,7 +310,19 @@ fn stage(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
                 at: call.at,
                 tool_call_id: call.tool_call_id,
             };
-            write::write(page, typed, Some(call.args), env)
+            write::write(page, typed, sent, env)
+        }
+    }
+}
+
+fn stage(page: &Page, call: ToolCall<'_>, env: &mut Env<'_>) -> Result<Staged> {
+    let ToolCall { args, origin, actor, at, tool_call_id, new_context_id } = call;
+    let (typed, sent) = args.into_parts();
+    match typed {
+        Typed::Read(args) => read(page, args, origin, new_context_id, env).map(Staged::Done),
+        Typed::Write(args) => {
+            let typed = WriteCall { args: *args, origin, actor, at, tool_call_id };
+            write::write(page, typed, sent, env)
         }
     }
 }
@@ -349,22 +366,22 @@ fn check_read(
     page: &Page,
     document_id: Option<&str>,
     context_id: Option<&str>,
-    call: &Call<'_>,
+    origin: Origin,
     env: &Env<'_>,
 ) -> Result<()> {
     check_document(page, document_id)?;
     bound_context(page, context_id, env.contexts)?;
-    check_available(tool, page, call.origin, env)
+    check_available(tool, page, origin, env)
 }
 
-fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<Outcome> {
+fn read(page: &Page, args: ReadArgs, origin: Origin, new_context_id: &str, env: &Env<'_>) -> Result<Outcome> {
     let context = |request: ContextRequest| -> Result<Outcome> {
-        let (ctx, frozen) = FrozenContext::freeze(page, &request, call.new_context_id)?;
+        let (ctx, frozen) = FrozenContext::freeze(page, &request, new_context_id)?;
         Ok(Outcome { json: to_json(&ctx)?, effect: Effect::Read { frozen: Some(frozen) } })
     };
     match args {
         ReadArgs::DocFetch(a) => {
-            check_read(Tool::DocFetch, page, a.document_id.as_deref(), a.context_id.as_deref(), call, env)?;
+            check_read(Tool::DocFetch, page, a.document_id.as_deref(), a.context_id.as_deref(), origin, env)?;
             let mut request = ContextRequest::new(a.scope);
             request.formats = a.formats.unwrap_or(request.formats);
             request.budget = a.budget;
@@ -372,13 +389,13 @@ fn read(page: &Page, args: ReadArgs, call: &Call<'_>, env: &Env<'_>) -> Result<O
             context(request)
         }
         ReadArgs::BlockFetch(a) => {
-            check_read(Tool::BlockFetch, page, a.document_id.as_deref(), a.context_id.as_deref(), call, env)?;
+            check_read(Tool::BlockFetch, page, a.document_id.as_deref(), a.context_id.as_deref(), origin, env)?;
             let mut request = ContextRequest::new(Scope::Selection { block_ids: a.block_ids });
             request.formats = a.formats.unwrap_or(request.formats);
             context(request)
         }
         ReadArgs::DocSearch(a) => {
-            check_read(Tool::DocSearch, page, a.document_id.as_deref(), a.context_id.as_deref(), call, env)?;
+            check_read(Tool::DocSearch, page, a.document_id.as_deref(), a.context_id.as_deref(), origin, env)?;
             let limit = a.limit.map_or(20, |l| l as usize);
             let result = crate::search::search(page, &a.query, limit)?;
             Ok(Outcome { json: to_json(&result)?, effect: Effect::Read { frozen: None } })

@@ -5,9 +5,8 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
-use serde_json::Value;
 
-use super::idempotency::fingerprint;
+use super::idempotency::{fingerprint, fingerprint_sent};
 use super::precondition::Preconditions;
 use super::{
     ContextLookup, Effect, Env, FrozenContext, Origin, Outcome, Staged, bound_context, check_document, page_save,
@@ -59,7 +58,7 @@ impl WriteArgs {
     }
 
     /// Whether the call only previews (`plan_update` always does).
-    fn dry_run(&self) -> bool {
+    pub fn dry_run(&self) -> bool {
         match self {
             WriteArgs::ApplyBlockOps(a) => a.dry_run,
             WriteArgs::PlanUpdate(_) => true,
@@ -69,6 +68,69 @@ impl WriteArgs {
             WriteArgs::BlockMove(a) => a.dry_run,
             WriteArgs::PageSave(a) => a.dry_run,
         }
+    }
+}
+
+macro_rules! each_write {
+    ($args:expr, $a:ident => $body:expr) => {
+        match $args {
+            WriteArgs::ApplyBlockOps($a) => $body,
+            WriteArgs::PlanUpdate($a) => $body,
+            WriteArgs::BlockInsert($a) => $body,
+            WriteArgs::BlockUpdate($a) => $body,
+            WriteArgs::BlockDelete($a) => $body,
+            WriteArgs::BlockMove($a) => $body,
+            WriteArgs::PageSave($a) => $body,
+        }
+    };
+}
+
+impl WriteArgs {
+    /// The frozen context the write names, if any.
+    pub fn context_id(&self) -> Option<&str> {
+        each_write!(self, a => a.context_id.as_deref())
+    }
+
+    /// The document the write names.
+    pub fn document_id(&self) -> &str {
+        each_write!(self, a => a.document_id.as_str())
+    }
+
+    /// The write's `idempotencyKey`.
+    pub fn idempotency_key(&self) -> &str {
+        each_write!(self, a => a.idempotency_key.as_str())
+    }
+
+    /// The blocks the write's own list narrows its context to (`allowedTargetBlockIds`), if it lists any.
+    pub fn allowed_target_block_ids(&self) -> Option<&[String]> {
+        match self {
+            WriteArgs::ApplyBlockOps(a) => a.allowed_target_block_ids.as_deref(),
+            WriteArgs::PlanUpdate(a) => a.allowed_target_block_ids.as_deref(),
+            WriteArgs::BlockInsert(a) => a.allowed_target_block_ids.as_deref(),
+            WriteArgs::BlockUpdate(a) => a.allowed_target_block_ids.as_deref(),
+            WriteArgs::BlockDelete(a) => a.allowed_target_block_ids.as_deref(),
+            WriteArgs::BlockMove(a) => a.allowed_target_block_ids.as_deref(),
+            WriteArgs::PageSave(_) => None,
+        }
+    }
+
+    /// Sets `dryRun` (`plan_update` has none: it never writes).
+    pub fn set_dry_run(&mut self, dry_run: bool) {
+        match self {
+            WriteArgs::ApplyBlockOps(a) => a.dry_run = dry_run,
+            WriteArgs::PlanUpdate(_) => {}
+            WriteArgs::BlockInsert(a) => a.dry_run = dry_run,
+            WriteArgs::BlockUpdate(a) => a.dry_run = dry_run,
+            WriteArgs::BlockDelete(a) => a.dry_run = dry_run,
+            WriteArgs::BlockMove(a) => a.dry_run = dry_run,
+            WriteArgs::PageSave(a) => a.dry_run = dry_run,
+        }
+    }
+
+    /// The fingerprint of the tool and these arguments serialized, with `dryRun` set to `dry_run` (left out
+    /// when `None`): what the same call sent as JSON would be fingerprinted by.
+    pub fn fingerprint(&self, dry_run: Option<bool>) -> Result<String> {
+        Ok(fingerprint_sent(self.tool().spec().name, &to_value(self)?, dry_run))
     }
 }
 
@@ -183,13 +245,17 @@ fn insert_of(a: &args::BlockInsertArgs) -> Result<Operation> {
     }
 }
 
-/// Runs a write up to its commit. `sent` is the JSON the arguments were parsed from, if any: the
-/// idempotency fingerprint hashes the arguments as sent.
-pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<&Value>, env: &mut Env<'_>) -> Result<Staged> {
+/// Runs a write up to its commit. `sent` is the fingerprint of the arguments as sent, taken at their parse
+/// ([`super::ToolArgs`]); a write typed by core has none and is fingerprinted from its own serialization.
+pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<String>, env: &mut Env<'_>) -> Result<Staged> {
     let WriteCall { args, origin, actor, at, tool_call_id } = call;
     let tool = args.tool();
     // Dry-runs are never recorded, so only an apply pays for the canonical fingerprint.
-    let fingerprint = if args.dry_run() { String::new() } else { fingerprint_of(tool, &args, sent)? };
+    let fingerprint = match (args.dry_run(), sent) {
+        (true, _) => String::new(),
+        (false, Some(sent)) => sent,
+        (false, None) => fingerprint(tool.spec().name, &to_value(&args)?),
+    };
     let request = WriteRequest::of(args, page)?;
     check_key(&request.idempotency_key)?;
     check_document(page, Some(&request.document_id))?;
@@ -224,17 +290,6 @@ pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<&Value>, env:
     let mut result = tool_result(page, tool, &request, &plan, hold, audit);
     result.warnings.extend(rebased);
     finish(page, result, request, plan, fingerprint)
-}
-
-fn fingerprint_of(tool: Tool, args: &WriteArgs, sent: Option<&Value>) -> Result<String> {
-    let name = tool.spec().name;
-    match sent {
-        Some(json) => Ok(fingerprint(name, json)),
-        None => {
-            let json = to_value(args)?;
-            Ok(fingerprint(name, &json))
-        }
-    }
 }
 
 fn check_key(key: &str) -> Result<()> {

@@ -255,7 +255,8 @@ fn a_proposal_is_told_with_its_stored_session_and_an_unstored_one_is_not() {
         tool_call_id: "call_p",
         new_context_id: "",
     };
-    let request = ProposeRequest { session_id: "rs.doc_1.x", run_id: "run_h", trace_id: "tr", call };
+    let typed = call.typed().unwrap();
+    let request = ProposeRequest { session_id: "rs.doc_1.x", run_id: "run_h", trace_id: "tr", call: &typed };
     let session = review::propose(&mut page, &request, &mut env).unwrap();
     let ids = EventIds {
         run_id: "run_h",

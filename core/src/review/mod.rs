@@ -41,7 +41,8 @@
 //! });
 //! let call = Call { tool_name: "mnote.doc.apply_block_ops", args: &args, origin: Origin::Hermes,
 //!     actor: "hermes", at: "2026-11-30T08:00:00Z", tool_call_id: "call_1", new_context_id: "" };
-//! let request = ProposeRequest { session_id: "rs_1", run_id: "run_1", trace_id: "trace_1", call };
+//! let call = call.typed().unwrap(); // the one parse
+//! let request = ProposeRequest { session_id: "rs_1", run_id: "run_1", trace_id: "trace_1", call: &call };
 //! let mut session = review::propose(&mut page, &request, &mut env).unwrap();
 //! assert_eq!(session.state, State::AwaitingUser);
 //! assert_eq!(page.revision, 0, "held for review, not written");

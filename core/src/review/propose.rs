@@ -4,7 +4,6 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::Stamp;
 use super::session::{
@@ -12,8 +11,7 @@ use super::session::{
 };
 use super::write::{self, Batch, Read};
 use crate::error::{Error, Result};
-use crate::executor::{Call, Env, execute};
-use crate::manifest::Tool;
+use crate::executor::{Env, ToolCall, execute_call};
 use crate::ops::{Operation, TargetScope};
 use crate::page::Page;
 use crate::vocab::ReviewMode;
@@ -21,7 +19,7 @@ use crate::vocab::{Action, State};
 use crate::wire::{ErrorBody, ToolResultV1};
 
 /// A write tool call to hold for review, with the ids the caller minted for its session.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ProposeRequest<'a> {
     /// The new session's id.
     pub session_id: &'a str,
@@ -29,9 +27,9 @@ pub struct ProposeRequest<'a> {
     pub run_id: &'a str,
     /// Correlates logs, events and error bodies.
     pub trace_id: &'a str,
-    /// The write call as the model or the router made it. Its `dryRun` is ignored: the proposal is always
-    /// previewed first.
-    pub call: Call<'a>,
+    /// The write call as the model or the router made it, typed. Its `dryRun` is ignored: the proposal is
+    /// always previewed first.
+    pub call: &'a ToolCall<'a>,
 }
 
 /// Dry-runs a write tool call through the executor and holds it in a new session.
@@ -42,12 +40,12 @@ pub struct ProposeRequest<'a> {
 /// makes no session: its coded error is returned, for the model to fix its call.
 pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>) -> Result<ReviewSessionV1> {
     let call = request.call;
-    if Tool::from_name(call.tool_name).is_some_and(|t| !t.writes()) {
+    if call.args.write().is_none() {
         return Err(Error::invalid("/toolName", "a review session holds writes; this tool only reads"));
     }
-    let preview_args = with_dry_run(call.args, true);
-    let preview = write::result_of(execute(page, &Call { args: &preview_args, ..call }, env)?)?;
-    let mut session = draft(page, request, &preview, base_scope(call.args, env), env.profile.review_mode);
+    let preview_call = ToolCall { args: call.args.with_dry_run(true), ..call.clone() };
+    let preview = write::result_of(execute_call(page, preview_call, env)?)?;
+    let mut session = draft(page, request, &preview, base_scope(call, env), env.profile.review_mode);
     let at = call.at;
     session.step(Action::Preview, at)?;
     let blocked = preview.blocked;
@@ -116,8 +114,8 @@ fn apply_now(
 ) -> Result<()> {
     let call = request.call;
     session.step(Action::Apply, call.at)?;
-    let apply_args = with_dry_run(call.args, false);
-    match execute(page, &Call { args: &apply_args, ..call }, env).and_then(write::result_of) {
+    let apply_call = ToolCall { args: call.args.with_dry_run(false), ..call.clone() };
+    match execute_call(page, apply_call, env).and_then(write::result_of) {
         Ok(result) => {
             let touched = write::stamps(page, &result);
             session.applied = Some(AppliedV1 { idempotency_key: key, block_ids: None, touched, result });
@@ -130,29 +128,17 @@ fn apply_now(
     }
 }
 
-/// The call's arguments with `dryRun` forced, when the tool has that field (`plan_update` has none: it never
-/// writes). A missing `dryRun` stays missing, so the executor reports it.
-fn with_dry_run(args: &Value, dry_run: bool) -> Value {
-    let mut args = args.clone();
-    if let Some(map) = args.as_object_mut()
-        && map.contains_key("dryRun")
-    {
-        map.insert("dryRun".into(), Value::Bool(dry_run));
-    }
-    args
-}
-
 /// The blocks the call may target: its frozen context's, narrowed by its own list; `None` when unrestricted.
 /// The executor has already validated both; this only records them so later previews keep the same scope.
-fn base_scope(args: &Value, env: &Env<'_>) -> Option<Vec<String>> {
-    let frozen = args.get("contextId").and_then(Value::as_str).and_then(|id| env.contexts.frozen(id));
-    let listed: Option<Vec<String>> =
-        args.get("allowedTargetBlockIds").and_then(|v| crate::json::from_value_ref(v).ok());
+fn base_scope(call: &ToolCall<'_>, env: &Env<'_>) -> Option<Vec<String>> {
+    let write = call.args.write();
+    let frozen = call.args.context_id().and_then(|id| env.contexts.frozen(id));
+    let listed = write.and_then(|w| w.allowed_target_block_ids());
     let scope = match frozen {
         Some(f) => TargetScope::only(f.allowed_target_block_ids.iter().map(String::as_str)),
         None => TargetScope::unrestricted(),
     };
-    scope.narrowed_by(listed.as_deref()).ids()
+    scope.narrowed_by(listed).ids()
 }
 
 /// A retry: a new toolCallId and, optionally, a new batch (without one, the same proposal is previewed

@@ -8,14 +8,11 @@
 
 use alloc::format;
 use alloc::string::String;
-use serde_json::Value;
 
 use super::session::ReviewSessionV1;
 use crate::error::{Error, Result};
-use crate::executor::idempotency::fingerprint;
-use crate::executor::{Call, Effect, Env, Outcome};
+use crate::executor::{Effect, Env, Outcome, ToolCall};
 use crate::json::to_json;
-use crate::manifest::Tool;
 use crate::page::Page;
 use crate::policy::{self, Ask, Decision, Stage};
 use crate::vocab::State;
@@ -37,10 +34,9 @@ pub struct Proposal {
 /// Where a submitted call goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Submission {
-    /// Straight through [`crate::executor::execute`]: a read, an unknown tool (answered with the nearest
-    /// names), a person's own write (never held), an idempotent replay (or its conflict), a `yolo` preview,
-    /// or a write whose `dryRun` is not a boolean (the executor reports it: [`super::propose`] would
-    /// overwrite the field).
+    /// Straight through [`crate::executor::execute_call`]: a read, a person's own write (never held), an
+    /// idempotent replay (or its conflict), a `yolo` preview, or an AI write that names no context (the
+    /// parse refuses it: [`crate::executor::SentCall::into_args`]).
     Execute,
     /// Through a review session: the one made for this proposal (see [`Proposal`]), else a new one from
     /// [`super::propose`]. Answer either with [`answer`].
@@ -48,22 +44,18 @@ pub enum Submission {
 }
 
 /// Where the AI tool call `call` against `page` goes, under `env`'s profile and idempotency records.
-pub fn submit(page: &Page, call: &Call<'_>, env: &Env<'_>) -> Submission {
-    let Some(tool) = Tool::from_name(call.tool_name).filter(|t| t.writes()) else {
-        return Submission::Execute;
+/// `Err` only when the proposal's fingerprint cannot be taken (arguments that do not serialize).
+pub fn submit(page: &Page, call: &ToolCall<'_>, env: &Env<'_>) -> Result<Submission> {
+    let Some(write) = call.args.write() else {
+        return Ok(Submission::Execute);
     };
     // People are not held to the review mode: their writes need no session.
     if !call.origin.is_ai() {
-        return Submission::Execute;
+        return Ok(Submission::Execute);
     }
-    let args = call.args;
-    // A missing dryRun is left for the executor to report; it is never defaulted.
-    if args.get("dryRun").is_some_and(|v| !v.is_boolean()) {
-        return Submission::Execute;
-    }
-    let spec = tool.spec();
-    let dry_run = spec.always_dry_run || args.get("dryRun").and_then(Value::as_bool).unwrap_or(false);
-    let key = args.get("idempotencyKey").and_then(Value::as_str).unwrap_or_default();
+    let tool = write.tool();
+    let dry_run = tool.spec().always_dry_run || write.dry_run();
+    let key = write.idempotency_key();
     let stored = !dry_run && !key.is_empty() && env.idempotency.lookup(&page.document_id, key).is_some();
     let ask = Ask {
         tool,
@@ -73,15 +65,15 @@ pub fn submit(page: &Page, call: &Call<'_>, env: &Env<'_>) -> Submission {
         permission: page.permission,
         role: env.role,
     };
-    match policy::decide(&ask, Stage::Submitted { dry_run, stored }) {
+    Ok(match policy::decide(&ask, Stage::Submitted { dry_run, stored }) {
         Ok(Decision::Propose) => Submission::Session(Proposal {
             idempotency_key: key.into(),
-            fingerprint: fingerprint(spec.name, &without_dry_run(args)),
+            fingerprint: call.args.proposal_fingerprint()?,
         }),
         Ok(Decision::Replay | Decision::Preview | Decision::Run | Decision::Apply | Decision::Hold(_)) | Err(_) => {
             Submission::Execute
         }
-    }
+    })
 }
 
 /// The answer to a call that went to `session`: the applied result, or else the preview with a
@@ -128,13 +120,4 @@ fn pending_message(session: &ReviewSessionV1) -> String {
             format!("review session {id} is {}; nothing was written by this call", state.as_str())
         }
     }
-}
-
-/// The arguments without `dryRun`, so a preview and its apply have the same proposal fingerprint.
-fn without_dry_run(args: &Value) -> Value {
-    let mut args = args.clone();
-    if let Some(map) = args.as_object_mut() {
-        map.remove("dryRun");
-    }
-    args
 }

@@ -24,12 +24,14 @@ use crate::policy::{self, Ask, Stage, Unavailable};
 use crate::vocab::{Intent, Origin, ReasonCode, ReviewMode, Risk, Tool};
 use crate::wire::ToolResultV1;
 
-/// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route.
-pub(super) fn direct(
+/// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route. With
+/// `KEEP`, the recommended write is left typed in `write` ([`super::Routed`]).
+pub(super) fn direct<const KEEP: bool>(
     input: &RouteInput<'_>,
     commands: &[Command],
     quoted: bool,
     first_quote: Option<String>,
+    write: &mut Option<ApplyBlockOpsArgs>,
 ) -> RouteV1 {
     let intent = commands.first().map_or(Intent::ComplexRewrite, Command::intent);
     if let Err(reason) = apply_availability(input) {
@@ -71,7 +73,15 @@ pub(super) fn direct(
         }
     }
     let reading = Reading { intent, actions: actions.join(" and "), quoted, sure, notes: &planned.notes };
-    recommend(input, &reading, args, &result)
+    if KEEP {
+        *write = Some(args.clone());
+    }
+    let wire = recommend(input, &reading, args, &result);
+    // A recommendation that could not be encoded went to Hermes: it carries no write.
+    if KEEP && wire.recommended_tool_call.is_none() {
+        *write = None;
+    }
+    wire
 }
 
 /// How the router read the prompt, for the recommendation's confidence, risk and reason.

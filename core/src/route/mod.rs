@@ -52,6 +52,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::executor::FrozenContext;
+use crate::manifest::args::ApplyBlockOpsArgs;
 use crate::normalize::fold;
 use crate::page::Page;
 use crate::vocab::Profile;
@@ -83,8 +84,32 @@ pub struct RouteInput<'a> {
     pub idempotency_key: &'a str,
 }
 
+/// A route, and the typed write its recommendation carries: the very arguments the router dry-ran, for the
+/// caller that carries the recommendation out (the Worker's command route) without parsing the wire JSON
+/// back. The write travels beside the wire route, never on it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Routed {
+    /// The route as it goes on the wire.
+    pub wire: RouteV1,
+    /// The recommended write, typed (`dryRun:true`, as recommended); `None` when the route recommends none.
+    pub write: Option<ApplyBlockOpsArgs>,
+}
+
 /// Routes `prompt`. Never panics and never calls a model; any string is a valid prompt.
 pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
+    routing::<false>(prompt, input, &mut None)
+}
+
+/// [`route`], with the recommended write kept typed ([`Routed::write`]).
+pub fn routed(prompt: &str, input: &RouteInput<'_>) -> Routed {
+    let mut write = None;
+    let wire = routing::<true>(prompt, input, &mut write);
+    Routed { wire, write }
+}
+
+/// The route; with `KEEP`, a typed copy of the recommended write is left in `write`. A constant, so the
+/// browser package's [`route`] carries no code for the copy it never makes.
+fn routing<const KEEP: bool>(prompt: &str, input: &RouteInput<'_>, write: &mut Option<ApplyBlockOpsArgs>) -> RouteV1 {
     if prompt.trim().is_empty() {
         return hermes(
             input,
@@ -112,17 +137,17 @@ pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
             Command::Replace { find, .. } => Some(find.clone()),
             _ => None,
         };
-        return direct(input, &[command], true, find);
+        return direct::<KEEP>(input, &[command], true, find, write);
     }
     let parsed = prompt::parse(prompt);
     let first_quote = parsed.quotes.first().cloned();
     match parse_commands(&parsed) {
-        Some(commands) => direct(input, &commands, true, first_quote),
+        Some(commands) => direct::<KEEP>(input, &commands, true, first_quote, write),
         None => {
             if parsed.quotes.is_empty()
                 && let Some(command) = unquoted(prompt)
             {
-                return direct(input, &[command], false, None);
+                return direct::<KEEP>(input, &[command], false, None, write);
             }
             not_a_command(input, &parsed)
         }

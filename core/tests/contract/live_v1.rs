@@ -86,7 +86,8 @@ fn run_command(input: &Value) -> Committed {
             }
             kind @ ("propose" | "accept") => {
                 let session_id = command["sessionId"].as_str().unwrap();
-                let request = ProposeRequest { session_id, run_id, trace_id: "trace_golden", call };
+                let typed = call.typed().unwrap();
+                let request = ProposeRequest { session_id, run_id, trace_id: "trace_golden", call: &typed };
                 let mut session = review::propose(&mut page, &request, env).unwrap();
                 let session_ids = ids(&call, run_id, Some(session_id));
                 committed.events =

@@ -41,11 +41,12 @@ fn run_script(input: &Value) -> Result<Script, pageai_core::Error> {
     with_env(&profile, |env| {
         let p = &input["propose"];
         let call = call_of(p, &p["args"], "");
+        let typed = call.typed()?;
         let request = ProposeRequest {
             session_id: p["sessionId"].as_str().unwrap(),
             run_id: p["runId"].as_str().unwrap(),
             trace_id: p["traceId"].as_str().unwrap(),
-            call,
+            call: &typed,
         };
         let mut session = review::propose(&mut page, &request, env)?;
         let mut answers = Vec::new();

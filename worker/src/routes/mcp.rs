@@ -24,7 +24,7 @@ use crate::http::{RequestContext, read_body};
 use crate::ids;
 use crate::services::mcp::{self, Reply, Step};
 use crate::services::tool_calls::{ToolCallRequest, ToolReply, document_of};
-use pageai_core::executor::Origin;
+use pageai_core::executor::{Origin, SentCall};
 
 /// The header that carries the session id minted at `initialize`.
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -96,7 +96,9 @@ async fn call_tool(
     run_id: Option<String>,
     ctx: &RequestContext,
 ) -> (Value, Option<String>) {
-    let document_id = match document_of(&arguments, "") {
+    // The call's one parse at this edge; the document's object parses it again at its door, the same way.
+    let sent = SentCall::parse(name, arguments);
+    let document_id = match document_of(&sent, "") {
         Ok(id) => id,
         Err(error) => return (mcp::call_error(reply, &error, &ctx.trace_id, &ctx.request_id), None),
     };
@@ -104,8 +106,7 @@ async fn call_tool(
         run_id.filter(|r| ids::is_sane_trace_id(r)).unwrap_or_else(|| crate::durable::document::MCP_RUN.to_string());
     let sent = async {
         let call = ToolCallRequest {
-            tool_name: name,
-            args: arguments,
+            call: sent,
             run_id,
             tool_call_id: ids::opaque(ids::Kind::McpToolCall)?,
             trace_id: ctx.trace_id.clone(),

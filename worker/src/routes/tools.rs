@@ -23,7 +23,7 @@ use crate::http::{RequestContext, json_response, read_json};
 use crate::ids;
 use crate::services::tool_calls::{SessionRef, ToolCallRequest, ToolReply, document_of};
 use pageai_core::Error;
-use pageai_core::executor::Origin;
+use pageai_core::executor::{Origin, SentCall};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -67,14 +67,15 @@ pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
             return Err(Error::invalid(pointer, "1 to 128 characters from A-Z, a-z, 0-9, '_', '-', '.', ':'").into());
         }
     }
-    let document_id = document_of(&body.args, "/args")?;
+    // The call's one parse at this edge; the document's object parses it again at its door, the same way.
+    let sent = SentCall::parse(body.tool_name, body.args);
+    let document_id = document_of(&sent, "/args")?;
     let run_id = match body.run_id {
         Some(run) => run,
         None => ids::opaque(ids::Kind::Run)?,
     };
     let call = ToolCallRequest {
-        tool_name: body.tool_name,
-        args: body.args,
+        call: sent,
         run_id: run_id.clone(),
         tool_call_id: body.tool_call_id.clone(),
         trace_id: body.trace_id.clone(),

@@ -10,9 +10,7 @@
 
 use pageai_core::Error;
 pub use pageai_core::edits::BlockEdits;
-use pageai_core::executor::Origin;
-use pageai_core::json::to_value;
-use pageai_core::manifest::Tool;
+use pageai_core::executor::{Origin, SentCall, WriteArgs};
 use pageai_core::page::Page;
 
 use super::stores::Stores;
@@ -20,17 +18,17 @@ use super::tool_calls::{self, ToolCallRequest};
 
 /// Applies `edits` to `page` as the person's write; answers the `mnote.tool_result.v1` JSON.
 pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, stores: &mut Stores<'_>) -> Result<String, Error> {
-    let args = edits.args(&page.document_id);
+    // The edits are typed by core: the call is made from them, never from JSON.
+    let args = WriteArgs::ApplyBlockOps(edits.args(&page.document_id));
     let edit_id = stores.mint.opaque(pageai_core::ids::Kind::Edit)?;
     let request = ToolCallRequest {
-        tool_name: Tool::DocApplyBlockOps.spec().name.into(),
-        args: to_value(&args)?,
+        call: SentCall::typed(args),
         run_id: edit_id.clone(),
         tool_call_id: edit_id,
         trace_id: trace_id.into(),
         origin: Origin::User,
     };
-    let reply = tool_calls::call(page, &request, stores)?;
+    let reply = tool_calls::call(page, request, stores)?;
     Ok(reply.result.get().to_owned())
 }
 
@@ -44,6 +42,7 @@ mod tests {
     use super::*;
     use crate::services::reviews::REVIEWER;
     use crate::services::test_support::{MemoryStores, page_of};
+    use pageai_core::manifest::Tool;
 
     fn page() -> Page {
         page_of(&["alpha", "beta"])

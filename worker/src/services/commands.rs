@@ -2,10 +2,11 @@
 //! on the route.
 //!
 //! - A direct route (a low-ambiguity command the router has dry-run itself) becomes the router's
-//!   recommended `mnote.doc.apply_block_ops` call with `dryRun:false`, run as an AI tool call of origin
-//!   `shortcut` ([`tool_calls::call`]): the same guards, events and audit entries as a Hermes call. Under a
-//!   `yolo` mode a low- or medium-risk shortcut is applied at once (`applied`, with the page read back);
-//!   otherwise it is held in a review session (`review`).
+//!   recommended `mnote.doc.apply_block_ops` call with `dryRun:false` (the very write the router dry-ran,
+//!   taken typed from [`route::Routed::write`], never parsed back from the route's JSON), run as an AI
+//!   tool call of origin `shortcut` ([`tool_calls::call`]): the same guards, events and audit entries as a
+//!   Hermes call. Under a `yolo` mode a low- or medium-risk shortcut is applied at once (`applied`, with
+//!   the page read back); otherwise it is held in a review session (`review`).
 //! - Any other route needs a Hermes run (`hermes`): the answer carries the route, its `toolHint` and the
 //!   frozen `contextId` the run's writes bind to. Starting the run is the front Worker's job
 //!   (`start_hermes_run` in `routes/page_ai.rs`).
@@ -14,14 +15,14 @@
 //! cannot be relaxed: nothing may opt out of it.
 
 use pageai_core::context::{ContextRequest, Format, Scope};
-use pageai_core::executor::{FrozenContext, Origin};
+use pageai_core::executor::{FrozenContext, Origin, SentCall, WriteArgs};
+use pageai_core::manifest::args::ApplyBlockOpsArgs;
 use pageai_core::page::Page;
 use pageai_core::profile::{Profile, ReviewMode};
 use pageai_core::review::{ReviewSessionV1, State};
-use pageai_core::route::{self, RecommendedCallV1, RouteInput, RouteV1};
+use pageai_core::route::{self, RouteInput, RouteV1};
 use pageai_core::{Error, wire};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::stores::Stores;
@@ -120,7 +121,7 @@ pub fn run(
 
         idempotency_key: &key,
     };
-    let route = route::route(&request.prompt, &input);
+    let route::Routed { wire: route, write } = route::routed(&request.prompt, &input);
     let answer = CommandAnswer {
         ok: true,
         outcome: CommandOutcome::Hermes,
@@ -135,8 +136,8 @@ pub fn run(
     let direct = !answer.route.requires_hermes_run;
     // A route that asks for review (a literal matched ignoring case) is held even under yolo.
     let profile = Profile { review_mode: route::shortcut_review_mode(&answer.route, mode), ..profile };
-    match answer.route.recommended_tool_call.clone().filter(|_| direct) {
-        Some(recommended) => run_shortcut(answer, recommended, page, &profile, trace_id, stores),
+    match write.filter(|_| direct) {
+        Some(write) => run_shortcut(answer, write, page, &profile, trace_id, stores),
         None => Ok(answer),
     }
 }
@@ -163,7 +164,7 @@ fn freeze(page: &Page, scope: &Scope, stores: &mut Stores<'_>) -> Result<(String
 /// mode), and says whether it was applied or is held for review.
 fn run_shortcut(
     mut answer: CommandAnswer,
-    recommended: RecommendedCallV1,
+    recommended: ApplyBlockOpsArgs,
     page: &mut Page,
     profile: &Profile,
     trace_id: &str,
@@ -172,7 +173,7 @@ fn run_shortcut(
     let call = shortcut_call(recommended, trace_id, stores)?;
     let run_id = call.run_id.clone();
     let mut stores = stores.with_profile(profile);
-    let reply = tool_calls::call(page, &call, &mut stores)?;
+    let reply = tool_calls::call(page, call, &mut stores)?;
     let session = match &reply.review_session {
         Some(found) => stores.sessions.get(&found.session_id)?,
         None => None,
@@ -191,17 +192,13 @@ fn run_shortcut(
 
 /// The recommended call with `dryRun:false`, under a new run and tool-call id.
 fn shortcut_call(
-    recommended: RecommendedCallV1,
+    recommended: ApplyBlockOpsArgs,
     trace_id: &str,
     stores: &mut Stores<'_>,
 ) -> Result<ToolCallRequest, Error> {
-    let mut args = recommended.args;
-    if let Some(map) = args.as_object_mut() {
-        map.insert("dryRun".into(), Value::Bool(false));
-    }
+    let args = WriteArgs::ApplyBlockOps(ApplyBlockOpsArgs { dry_run: false, ..recommended });
     Ok(ToolCallRequest {
-        tool_name: recommended.tool_name,
-        args,
+        call: SentCall::typed(args),
         run_id: stores.mint.opaque(pageai_core::ids::Kind::Run)?,
         tool_call_id: stores.mint.opaque(pageai_core::ids::Kind::ToolCall)?,
         trace_id: trace_id.into(),

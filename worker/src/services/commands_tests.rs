@@ -2,6 +2,7 @@
 #![allow(clippy::expect_used, clippy::indexing_slicing, reason = "a failed expectation is the test's report")]
 
 use pageai_core::profile::ToolsPolicy;
+use serde_json::Value;
 
 use super::*;
 use crate::services::test_support::{MemoryStores, in_mode, page_of};
@@ -41,6 +42,30 @@ fn a_low_risk_replace_in_yolo_mode_is_applied_and_audited() {
     let entries = pageai_core::audit::AuditStore::entries(&memory.audit);
     assert_eq!((entries.len(), entries[0].action.as_str(), entries[0].actor.as_str()), (1, "tool.applied", "shortcut"));
     assert!(memory.contexts.by_id.contains_key(&answer.context_id), "the context is frozen");
+}
+
+#[test]
+fn the_shortcut_applies_the_routers_typed_write_recorded_as_its_wire_json_would_be() {
+    let mut page = page();
+    let mut memory = in_mode(ReviewMode::Yolo);
+    let answer = run(&mut page, &command("把「Rust」替换为「Go」", Scope::Full, None), "tr_1", &mut memory.stores())
+        .expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Applied);
+    // The write ran typed, never parsed back from the route; the same call sent as the route's JSON (with
+    // dryRun:false) is the same write: an idempotent replay of the very bytes, not a conflict.
+    let recommended = answer.route.recommended_tool_call.clone().expect("a recommendation");
+    let mut args = recommended.args;
+    args["dryRun"] = Value::Bool(false);
+    let request = tool_calls::ToolCallRequest {
+        call: pageai_core::executor::SentCall::parse(recommended.tool_name, args),
+        run_id: "run_h".into(),
+        tool_call_id: "call_h".into(),
+        trace_id: "tr_h".into(),
+        origin: Origin::Hermes,
+    };
+    let replay = tool_calls::call(&mut page, request, &mut memory.stores()).expect("replayed");
+    assert_eq!(replay.result.get(), answer.result.as_ref().expect("result").get());
+    assert_eq!(page.revision, 1, "nothing written again");
 }
 
 #[test]

@@ -25,7 +25,7 @@ fn held(page: &mut Page, memory: &mut MemoryStores) -> String {
         ],
     });
     let request = hermes_call("doc_apply_block_ops", args);
-    let reply = tool_calls::call(page, &request, &mut memory.stores()).expect("held");
+    let reply = tool_calls::call(page, request, &mut memory.stores()).expect("held");
     reply.review_session.expect("a session").session_id
 }
 

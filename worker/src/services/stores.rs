@@ -24,7 +24,6 @@ use pageai_core::live::AppliedWrite;
 use pageai_core::profile::Profile;
 use pageai_core::review::ReviewSessionV1;
 use pageai_core::wire::ToolResultV1;
-use serde_json::Value;
 
 use crate::clock::Now;
 
@@ -134,11 +133,11 @@ impl<'a> Stores<'a> {
         });
     }
 
-    /// The contexts a call's arguments name (`contextId`), read up front for core's `ContextLookup`.
+    /// The context a call names (its typed `contextId`), read up front for core's `ContextLookup`.
     /// An unknown or expired id is simply absent: the executor then answers `mnote_context_not_found`.
-    pub fn contexts_for(&self, args: &Value) -> Result<BTreeMap<String, FrozenContext>, Error> {
+    pub fn contexts_for(&self, context_id: Option<&str>) -> Result<BTreeMap<String, FrozenContext>, Error> {
         let mut found = BTreeMap::new();
-        if let Some(id) = args.get("contextId").and_then(Value::as_str)
+        if let Some(id) = context_id
             && let Some(context) = self.contexts.load(id, self.now.ms)?
         {
             found.insert(id.to_string(), context);

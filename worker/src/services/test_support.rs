@@ -11,7 +11,7 @@ use pageai_core::Error;
 use pageai_core::audit::MemoryAuditStore;
 use pageai_core::events::ToolEventV1;
 use pageai_core::executor::idempotency::MemoryIdempotencyStore;
-use pageai_core::executor::{FrozenContext, Origin};
+use pageai_core::executor::{FrozenContext, Origin, SentCall};
 use pageai_core::ids::Kind;
 use pageai_core::live::AppliedWrite;
 use pageai_core::page::{Block, Page};
@@ -37,8 +37,7 @@ pub fn in_mode(mode: ReviewMode) -> MemoryStores {
 /// A call of `tool` with `args` from Hermes: run `run_1`, call `call_1`, trace `tr_1`.
 pub fn hermes_call(tool: &str, args: Value) -> ToolCallRequest {
     ToolCallRequest {
-        tool_name: tool.into(),
-        args,
+        call: SentCall::parse(tool.into(), args),
         run_id: "run_1".into(),
         tool_call_id: "call_1".into(),
         trace_id: "tr_1".into(),

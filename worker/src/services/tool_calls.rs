@@ -22,27 +22,26 @@
 
 use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::events::{self, EventIds};
-use pageai_core::executor::{self, Call, Effect, Origin, Outcome};
-use pageai_core::manifest::Tool;
+use pageai_core::executor::{self, Effect, Origin, Outcome, SentCall, ToolCall};
 use pageai_core::page::Page;
 use pageai_core::review::{self, Proposal, ProposeRequest, ReviewSessionV1, State, Submission};
 use pageai_core::{Error, wire};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::stores::{ProposalKey, Stores};
 use pageai_core::executor::FrozenContext;
 
-/// A tool call as the document's object runs it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// A tool call as the document's object runs it: the call parsed once ([`SentCall`]), where it entered.
+/// On the wire to the object it is `{toolName, args, runId, toolCallId, traceId, origin}`; the object's
+/// door deserializes it by the same parse.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallRequest {
-    /// Dotted (`mnote.doc.fetch`) or MCP (`doc_fetch`) name.
-    pub tool_name: String,
-    /// The arguments as the caller sent them.
-    pub args: Value,
+    /// The call: its name, its arguments as sent, and their one parse.
+    pub call: SentCall,
     /// The Hermes run, or the shortcut's id.
     pub run_id: String,
     /// The tool call.
@@ -51,6 +50,49 @@ pub struct ToolCallRequest {
     pub trace_id: String,
     /// `hermes` or `shortcut`.
     pub origin: Origin,
+}
+
+/// [`ToolCallRequest`] on the wire to the document's object.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ToolCallWire<'a> {
+    /// Dotted (`mnote.doc.fetch`) or MCP (`doc_fetch`) name.
+    tool_name: Cow<'a, str>,
+    /// The arguments as the caller sent them.
+    args: Cow<'a, Value>,
+    run_id: Cow<'a, str>,
+    tool_call_id: Cow<'a, str>,
+    trace_id: Cow<'a, str>,
+    origin: Origin,
+}
+
+impl Serialize for ToolCallRequest {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let args = self.call.json().map_err(serde::ser::Error::custom)?;
+        ToolCallWire {
+            tool_name: Cow::Borrowed(self.call.name()),
+            args,
+            run_id: Cow::Borrowed(&self.run_id),
+            tool_call_id: Cow::Borrowed(&self.tool_call_id),
+            trace_id: Cow::Borrowed(&self.trace_id),
+            origin: self.origin,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolCallRequest {
+    /// The object's door: the call is parsed here, once, by the parse of the route it entered by.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = ToolCallWire::deserialize(deserializer)?;
+        Ok(ToolCallRequest {
+            call: SentCall::parse(wire.tool_name.into_owned(), wire.args.into_owned()),
+            run_id: wire.run_id.into_owned(),
+            tool_call_id: wire.tool_call_id.into_owned(),
+            trace_id: wire.trace_id.into_owned(),
+            origin: wire.origin,
+        })
+    }
 }
 
 /// The review session a call made or found.
@@ -77,20 +119,30 @@ pub struct ToolReply {
     pub review_session: Option<SessionRef>,
 }
 
+/// The ids a call is evented and stored under.
+struct Ids<'r> {
+    run_id: &'r str,
+    tool_call_id: &'r str,
+    trace_id: &'r str,
+    origin: Origin,
+}
+
 /// Runs one AI tool call against `page`; on success `page` holds the result of an applied write.
-pub fn call(page: &mut Page, request: &ToolCallRequest, stores: &mut Stores<'_>) -> Result<ToolReply, Error> {
+pub fn call(page: &mut Page, request: ToolCallRequest, stores: &mut Stores<'_>) -> Result<ToolReply, Error> {
     let now = stores.now;
-    let tool_name = Tool::from_name(&request.tool_name).map_or(request.tool_name.as_str(), |t| t.spec().name);
+    let ToolCallRequest { call: sent, run_id, tool_call_id, trace_id, origin } = request;
+    let tool_name = sent.shown_name().to_owned();
     let ids = EventIds {
-        run_id: &request.run_id,
-        tool_call_id: &request.tool_call_id,
-        tool_name,
+        run_id: &run_id,
+        tool_call_id: &tool_call_id,
+        tool_name: &tool_name,
         review_session_id: None,
-        trace_id: &request.trace_id,
+        trace_id: &trace_id,
         at: &now.at,
     };
     stores.events.push(events::tool_started(&ids));
-    match run(page, request, stores) {
+    let call_ids = Ids { run_id: &run_id, tool_call_id: &tool_call_id, trace_id: &trace_id, origin };
+    match run(page, sent, &call_ids, stores) {
         Ok((reply, outcome)) => {
             let session = reply.review_session.as_ref().map(|s| s.session_id.as_str());
             stores.events.push(events::tool_completed(&EventIds { review_session_id: session, ..ids }, &outcome));
@@ -104,66 +156,64 @@ pub fn call(page: &mut Page, request: &ToolCallRequest, stores: &mut Stores<'_>)
 }
 
 /// The document a call's arguments name (`documentId`), required where a call is bound to no document
-/// (MCP and the tool route). `pointer` is where `args` sits in the request, for the error.
-pub fn document_of(args: &Value, pointer: &str) -> Result<String, Error> {
+/// (MCP and the tool route). `pointer` is where the arguments sit in the request, for the error.
+pub fn document_of(sent: &SentCall, pointer: &str) -> Result<String, Error> {
     let at = format!("{pointer}/documentId");
-    if !args.is_object() {
+    if !sent.args_are_object() {
         return Err(Error::invalid(pointer, "the arguments are a JSON object"));
     }
-    let Some(id) = args.get("documentId").and_then(Value::as_str) else {
+    let Some(id) = sent.document_id() else {
         return Err(Error::invalid(at, "every mnote tool call names its page with documentId"));
     };
     pageai_core::page::validate_document_id(id).map_err(|reason| Error::invalid(at, reason))?;
     Ok(id.to_string())
 }
 
-fn run(page: &mut Page, request: &ToolCallRequest, stores: &mut Stores<'_>) -> Result<(ToolReply, Outcome), Error> {
-    let tool = Tool::from_name(&request.tool_name);
-    if let Some(tool) = tool.filter(|t| t.writes()) {
-        pageai_core::executor::check_call_bound(tool, request.origin, &request.args)?;
-    }
-    let contexts = stores.contexts_for(&request.args)?;
-    let reads = tool.is_some_and(|t| !t.writes());
+fn run(page: &mut Page, sent: SentCall, ids: &Ids<'_>, stores: &mut Stores<'_>) -> Result<(ToolReply, Outcome), Error> {
+    // An AI write names its context: refused first, with every bad field of its arguments.
+    sent.check_bound(ids.origin)?;
+    let contexts = stores.contexts_for(sent.context_id())?;
+    let reads = sent.tool().is_some_and(|t| !t.writes());
     let new_context_id = if reads { stores.mint.opaque(pageai_core::ids::Kind::Context)? } else { String::new() };
+    let args = sent.into_args(ids.origin)?;
     let now = stores.now;
-    let call = Call {
-        tool_name: &request.tool_name,
-        args: &request.args,
-        origin: request.origin,
+    let call = ToolCall {
+        args,
+        origin: ids.origin,
         // A person's own write is theirs in the audit; an AI's is the AI's (its run acts for a person,
         // whose rights bound it).
-        actor: match request.origin.is_ai() {
-            true => request.origin.actor(),
+        actor: match ids.origin.is_ai() {
+            true => ids.origin.actor(),
             false => stores.acting.user.as_str(),
         },
         at: &now.at,
-        tool_call_id: &request.tool_call_id,
+        tool_call_id: ids.tool_call_id,
         new_context_id: &new_context_id,
     };
-    match stores.with_env(&contexts, |env| review::submit(page, &call, env)) {
-        Submission::Execute => plain(page, &call, &request.run_id, &contexts, stores),
-        Submission::Session(proposal) => session(page, &call, request, proposal, &contexts, stores),
+    match stores.with_env(&contexts, |env| review::submit(page, &call, env))? {
+        Submission::Execute => plain(page, call, ids.run_id, &contexts, stores),
+        Submission::Session(proposal) => session(page, &call, ids, proposal, &contexts, stores),
     }
 }
 
 /// The executor, nothing more: reads, yolo previews, replays.
 fn plain(
     page: &mut Page,
-    call: &Call<'_>,
+    call: ToolCall<'_>,
     run_id: &str,
     contexts: &BTreeMap<String, FrozenContext>,
     stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
-    let outcome = stores.with_env(contexts, |env| executor::execute(page, call, env))?;
+    let (tool_name, origin) = (call.args.tool().spec().name, call.origin);
+    let outcome = stores.with_env(contexts, |env| executor::execute_call(page, call, env))?;
     match &outcome.effect {
         Effect::Read { frozen: Some(frozen) } => stores.freeze(frozen)?,
         Effect::Applied(result) => {
             audit::record(&mut *stores.audit, AuditDraft::for_result(AuditAction::ToolApplied, result, None))?;
-            stores.applied(call.origin, run_id, None, result);
+            stores.applied(origin, run_id, None, result);
         }
         Effect::Read { frozen: None } | Effect::Previewed(_) | Effect::Replayed => {}
     }
-    let tool_name = Tool::from_name(call.tool_name).map_or(call.tool_name, |t| t.spec().name);
     let reply = ToolReply { tool_name: tool_name.into(), result: raw(outcome.json.clone())?, review_session: None };
     Ok((reply, outcome))
 }
@@ -172,39 +222,38 @@ fn plain(
 /// its event and audit entry.
 fn session(
     page: &mut Page,
-    call: &Call<'_>,
-    request: &ToolCallRequest,
+    call: &ToolCall<'_>,
+    ids: &Ids<'_>,
     proposal: Proposal,
     contexts: &BTreeMap<String, FrozenContext>,
     stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
+    let tool_name = call.args.tool().spec().name;
     let proposal = ProposalKey { idempotency_key: proposal.idempotency_key, fingerprint: proposal.fingerprint };
     if !proposal.idempotency_key.is_empty()
         && let Some(session) = stores.sessions.find_proposal(&proposal)?
     {
-        return reply_for(&session, call, true);
+        return reply_for(&session, tool_name, true);
     }
     let session_id = stores.mint.session_id(&page.document_id)?;
-    let propose =
-        ProposeRequest { session_id: &session_id, run_id: &request.run_id, trace_id: &request.trace_id, call: *call };
+    let propose = ProposeRequest { session_id: &session_id, run_id: ids.run_id, trace_id: ids.trace_id, call };
     let session = stores.with_env(contexts, |env| review::propose(page, &propose, env))?;
     stores.sessions.put(&session, Some(&proposal))?;
     stores.events.push(events::review_updated(&session, &stores.now.at));
     if let Some(applied) = &session.applied {
-        stores.applied(call.origin, &request.run_id, Some(&session.session_id), &applied.result);
+        stores.applied(call.origin, ids.run_id, Some(&session.session_id), &applied.result);
     }
     let draft = match &session.applied {
         Some(applied) => AuditDraft::for_result(AuditAction::ToolApplied, &applied.result, Some(&session.session_id)),
         None => AuditDraft::for_session(AuditAction::ReviewPropose, &session, call.actor, call.at, page.revision),
     };
     audit::record(&mut *stores.audit, draft)?;
-    reply_for(&session, call, false)
+    reply_for(&session, tool_name, false)
 }
 
 /// Core's answer for a session, as the reply that names it.
-fn reply_for(session: &ReviewSessionV1, call: &Call<'_>, found: bool) -> Result<(ToolReply, Outcome), Error> {
+fn reply_for(session: &ReviewSessionV1, tool_name: &str, found: bool) -> Result<(ToolReply, Outcome), Error> {
     let outcome = review::answer(session, found)?;
-    let tool_name = Tool::from_name(call.tool_name).map_or(call.tool_name, |t| t.spec().name);
     let reply = ToolReply {
         tool_name: tool_name.into(),
         result: raw(outcome.json.clone())?,

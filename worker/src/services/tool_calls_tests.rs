@@ -40,7 +40,7 @@ fn a_fetch_freezes_its_context_until_the_ttl() {
     let mut page = page();
     let mut memory = memory(ReviewMode::Review);
     let args = json!({"documentId": "doc_1", "scope": {"type": "selection", "blockIds": ["p_1", "p_2"]}});
-    let reply = call(&mut page, &request("doc_fetch", args), &mut memory.stores()).expect("fetched");
+    let reply = call(&mut page, request("doc_fetch", args), &mut memory.stores()).expect("fetched");
     let context = result_of(&reply);
     let id = context["contextId"].as_str().expect("a context id").to_string();
     assert_eq!(context["allowedTargetBlockIds"], json!(["p_1", "p_2"]));
@@ -58,7 +58,7 @@ fn in_review_mode_a_hermes_write_is_held_and_never_applied() {
         let mut page = page();
         let mut memory = memory(ReviewMode::Review);
         let reply =
-            call(&mut page, &request("doc_apply_block_ops", replace("k1", dry_run, json!({}))), &mut memory.stores())
+            call(&mut page, request("doc_apply_block_ops", replace("k1", dry_run, json!({}))), &mut memory.stores())
                 .expect("held");
         assert_eq!(page.revision, 0, "dryRun:{dry_run}: the page is unchanged");
         assert_eq!(page.blocks[1].text, "beta two");
@@ -82,16 +82,16 @@ fn in_review_mode_a_hermes_write_is_held_and_never_applied() {
 fn a_preview_and_its_apply_share_one_session() {
     let mut page = page();
     let mut memory = memory(ReviewMode::Required);
-    let first = call(&mut page, &request("doc_apply_block_ops", replace("k1", true, json!({}))), &mut memory.stores())
+    let first = call(&mut page, request("doc_apply_block_ops", replace("k1", true, json!({}))), &mut memory.stores())
         .expect("held");
-    let again = call(&mut page, &request("doc_apply_block_ops", replace("k1", false, json!({}))), &mut memory.stores())
+    let again = call(&mut page, request("doc_apply_block_ops", replace("k1", false, json!({}))), &mut memory.stores())
         .expect("found");
     assert_eq!(first.review_session, again.review_session);
     assert_eq!(memory.sessions.by_id.len(), 1);
     assert_eq!(memory.audit.len(), 1, "finding the session again records nothing");
     // Other operations under the same key make their own proposal.
     let other = replace("k1", false, json!({"operations": [{"op": "delete", "blockId": "p_3"}]}));
-    let third = call(&mut page, &request("doc_apply_block_ops", other), &mut memory.stores()).expect("held");
+    let third = call(&mut page, request("doc_apply_block_ops", other), &mut memory.stores()).expect("held");
     assert_ne!(third.review_session, first.review_session);
 }
 
@@ -100,7 +100,7 @@ fn in_yolo_mode_a_write_applies_keeps_a_session_and_replays() {
     let mut page = page();
     let mut memory = memory(ReviewMode::Yolo);
     let args = replace("k1", false, json!({}));
-    let reply = call(&mut page, &request("doc_apply_block_ops", args.clone()), &mut memory.stores()).expect("applied");
+    let reply = call(&mut page, request("doc_apply_block_ops", args.clone()), &mut memory.stores()).expect("applied");
     assert_eq!((page.revision, page.blocks[1].text.as_str()), (1, "BETA two"));
     let session = reply.review_session.clone().expect("a record of the same shape");
     assert_eq!(session.state, State::Applied);
@@ -112,13 +112,13 @@ fn in_yolo_mode_a_write_applies_keeps_a_session_and_replays() {
     assert_eq!(entries[0].review_session_id.as_deref(), Some(session.session_id.as_str()));
     assert_eq!(entries[0].revision, 1);
 
-    let replay = call(&mut page, &request("doc_apply_block_ops", args), &mut memory.stores()).expect("replayed");
+    let replay = call(&mut page, request("doc_apply_block_ops", args), &mut memory.stores()).expect("replayed");
     assert_eq!(replay.result.get(), reply.result.get(), "byte for byte");
     assert_eq!(page.revision, 1, "a replay writes nothing");
     assert_eq!(memory.audit.len(), 1);
 
     let changed = replace("k1", false, json!({"baseRevision": 1}));
-    let error = call(&mut page, &request("doc_apply_block_ops", changed), &mut memory.stores()).expect_err("conflict");
+    let error = call(&mut page, request("doc_apply_block_ops", changed), &mut memory.stores()).expect_err("conflict");
     assert_eq!(error.code().as_str(), "mnote_idempotency_conflict");
     assert_eq!(memory.event_names().last().map(String::as_str), Some("tool.failed"));
 }
@@ -127,7 +127,7 @@ fn in_yolo_mode_a_write_applies_keeps_a_session_and_replays() {
 fn in_yolo_mode_a_preview_is_only_a_preview_and_proposals_are_held() {
     let mut page = page();
     let mut memory = memory(ReviewMode::Yolo);
-    let reply = call(&mut page, &request("doc_apply_block_ops", replace("k1", true, json!({}))), &mut memory.stores())
+    let reply = call(&mut page, request("doc_apply_block_ops", replace("k1", true, json!({}))), &mut memory.stores())
         .expect("previewed");
     assert!(reply.review_session.is_none());
     assert_eq!(result_of(&reply)["blocked"], false);
@@ -135,7 +135,7 @@ fn in_yolo_mode_a_preview_is_only_a_preview_and_proposals_are_held() {
         "documentId": "doc_1", "baseRevision": 0, "idempotencyKey": "k2", "contextId": "ctx_page",
         "operations": [{"op": "replace", "matchText": "gamma", "content": "GAMMA"}],
     });
-    let held = call(&mut page, &request("doc_plan_update", plan), &mut memory.stores()).expect("held");
+    let held = call(&mut page, request("doc_plan_update", plan), &mut memory.stores()).expect("held");
     assert_eq!(held.review_session.expect("a session").state, State::AwaitingUser);
     assert_eq!(page.revision, 0);
 }
@@ -145,12 +145,12 @@ fn a_write_outside_the_frozen_selection_is_refused() {
     let mut page = page();
     let mut memory = memory(ReviewMode::Yolo);
     let fetch = json!({"documentId": "doc_1", "scope": {"type": "selection", "blockIds": ["p_1", "p_2"]}});
-    let context = result_of(&call(&mut page, &request("doc_fetch", fetch), &mut memory.stores()).expect("fetched"));
+    let context = result_of(&call(&mut page, request("doc_fetch", fetch), &mut memory.stores()).expect("fetched"));
     let args = json!({
         "contextId": context["contextId"], "documentId": "doc_1", "baseRevision": 0, "dryRun": false,
         "idempotencyKey": "k1", "operations": [{"op": "replace", "blockId": "p_3", "matchText": "gamma", "content": "x"}],
     });
-    let error = call(&mut page, &request("doc_apply_block_ops", args), &mut memory.stores()).expect_err("refused");
+    let error = call(&mut page, request("doc_apply_block_ops", args), &mut memory.stores()).expect_err("refused");
     assert_eq!(error.code().as_str(), "mnote_block_target_out_of_scope");
     assert_eq!(page.revision, 0);
     assert!(memory.sessions.by_id.is_empty());
@@ -161,14 +161,14 @@ fn forged_and_expired_contexts_are_not_found() {
     let mut page = page();
     let mut memory = memory(ReviewMode::Yolo);
     let forged = replace("k1", false, json!({"contextId": "ctx_forged"}));
-    let error = call(&mut page, &request("doc_apply_block_ops", forged), &mut memory.stores()).expect_err("forged");
+    let error = call(&mut page, request("doc_apply_block_ops", forged), &mut memory.stores()).expect_err("forged");
     assert_eq!(error.code().as_str(), "mnote_context_not_found");
 
     let fetch = json!({"documentId": "doc_1", "scope": {"type": "full"}});
-    let context = result_of(&call(&mut page, &request("doc_fetch", fetch), &mut memory.stores()).expect("fetched"));
+    let context = result_of(&call(&mut page, request("doc_fetch", fetch), &mut memory.stores()).expect("fetched"));
     memory.now.ms += 3_600_001;
     let late = replace("k2", false, json!({"contextId": context["contextId"]}));
-    let error = call(&mut page, &request("doc_apply_block_ops", late), &mut memory.stores()).expect_err("expired");
+    let error = call(&mut page, request("doc_apply_block_ops", late), &mut memory.stores()).expect_err("expired");
     assert_eq!(error.code().as_str(), "mnote_context_not_found");
 }
 
@@ -180,7 +180,7 @@ fn a_disabled_tool_is_refused_by_the_guard() {
         review_mode: ReviewMode::Yolo,
     });
     let args = json!({"documentId": "doc_1", "query": "beta"});
-    let error = call(&mut page, &request("doc_search", args), &mut memory.stores()).expect_err("disabled");
+    let error = call(&mut page, request("doc_search", args), &mut memory.stores()).expect_err("disabled");
     assert_eq!(error.code().as_str(), "mnote_tool_disabled");
     assert_eq!(memory.event_names(), ["tool.started", "tool.failed"]);
     assert_eq!(memory.events[1].summary.error_code.as_deref(), Some("mnote_tool_disabled"));
@@ -190,21 +190,24 @@ fn a_disabled_tool_is_refused_by_the_guard() {
 fn unknown_tools_get_the_nearest_names() {
     let mut page = page();
     let mut memory = memory(ReviewMode::Yolo);
-    let error = call(&mut page, &request("doc_fetchh", json!({"documentId": "doc_1"})), &mut memory.stores())
+    let error = call(&mut page, request("doc_fetchh", json!({"documentId": "doc_1"})), &mut memory.stores())
         .expect_err("unknown");
     assert_eq!(error.code().as_str(), "mnote_unknown_tool");
 }
 
 #[test]
 fn the_document_is_named_by_the_arguments() {
-    assert_eq!(document_of(&json!({"documentId": "doc_1"}), "/args"), Ok("doc_1".into()));
+    assert_eq!(
+        document_of(&SentCall::parse("doc_fetch".into(), json!({"documentId": "doc_1"})), "/args"),
+        Ok("doc_1".into())
+    );
     for (args, pointer) in [
         (json!({}), "/args/documentId"),
         (json!({"documentId": 7}), "/args/documentId"),
         (json!({"documentId": "a/b"}), "/args/documentId"),
         (json!([]), "/args"),
     ] {
-        let error = document_of(&args, "/args").expect_err("refused");
+        let error = document_of(&SentCall::parse("doc_fetch".into(), args.clone()), "/args").expect_err("refused");
         assert_eq!(error.details()["pointer"], pointer, "{args}");
     }
 }
@@ -219,7 +222,7 @@ fn a_missing_or_mistyped_dry_run_is_an_error_never_a_default() {
             let mut page = page();
             let mut memory = memory(mode);
             let error =
-                call(&mut page, &request("doc_apply_block_ops", args), &mut memory.stores()).expect_err("refused");
+                call(&mut page, request("doc_apply_block_ops", args), &mut memory.stores()).expect_err("refused");
             assert_eq!(error.code().as_str(), "mnote_invalid_arguments", "{mode:?}: {error:?}");
             assert_eq!(error.details()["pointer"], pointer);
             assert_eq!(page.revision, 0);
@@ -239,7 +242,7 @@ fn an_ai_write_without_a_context_is_refused_and_changes_nothing() {
         let mut memory = memory(ReviewMode::Yolo);
         let mut args = replace("k1", false, json!({}));
         args.as_object_mut().map(|a| a.remove("contextId"));
-        let refused = call(&mut page, &request(tool, args), &mut memory.stores()).err();
+        let refused = call(&mut page, request(tool, args), &mut memory.stores()).err();
         assert_eq!(refused.as_ref().map(|e| e.code().as_str()), Some(code), "{tool}");
         if let Some(details) = refused.map(|e| e.details()).filter(|_| code == "mnote_invalid_arguments") {
             let pointers: Vec<&Value> =

@@ -200,7 +200,7 @@ fn ai_tool_result_fixtures_are_what_the_worker_tool_path_answers() {
         request.origin = origin;
         request.tool_call_id = call["toolCallId"].as_str().expect("toolCallId").into();
         request.trace_id = "trace_golden".into();
-        let answer = tool_calls::call(&mut page, &request, &mut memory.stores());
+        let answer = tool_calls::call(&mut page, request, &mut memory.stores());
         if fixture.name == "tool_result.locked" {
             // A frozen context never lists a locked block among its targets, so under one the Worker refuses
             // the write as out of scope before the lock is looked at; the fixture's call named no context.

@@ -85,7 +85,8 @@ impl Harness {
                 tool_call_id: "call_1",
                 new_context_id: "",
             };
-            let request = ProposeRequest { session_id: "rs_1", run_id: "run_1", trace_id: "trace_1", call };
+            let typed = call.typed()?;
+            let request = ProposeRequest { session_id: "rs_1", run_id: "run_1", trace_id: "trace_1", call: &typed };
             propose(page, &request, env)
         })
     }
@@ -277,7 +278,7 @@ fn a_persons_write_goes_straight_to_the_executor_and_an_ai_write_to_a_session() 
             tool_call_id: "call_1",
             new_context_id: "",
         };
-        h.with_env(|env| submit(&page, &call, env))
+        h.with_env(|env| submit(&page, &call.typed().unwrap(), env).unwrap())
     };
     assert_eq!(submitted(&mut h, Origin::User), Submission::Execute);
     assert_eq!(submitted(&mut h, Origin::ReviewAccept), Submission::Execute);

@@ -18,9 +18,9 @@
 //! the caller's only workspace, else in the implicit one; a page never moves to another workspace.
 
 use pageai_core::Error;
+use pageai_core::executor::SentCall;
 use pageai_core::manifest::Tool;
 use pageai_core::policy::Act;
-use serde_json::Value;
 
 use super::{DocumentCommand, DocumentObject};
 use crate::config::DEFAULT_WORKSPACE_ID;
@@ -68,9 +68,7 @@ impl DocumentObject {
         let act = command.act();
         match (command, act) {
             (DocumentCommand::PutProfile { .. }, _) => Ok(Acting::single_user()),
-            (DocumentCommand::CallTool { document_id, call }, _) => {
-                self.tool_caller(document_id, &call.tool_name, &call.args, trace_id)
-            }
+            (DocumentCommand::CallTool { document_id, call }, _) => self.tool_caller(document_id, &call.call, trace_id),
             (DocumentCommand::Put { document_id, draft }, Some(act)) => {
                 let caller = caller.ok_or(Error::Unauthorized)?;
                 let stored = self.cache.borrow_mut().loaded(trace_id)?.page.as_ref().map(|p| p.workspace_id.clone());
@@ -128,15 +126,15 @@ impl DocumentObject {
     }
 
     /// Whom a tool call acts for: its context's person, or the single user on the implicit workspace.
-    fn tool_caller(&self, document_id: &str, tool_name: &str, args: &Value, trace_id: &str) -> Result<Acting, Error> {
+    fn tool_caller(&self, document_id: &str, call: &SentCall, trace_id: &str) -> Result<Acting, Error> {
         let mut cache = self.cache.borrow_mut();
         let workspace = cache.page(document_id, trace_id)?.0.workspace_id.clone();
-        if let Some(context_id) = args.get("contextId").and_then(Value::as_str) {
+        if let Some(context_id) = call.context_id() {
             let tables = Tables::new(cache.sql(), &cache.contexts(), js_sys::Date::now() as i64);
             if let Some(acting) = tables.contexts.acting_of(context_id)? {
                 // A read asks to read; a write at least to propose (the policy holds what the role may
                 // not let land).
-                acting.role.check(tool_act(tool_name))?;
+                acting.role.check(tool_act(call.tool()))?;
                 return Ok(acting);
             }
         }
@@ -149,8 +147,8 @@ impl DocumentObject {
 
 /// What a tool call asks of the role of the person its context was made for: a read reads, a write proposes
 /// (an unknown tool is refused later, by the executor, with its own code).
-fn tool_act(tool_name: &str) -> Act {
-    match Tool::from_name(tool_name).is_some_and(Tool::writes) {
+fn tool_act(tool: Option<Tool>) -> Act {
+    match tool.is_some_and(Tool::writes) {
         true => Act::Propose,
         false => Act::Read,
     }
@@ -171,9 +169,9 @@ mod tests {
     #[test]
     fn a_tool_call_asks_its_contexts_person_to_read_or_to_propose() {
         for tool in Tool::ALL {
-            let act = tool_act(tool.spec().mcp_name);
+            let act = tool_act(Tool::from_name(tool.spec().mcp_name));
             assert_eq!(act, if tool.writes() { Act::Propose } else { Act::Read }, "{tool:?}");
-            assert_eq!(tool_act(tool.spec().name), act);
+            assert_eq!(tool_act(Tool::from_name(tool.spec().name)), act);
             // Every role may read and propose: a viewer's run reads the page and its writes are held.
             assert!(Role::ALL.iter().all(|role| role.check(act).is_ok()));
         }

@@ -155,11 +155,11 @@ impl DocumentObject {
     }
 
     /// An MCP call names no run (`mcp`): when its `contextId` was bound to a Hermes run, it is that run's.
-    fn bound_run(&self, run_id: &mut String, args: &serde_json::Value) -> Result<(), Error> {
+    fn bound_run(&self, run_id: &mut String, context_id: Option<&str>) -> Result<(), Error> {
         if run_id != MCP_RUN {
             return Ok(());
         }
-        if let Some(context_id) = args.get("contextId").and_then(serde_json::Value::as_str)
+        if let Some(context_id) = context_id
             && let Some(bound) = run_contexts::run_of(&self.sql, context_id, Now::read().ms)?
         {
             *run_id = bound;
@@ -247,9 +247,9 @@ impl DocumentObject {
             }
             DocumentCommand::Put { document_id, draft } => self.put(&document_id, draft, acting, trace_id),
             DocumentCommand::CallTool { document_id, mut call } => {
-                self.bound_run(&mut call.run_id, &call.args)?;
+                self.bound_run(&mut call.run_id, call.call.context_id())?;
                 self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
-                    to_json(&tool_calls::call(page, &call, stores)?)
+                    to_json(&tool_calls::call(page, call, stores)?)
                 })
             }
             DocumentCommand::Command { document_id, request, trace_id: command_trace } => {
