@@ -99,16 +99,7 @@ fn canonical(value: &Value, out: &mut String) {
             let mut entries: alloc::vec::Vec<(&String, &Value)> = map.iter().collect();
             // A map's keys are unique, so an unstable sort gives the one order.
             entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (key, value)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical(value, out);
-            }
-            out.push('}');
+            object(entries, out);
         }
         Value::Array(items) => {
             out.push('[');
