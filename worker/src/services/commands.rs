@@ -118,7 +118,6 @@ pub fn run(
         selection: &selection,
         profile: &profile,
         grants: None,
-
         idempotency_key: &key,
     };
     let route::Routed { wire: route, write } = route::routed(&request.prompt, &input);
