@@ -99,22 +99,10 @@ fn run_tool(input: &Value) -> (&'static str, String) {
     })
 }
 
-fn tool_page() -> Value {
-    json!({
-        "workspaceId": "ws_golden", "documentId": "doc_golden", "title": "周报 Weekly", "revision": 4,
-        "blocks": [
-            {"blockId": "h_1", "type": "heading", "text": "周报 Weekly", "attrs": {"level": 1}},
-            {"blockId": "p_1", "type": "paragraph", "text": "本周完成了第一版计划，下周开始第二阶段。"},
-            {"blockId": "p_2", "type": "paragraph", "text": "Risks: the API is not final. The API may change."},
-            {"blockId": "p_3", "type": "paragraph", "text": "Signed off by legal.", "editable": false}
-        ]
-    })
-}
-
 fn tool_cases() -> Vec<(&'static str, Value)> {
     let call = |tool: &str, args: Value, origin: &str| {
         json!({
-            "page": tool_page(),
+            "page": support::weekly_page(),
             "profile": {"reviewMode": "yolo"},
             "call": {"toolName": tool, "args": args, "origin": origin, "actor": "user_golden", "at": "2026-11-30T08:00:00Z", "toolCallId": "call_golden"}
         })

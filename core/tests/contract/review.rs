@@ -142,18 +142,6 @@ fn run_event(input: &Value) -> (&'static str, String) {
     ("output", pretty(&event))
 }
 
-fn page() -> Value {
-    json!({
-        "workspaceId": "ws_golden", "documentId": "doc_golden", "title": "周报 Weekly", "revision": 4,
-        "blocks": [
-            {"blockId": "h_1", "type": "heading", "text": "周报 Weekly", "attrs": {"level": 1}},
-            {"blockId": "p_1", "type": "paragraph", "text": "本周完成了第一版计划，下周开始第二阶段。"},
-            {"blockId": "p_2", "type": "paragraph", "text": "Risks: the API is not final. The API may change."},
-            {"blockId": "p_3", "type": "paragraph", "text": "Signed off by legal.", "editable": false}
-        ]
-    })
-}
-
 const AT0: &str = "2026-11-30T08:00:00Z";
 const AT1: &str = "2026-11-30T08:01:00Z";
 const AT2: &str = "2026-11-30T08:02:00Z";
@@ -161,7 +149,7 @@ const AT3: &str = "2026-11-30T08:03:00Z";
 
 fn script(mode: &str, tool: &str, args: Value, origin: &str, steps: Value) -> Value {
     json!({
-        "page": page(),
+        "page": support::weekly_page(),
         "profile": {"reviewMode": mode},
         "propose": {
             "toolName": tool, "args": args, "origin": origin, "actor": origin, "at": AT0,
@@ -290,7 +278,7 @@ fn session_cases() -> Vec<(&'static str, Value)> {
 fn event_cases() -> Vec<(&'static str, Value)> {
     let call = |mode: &str, tool: &str, args: Value, origin: &str, run: &str| {
         json!({
-            "page": page(),
+            "page": support::weekly_page(),
             "profile": {"reviewMode": mode},
             "call": {"toolName": tool, "args": args, "origin": origin, "actor": origin, "at": AT0, "toolCallId": "call_golden"},
             "ids": {"runId": run, "traceId": "trace_golden"},

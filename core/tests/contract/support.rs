@@ -9,7 +9,7 @@ use pageai_core::json::from_value;
 use pageai_core::policy::Role;
 use pageai_core::profile::Profile;
 use pageai_core::wire::ErrorBody;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The `traceId` of every coded error a fixture keeps.
 pub const TRACE: &str = "trace_golden";
@@ -205,4 +205,18 @@ pub fn call_of<'a>(c: &'a Value, args: &'a Value, new_context_id: &'a str) -> Ca
         tool_call_id: c["toolCallId"].as_str().unwrap(),
         new_context_id,
     }
+}
+
+/// The four-block weekly report the tool-result and review-session fixtures are made on (a heading, a
+/// Chinese and an English paragraph, a locked block).
+pub fn weekly_page() -> Value {
+    json!({
+        "workspaceId": "ws_golden", "documentId": "doc_golden", "title": "周报 Weekly", "revision": 4,
+        "blocks": [
+            {"blockId": "h_1", "type": "heading", "text": "周报 Weekly", "attrs": {"level": 1}},
+            {"blockId": "p_1", "type": "paragraph", "text": "本周完成了第一版计划，下周开始第二阶段。"},
+            {"blockId": "p_2", "type": "paragraph", "text": "Risks: the API is not final. The API may change."},
+            {"blockId": "p_3", "type": "paragraph", "text": "Signed off by legal.", "editable": false}
+        ]
+    })
 }
