@@ -15,10 +15,11 @@
 use alloc::borrow::Cow;
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use serde_json::Value;
 
 use super::idempotency::fingerprint_sent;
-use super::{Origin, WriteArgs};
+use super::{Origin, Planned, WriteArgs};
 use crate::error::{Error, Result};
 use crate::json::from_value_ref;
 use crate::manifest::{Tool, args};
@@ -52,11 +53,20 @@ pub struct Prints {
     proposal: Option<String>,
 }
 
-/// A tool call's arguments, typed, with the fingerprints of the JSON they were parsed from (if any).
-#[derive(Debug, Clone, PartialEq)]
+/// A tool call's arguments, typed, with the fingerprints of the JSON they were parsed from (if any), and
+/// the write's plan once one was made for them ([`ToolArgs::with_plan`]).
+#[derive(Debug, Clone)]
 pub struct ToolArgs {
     typed: Typed,
     prints: Prints,
+    planned: Option<Arc<Planned>>,
+}
+
+impl PartialEq for ToolArgs {
+    /// Arguments are equal when they say the same: a plan made for them is how they are answered, not what.
+    fn eq(&self, other: &Self) -> bool {
+        self.typed == other.typed && self.prints == other.prints
+    }
 }
 
 impl ToolArgs {
@@ -69,7 +79,7 @@ impl ToolArgs {
 
     /// The parse, with both fingerprints taken (`all`) or none yet.
     fn parse_tool(tool: Tool, json: &Value, all: bool) -> Result<Self> {
-        let mut args = ToolArgs { typed: parse_typed(tool, json)?, prints: Prints::default() };
+        let mut args = ToolArgs { typed: parse_typed(tool, json)?, prints: Prints::default(), planned: None };
         if all {
             args.take_prints(json);
         }
@@ -120,10 +130,24 @@ impl ToolArgs {
     /// The same call with `dryRun` set (a write tool that has the field; `plan_update` never writes).
     pub fn with_dry_run(&self, dry_run: bool) -> Self {
         let mut args = self.clone();
-        if let Typed::Write(write) = &mut args.typed {
+        args.set_dry_run(dry_run);
+        args
+    }
+
+    /// Sets `dryRun` (a write tool that has the field). A plan made for the arguments stays theirs: a
+    /// preview and an apply plan alike.
+    pub fn set_dry_run(&mut self, dry_run: bool) {
+        if let Typed::Write(write) = &mut self.typed {
             write.set_dry_run(dry_run);
         }
-        args
+    }
+
+    /// These arguments with the plan made for them ([`Planned`]), which the executor then answers from on
+    /// the page it was made on. Only core attaches a plan, to the arguments it was made from. `None` keeps
+    /// the plan they had.
+    pub(crate) fn with_plan(mut self, planned: Option<Arc<Planned>>) -> Self {
+        self.planned = planned.or(self.planned);
+        self
     }
 
     /// The fingerprint a review session is found again by: the tool and the arguments without `dryRun`.
@@ -141,9 +165,9 @@ impl ToolArgs {
         self.prints.apply.as_deref()
     }
 
-    /// Splits into the typed arguments and the apply fingerprint taken at the parse.
-    pub(super) fn into_parts(self) -> (Typed, Option<String>) {
-        (self.typed, self.prints.apply)
+    /// Splits into the typed arguments, the apply fingerprint taken at the parse, and the plan made for them.
+    pub(super) fn into_parts(self) -> (Typed, Option<String>, Option<Arc<Planned>>) {
+        (self.typed, self.prints.apply, self.planned)
     }
 }
 
@@ -151,7 +175,7 @@ impl From<WriteArgs> for ToolArgs {
     /// A write typed by core (the router's recommendation, a person's block edits): fingerprinted from its
     /// own serialization, which is the JSON the same call would be sent as.
     fn from(write: WriteArgs) -> Self {
-        ToolArgs { typed: Typed::Write(Box::new(write)), prints: Prints::default() }
+        ToolArgs { typed: Typed::Write(Box::new(write)), prints: Prints::default(), planned: None }
     }
 }
 
@@ -234,12 +258,13 @@ impl SentCall {
         SentCall { name, json: Some(json), tool, args, context_id, document_id, object }
     }
 
-    /// A write typed by core (the router's recommendation, a person's block edits), as if it had been sent.
-    pub fn typed(write: WriteArgs) -> Self {
-        let tool = write.tool();
-        let context_id = write.context_id().map(String::from);
-        let document_id = Some(write.document_id().to_string());
-        let args = Ok(ToolArgs::from(write));
+    /// A call typed by core (the router's recommendation, a person's block edits), as if it had been sent.
+    pub fn typed(args: impl Into<ToolArgs>) -> Self {
+        let args: ToolArgs = args.into();
+        let tool = args.tool();
+        let context_id = args.context_id().map(String::from);
+        let document_id = args.write().map(|w| w.document_id().to_string());
+        let args = Ok(args);
         SentCall {
             name: tool.spec().name.into(),
             json: None,

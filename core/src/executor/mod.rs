@@ -31,6 +31,7 @@ mod write;
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -39,7 +40,6 @@ use crate::context::{self, ContextRequest, Scope};
 use crate::error::{Error, Result};
 use crate::json::to_json;
 use crate::manifest::Tool;
-use crate::ops;
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
@@ -48,6 +48,7 @@ pub use call::{ReadArgs, SentCall, ToolArgs, ToolCall, Typed};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use origin::{Origin, check_call_bound};
 pub use precondition::REBASED;
+pub(crate) use write::Planned;
 pub use write::{WriteArgs, WriteCall};
 
 /// A frozen context as the executor needs it: what a contextId binds a write to.
@@ -120,6 +121,22 @@ impl FrozenContext {
             scope: scope.into(),
             allowed_target_block_ids: allowed.to_vec(),
             block_hashes,
+        }
+    }
+}
+
+#[cfg(test)]
+impl FrozenContext {
+    /// A context over every block of `page` as it is, with no block hashes (its `baseRevision` decides):
+    /// what core's unit tests bind an AI write to when the context is not what they test.
+    pub(crate) fn whole_page(page: &Page, context_id: &str) -> Self {
+        FrozenContext {
+            context_id: context_id.into(),
+            document_id: page.document_id.clone(),
+            revision: page.revision,
+            scope: "full".into(),
+            allowed_target_block_ids: page.blocks.iter().map(|b| b.block_id.clone()).collect(),
+            block_hashes: BTreeMap::new(),
         }
     }
 }
@@ -230,7 +247,7 @@ pub fn execute_call(page: &mut Page, call: ToolCall<'_>, env: &mut Env<'_>) -> R
 /// Runs one write whose arguments are already typed: the same guards and answer as [`execute`] with the
 /// same arguments as JSON, without the JSON. On [`Effect::Applied`] the page has been changed in place.
 pub fn execute_write(page: &mut Page, call: WriteCall<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    let staged = write::write(page, call, None, env)?;
+    let staged = write::write(page, call, None, None, env)?;
     Ok(commit(page, staged, env))
 }
 
@@ -248,7 +265,35 @@ pub fn preview_call(page: &Page, call: ToolCall<'_>, env: &mut Env<'_>) -> Resul
 /// [`preview`] for a write whose arguments are already typed (the router's self-check, the browser's
 /// `validateOps`): the same guards and answer as the same call sent as JSON, without the JSON.
 pub fn preview_write(page: &Page, call: WriteCall<'_>, env: &mut Env<'_>) -> Result<Outcome> {
-    previewed(write::write(page, call, None, env)?)
+    previewed(write::write(page, call, None, None, env)?)
+}
+
+/// [`preview_call`], with the plan the preview was made from: attached to the same arguments
+/// ([`ToolArgs::with_plan`]), it answers their apply on this page without planning again. `None` for a
+/// read or a replay.
+pub(crate) fn preview_planned(
+    page: &Page,
+    call: ToolCall<'_>,
+    env: &mut Env<'_>,
+) -> Result<(Outcome, Option<Arc<Planned>>)> {
+    with_plan(stage(page, call, env)?)
+}
+
+/// [`preview_planned`] for a write whose arguments are already typed (the router's self dry-run).
+pub(crate) fn preview_write_planned(
+    page: &Page,
+    call: WriteCall<'_>,
+    env: &mut Env<'_>,
+) -> Result<(Outcome, Option<Arc<Planned>>)> {
+    with_plan(write::write(page, call, None, None, env)?)
+}
+
+fn with_plan(staged: Staged) -> Result<(Outcome, Option<Arc<Planned>>)> {
+    match staged {
+        Staged::Previewed { outcome, planned } => Ok((outcome, Some(planned))),
+        Staged::Done(outcome) => Ok((outcome, None)),
+        Staged::Commit { .. } => Err(not_a_preview()),
+    }
 }
 
 impl<'a> Call<'a> {
@@ -272,22 +317,28 @@ impl<'a> Call<'a> {
 /// A preview's answer; a call that would write is refused.
 fn previewed(staged: Staged) -> Result<Outcome> {
     match staged {
-        Staged::Done(outcome) => Ok(outcome),
-        Staged::Commit { .. } => Err(Error::invalid("/dryRun", "a preview runs only with dryRun:true")),
+        Staged::Done(outcome) | Staged::Previewed { outcome, .. } => Ok(outcome),
+        Staged::Commit { .. } => Err(not_a_preview()),
     }
 }
 
-/// A call's answer, and for an apply the plan still to be committed.
+fn not_a_preview() -> Error {
+    Error::invalid("/dryRun", "a preview runs only with dryRun:true")
+}
+
+/// A call's answer: a preview with the plan it was made from, or for an apply the plan still to be
+/// committed.
 enum Staged {
     Done(Outcome),
-    Commit { outcome: Outcome, plan: ops::Plan, key: String, fingerprint: String },
+    Previewed { outcome: Outcome, planned: Arc<Planned> },
+    Commit { outcome: Outcome, planned: Arc<Planned>, key: String, fingerprint: String },
 }
 
 fn commit(page: &mut Page, staged: Staged, env: &mut Env<'_>) -> Outcome {
     match staged {
-        Staged::Done(outcome) => outcome,
-        Staged::Commit { outcome, plan, key, fingerprint } => {
-            plan.commit(page);
+        Staged::Done(outcome) | Staged::Previewed { outcome, .. } => outcome,
+        Staged::Commit { outcome, planned, key, fingerprint } => {
+            planned.plan().commit(page);
             let record = IdempotencyRecord { fingerprint, response: outcome.json.clone() };
             env.idempotency.record(&page.document_id, &key, record);
             outcome
@@ -310,19 +361,19 @@ fn stage_json(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged>
                 at: call.at,
                 tool_call_id: call.tool_call_id,
             };
-            write::write(page, typed, sent, env)
+            write::write(page, typed, sent, None, env)
         }
     }
 }
 
 fn stage(page: &Page, call: ToolCall<'_>, env: &mut Env<'_>) -> Result<Staged> {
     let ToolCall { args, origin, actor, at, tool_call_id, new_context_id } = call;
-    let (typed, sent) = args.into_parts();
+    let (typed, sent, planned) = args.into_parts();
     match typed {
         Typed::Read(args) => read(page, args, origin, new_context_id, env).map(Staged::Done),
         Typed::Write(args) => {
             let typed = WriteCall { args: *args, origin, actor, at, tool_call_id };
-            write::write(page, typed, sent, env)
+            write::write(page, typed, sent, planned, env)
         }
     }
 }

@@ -108,19 +108,6 @@ impl<'a> Preconditions<'a> {
         self.require_unchanged(page, unnamed)
     }
 
-    /// The `rebased` warning, when the write is applied on a newer revision than the one it was made on.
-    pub(super) fn rebased(&self, page: &Page, dry_run: bool) -> Option<WarningV1> {
-        let (base, now) = (self.base_revision, page.revision);
-        let verb = if dry_run { "was previewed" } else { "applied" };
-        (base < now).then(|| WarningV1 {
-            code: REBASED.into(),
-            message: format!(
-                "the change was made against revision {base}; the blocks it touches are unchanged, so it {verb} \
-                 on revision {now}"
-            ),
-        })
-    }
-
     fn require_unchanged<'i>(&self, page: &Page, ids: impl Iterator<Item = &'i str>) -> Result<()> {
         if self.base_revision == page.revision && self.context.is_none() && self.refs.is_empty() {
             return Ok(()); // nothing can have changed since the caller's read
@@ -182,6 +169,20 @@ fn find_all<'p>(page: &'p Page, ids: &[&str]) -> HashMap<&'p str, &'p Block> {
         }
     }
     found
+}
+
+/// The `rebased` warning of a write made against `base` that lands (or, previewed, would land) on the page's newer
+/// revision; `None` when `base` is the page's revision.
+pub(super) fn rebased(base: u64, page: &Page, dry_run: bool) -> Option<WarningV1> {
+    let now = page.revision;
+    let verb = if dry_run { "was previewed" } else { "applied" };
+    (base < now).then(|| WarningV1 {
+        code: REBASED.into(),
+        message: format!(
+            "the change was made against revision {base}; the blocks it touches are unchanged, so it {verb} \
+             on revision {now}"
+        ),
+    })
 }
 
 /// `(blockId, h8)` of `pageRev:{revision}:block:{blockId}:{h8}`, or `None` when it is not one.

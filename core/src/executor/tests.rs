@@ -39,7 +39,14 @@ impl Harness {
         Harness { profile, contexts: BTreeMap::new(), store: MemoryIdempotencyStore::new(), minted: 0 }
     }
 
-    fn call(&mut self, page: &mut Page, tool: &str, args: Value, origin: Origin) -> Result<Outcome> {
+    /// Runs one call. An AI write that names no context is bound to one over the whole page as it is
+    /// ([`FrozenContext::whole_page`]), as its run's `doc_fetch` would have made it.
+    fn call(&mut self, page: &mut Page, tool: &str, mut args: Value, origin: Origin) -> Result<Outcome> {
+        let unbound = args.get("contextId").is_none();
+        if origin.is_ai() && unbound && Tool::from_name(tool).is_some_and(Tool::writes) {
+            self.contexts.insert("ctx_page".into(), FrozenContext::whole_page(page, "ctx_page"));
+            args["contextId"] = json!("ctx_page");
+        }
         let mut minted = self.minted;
         let mut mint = || {
             minted += 1;
@@ -469,4 +476,46 @@ fn unknown_tools_get_a_suggestion() {
     assert_eq!(err.code().as_str(), "mnote_unknown_tool");
     assert_eq!(err.details()["nearest"][0], "doc_fetch");
     let _ = "unused".to_string();
+}
+
+#[test]
+fn the_executor_itself_refuses_an_ai_write_bound_to_nothing() {
+    // Typed by core, past every parse: the executor is where the rule holds.
+    let args = |dry_run: bool, allowed: Option<vec::Vec<String>>| {
+        let ops = vec![crate::ops::Operation::Update {
+            block_id: "p_2".into(),
+            text: Some("2nd".into()),
+            kind: None,
+            attrs: None,
+        }];
+        WriteArgs::ApplyBlockOps(crate::manifest::args::ApplyBlockOpsArgs {
+            dry_run,
+            allowed_target_block_ids: allowed,
+            ..crate::manifest::args::ApplyBlockOpsArgs::dry_run(&page(), ops, "k_bound")
+        })
+    };
+    let run = |args: WriteArgs, origin: Origin| {
+        let mut h = Harness::new();
+        let mut p = page();
+        let mut mint = String::new;
+        let mut env = Env {
+            profile: &h.profile,
+            grants: None,
+            role: crate::policy::Role::Owner,
+            contexts: &h.contexts,
+            idempotency: &mut h.store,
+            mint: &mut mint,
+        };
+        let call = WriteCall { args, origin, actor: "tester", at: "2026-11-30T00:00:00Z", tool_call_id: "tc_1" };
+        execute_write(&mut p, call, &mut env).map(|o| (o.effect, p.revision))
+    };
+    for origin in [Origin::Hermes, Origin::Shortcut] {
+        let refused = run(args(false, None), origin).unwrap_err();
+        assert_eq!(refused.code().as_str(), "mnote_context_required", "{origin:?}");
+        // A preview writes nothing; a review session's write carries the scope its context allowed.
+        assert!(matches!(run(args(true, None), origin).unwrap().0, Effect::Previewed(_)));
+        assert_eq!(run(args(false, Some(vec!["p_2".into()])), origin).unwrap().1, 6);
+    }
+    // A person's own write needs no context.
+    assert_eq!(run(args(false, None), Origin::User).unwrap().1, 6);
 }

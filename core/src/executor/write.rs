@@ -3,11 +3,12 @@
 //! arrive with typed arguments through [`super::execute_write`], so nothing inside core goes through JSON.
 
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::idempotency::{fingerprint, fingerprint_sent};
-use super::precondition::Preconditions;
+use super::precondition::{self, Preconditions};
 use super::{
     ContextLookup, Effect, Env, FrozenContext, Origin, Outcome, Staged, bound_context, check_document, page_save,
 };
@@ -149,6 +150,38 @@ pub struct WriteCall<'a> {
     pub tool_call_id: &'a str,
 }
 
+/// A write's plan, made once and kept with its arguments ([`super::ToolArgs`]), so that every answer to
+/// that one write comes from this plan: the router's self dry-run, then the command route's shortcut
+/// (previewed in its review session, or applied), and a `yolo` proposal's preview, then its apply. Planning
+/// is everything between the replay check and the policy: the frozen context and the allowed blocks, the
+/// block-level preconditions, and the operations engine ([`ops::plan`]), with the ids it minted.
+///
+/// A plan is used only on the page it was made on (its revision and number of blocks: every change to a
+/// page moves its revision; the document is the arguments' own, checked before); anywhere else the write
+/// is planned again.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Planned {
+    plan: Plan,
+    revision: u64,
+    blocks: usize,
+}
+
+impl Planned {
+    fn made_on(page: &Page, plan: Plan) -> Self {
+        Planned { plan, revision: page.revision, blocks: page.blocks.len() }
+    }
+
+    /// Whether this plan was made on `page` as it is.
+    fn fits(&self, page: &Page) -> bool {
+        self.revision == page.revision && self.blocks == page.blocks.len()
+    }
+
+    /// The plan.
+    pub(super) fn plan(&self) -> &Plan {
+        &self.plan
+    }
+}
+
 /// Any write tool's arguments, reduced to one shape.
 struct WriteRequest {
     context_id: Option<String>,
@@ -247,7 +280,14 @@ fn insert_of(a: &args::BlockInsertArgs) -> Result<Operation> {
 
 /// Runs a write up to its commit. `sent` is the fingerprint of the arguments as sent, taken at their parse
 /// ([`super::ToolArgs`]); a write typed by core has none and is fingerprinted from its own serialization.
-pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<String>, env: &mut Env<'_>) -> Result<Staged> {
+/// `planned` is the plan already made for these arguments, if any ([`Planned`]).
+pub(super) fn write(
+    page: &Page,
+    call: WriteCall<'_>,
+    sent: Option<String>,
+    planned: Option<Arc<Planned>>,
+    env: &mut Env<'_>,
+) -> Result<Staged> {
     let WriteCall { args, origin, actor, at, tool_call_id } = call;
     let tool = args.tool();
     // Dry-runs are never recorded, so only an apply pays for the canonical fingerprint.
@@ -259,25 +299,17 @@ pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<String>, env:
     let request = WriteRequest::of(args, page)?;
     check_key(&request.idempotency_key)?;
     check_document(page, Some(&request.document_id))?;
+    check_bound(tool, origin, &request)?;
     let ask =
         Ask { tool, origin, profile: env.profile, grants: env.grants, permission: page.permission, role: env.role };
     if let Some(replayed) = replay(page, &request, &fingerprint, &ask, env)? {
         return Ok(Staged::Done(replayed));
     }
-    let (plan, rebased) = {
-        let (scope, frozen) = target_scope(page, &request, env.contexts)?;
-        let read = Preconditions::new(
-            request.base_revision,
-            request.exact_revision,
-            frozen,
-            request.revision_refs.as_deref(),
-        )?;
-        let named = read.check_named(page, &request.operations)?;
-        let plan = ops::plan(page, &request.operations, &scope, env.mint)?;
-        read.check_changed(page, &plan, &named)?;
-        (plan, read.rebased(page, request.dry_run))
+    let planned = match planned.filter(|p| p.fits(page)) {
+        Some(planned) => planned,
+        None => Arc::new(plan(page, &request, env)?),
     };
-    let hold = hold_of(&ask, plan.risk)?;
+    let hold = hold_of(&ask, planned.plan.risk)?;
     if !request.dry_run && hold.is_some() {
         return Err(Error::ReviewRequired { tool: tool.spec().name.into() });
     }
@@ -287,9 +319,32 @@ pub(super) fn write(page: &Page, call: WriteCall<'_>, sent: Option<String>, env:
         actor: actor.into(),
         at: at.into(),
     };
-    let mut result = tool_result(page, tool, &request, &plan, hold, audit);
-    result.warnings.extend(rebased);
-    finish(page, result, request, plan, fingerprint)
+    let mut result = tool_result(page, tool, &request, &planned.plan, hold, audit);
+    result.warnings.extend(precondition::rebased(request.base_revision, page, request.dry_run));
+    finish(page, result, request, planned, fingerprint)
+}
+
+/// Plans the write: its scope (the frozen context, narrowed by its own list), the block-level
+/// preconditions, and the operations engine.
+fn plan(page: &Page, request: &WriteRequest, env: &mut Env<'_>) -> Result<Planned> {
+    let (scope, frozen) = target_scope(page, request, env.contexts)?;
+    let read =
+        Preconditions::new(request.base_revision, request.exact_revision, frozen, request.revision_refs.as_deref())?;
+    let named = read.check_named(page, &request.operations)?;
+    let plan = ops::plan(page, &request.operations, &scope, env.mint)?;
+    read.check_changed(page, &plan, &named)?;
+    Ok(Planned::made_on(page, plan))
+}
+
+/// Where writes run, an AI write that would change the page is bound: it names its frozen context, or
+/// (a review session's accept, revert or retry, made after its context may have expired) the blocks that
+/// context allowed, which the session recorded. The parse of a sent call refuses an unbound one first, with
+/// its other bad fields ([`super::SentCall::check_bound`]); a preview writes nothing and needs neither.
+fn check_bound(tool: Tool, origin: Origin, request: &WriteRequest) -> Result<()> {
+    match request.dry_run || request.allowed.is_some() {
+        true => Ok(()),
+        false => policy::check_bound(tool, origin, request.context_id.as_deref()),
+    }
 }
 
 fn check_key(key: &str) -> Result<()> {
@@ -388,21 +443,21 @@ fn finish(
     page: &Page,
     mut result: ToolResultV1,
     request: WriteRequest,
-    plan: Plan,
+    planned: Arc<Planned>,
     fingerprint: String,
 ) -> Result<Staged> {
     if request.dry_run {
         let json = to_json(&result)?;
         // A preview too large to keep previews a write that could never be stored: refused alike.
         limits::check_result(&json, &result.changed_blocks)?;
-        return Ok(Staged::Done(Outcome { json, effect: Effect::Previewed(result) }));
+        return Ok(Staged::Previewed { outcome: Outcome { json, effect: Effect::Previewed(result) }, planned });
     }
     result.new_revision = Some(page.revision + 1);
-    result.inverse = Some(plan.inverse.clone());
+    result.inverse = Some(planned.plan.inverse.clone());
     let json = to_json(&result)?;
     // The answer is kept for idempotent replays: one that could not be stored refuses the write now, on
     // every path alike, rather than failing the storage's commit later.
     limits::check_result(&json, &result.changed_blocks)?;
     let outcome = Outcome { json, effect: Effect::Applied(result) };
-    Ok(Staged::Commit { outcome, plan, key: request.idempotency_key, fingerprint })
+    Ok(Staged::Commit { outcome, planned, key: request.idempotency_key, fingerprint })
 }

@@ -10,7 +10,7 @@ use super::*;
 use crate::error::ErrorCode;
 use crate::events::{self, EventIds};
 use crate::executor::idempotency::MemoryIdempotencyStore;
-use crate::executor::{Call, Effect, Env, NoContexts, Origin, execute};
+use crate::executor::{Call, Effect, Env, FrozenContext, NoContexts, Origin, execute};
 use crate::history::BlockHistory;
 use crate::json::{from_json, to_json};
 use crate::page::{Block, Page};
@@ -36,8 +36,9 @@ fn page() -> Page {
 fn write(page: &mut Page, operations: Value, origin: Origin) -> (ToolResultV1, Vec<ToolEventV1>) {
     let args = json!({
         "documentId": page.document_id, "baseRevision": page.revision, "dryRun": false,
-        "idempotencyKey": "k_1", "operations": operations,
+        "idempotencyKey": "k_1", "operations": operations, "contextId": "ctx_page",
     });
+    let context = FrozenContext::whole_page(page, "ctx_page");
     let profile = Profile { review_mode: ReviewMode::Yolo, ..Profile::default() };
     let mut store = MemoryIdempotencyStore::new();
     let mut n = 0;
@@ -49,7 +50,7 @@ fn write(page: &mut Page, operations: Value, origin: Origin) -> (ToolResultV1, V
         profile: &profile,
         grants: None,
         role: crate::policy::Role::Owner,
-        contexts: &NoContexts,
+        contexts: &context,
         idempotency: &mut store,
         mint: &mut mint,
     };

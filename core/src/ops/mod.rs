@@ -61,9 +61,10 @@ impl Plan {
     }
 
     /// Applies the plan to `page`, which must be the page it was made against: new blocks, revision + 1.
-    /// Untouched blocks are moved, not copied. The page's [`history`](crate::history) records the new
+    /// Untouched blocks are moved, not copied; the plan's own blocks are copied, so a plan shared by a
+    /// write's preview and its apply ([`crate::executor`]) is committed without copying the plan. The page's [`history`](crate::history) records the new
     /// revision for every block the batch inserted, changed or moved, and forgets the blocks it deleted.
-    pub fn commit(self, page: &mut Page) {
+    pub fn commit(&self, page: &mut Page) {
         let revision = page.revision + 1;
         for changed in &self.changed {
             match changed.after {
@@ -74,10 +75,10 @@ impl Plan {
         let mut base: Vec<Option<Block>> = core::mem::take(&mut page.blocks).into_iter().map(Some).collect();
         page.blocks = self
             .slots
-            .into_iter()
+            .iter()
             .filter_map(|s| match s {
-                Slot::Base(i) => base.get_mut(i).and_then(Option::take),
-                Slot::Owned(b) => Some(*b),
+                Slot::Base(i) => base.get_mut(*i).and_then(Option::take),
+                Slot::Owned(b) => Some(Block::clone(b)),
             })
             .collect();
         page.revision = revision;

@@ -2,6 +2,7 @@
 //! preview under a new toolCallId.
 
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -11,7 +12,7 @@ use super::session::{
 };
 use super::write::{self, Batch, Read};
 use crate::error::{Error, Result};
-use crate::executor::{Env, ToolCall, execute_call};
+use crate::executor::{Env, Planned, ToolCall, execute_call, preview_planned};
 use crate::ops::{Operation, TargetScope};
 use crate::page::Page;
 use crate::vocab::ReviewMode;
@@ -38,13 +39,18 @@ pub struct ProposeRequest<'a> {
 /// write is applied at once (as the call's origin) and the session, of the same shape, is `applied` (or
 /// `failed` with the error, should the write fail after its preview passed). A call that does not validate
 /// makes no session: its coded error is returned, for the model to fix its call.
+///
+/// The write is planned once: the apply of a `yolo` session commits the plan its preview showed (with the
+/// same minted ids), and a call that arrives with a plan (the command route's shortcut, which the router
+/// planned) is not planned again.
 pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>) -> Result<ReviewSessionV1> {
     let call = request.call;
     if call.args.write().is_none() {
         return Err(Error::invalid("/toolName", "a review session holds writes; this tool only reads"));
     }
     let preview_call = ToolCall { args: call.args.with_dry_run(true), ..call.clone() };
-    let preview = write::result_of(execute_call(page, preview_call, env)?)?;
+    let (outcome, planned) = preview_planned(page, preview_call, env)?;
+    let preview = write::result_of(outcome)?;
     let mut session = draft(page, request, &preview, base_scope(call, env), env.profile.review_mode);
     let at = call.at;
     session.step(Action::Preview, at)?;
@@ -55,7 +61,7 @@ pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>)
         session.step(Action::Present, at)?;
         return Ok(session);
     }
-    apply_now(&mut session, page, request, key, env)?;
+    apply_now(&mut session, page, request, (key, planned), env)?;
     Ok(session)
 }
 
@@ -103,18 +109,19 @@ fn draft(
     }
 }
 
-/// `yolo`, preview not held: the write applies at once, as the call's origin, under the preview's `key`.
-/// A write that fails after its preview passed leaves the session `failed` with the error.
+/// `yolo`, preview not held: the write applies at once, as the call's origin, under the preview's `key`,
+/// from the preview's plan. A write that fails after its preview passed leaves the session `failed` with
+/// the error.
 fn apply_now(
     session: &mut ReviewSessionV1,
     page: &mut Page,
     request: &ProposeRequest<'_>,
-    key: String,
+    (key, planned): (String, Option<Arc<Planned>>),
     env: &mut Env<'_>,
 ) -> Result<()> {
     let call = request.call;
     session.step(Action::Apply, call.at)?;
-    let apply_call = ToolCall { args: call.args.with_dry_run(false), ..call.clone() };
+    let apply_call = ToolCall { args: call.args.with_dry_run(false).with_plan(planned), ..call.clone() };
     match execute_call(page, apply_call, env).and_then(write::result_of) {
         Ok(result) => {
             let touched = write::stamps(page, &result);

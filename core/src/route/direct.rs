@@ -5,6 +5,7 @@
 use crate::policy::Role;
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 use serde_json::Value;
@@ -12,10 +13,10 @@ use serde_json::Value;
 use super::grammar::Command;
 use super::hermes::hermes;
 use super::plan::{self, Note};
-use super::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1};
+use super::{Kept, PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteInput, RouteV1};
 use crate::error::Error;
 use crate::executor::idempotency::MemoryIdempotencyStore;
-use crate::executor::{self, Effect, Env, WriteArgs, WriteCall};
+use crate::executor::{self, Effect, Env, Planned, ToolArgs, WriteArgs, WriteCall};
 use crate::json;
 use crate::manifest::args::ApplyBlockOpsArgs;
 use crate::ops::Operation;
@@ -25,13 +26,14 @@ use crate::vocab::{Intent, Origin, ReasonCode, ReviewMode, Risk, Tool};
 use crate::wire::ToolResultV1;
 
 /// Routes parsed commands: the recommendation when the self dry-run is clean, else a Hermes route. With
-/// `KEEP`, the recommended write is left typed in `write` ([`super::Routed`]).
+/// `KEEP`, the recommended write is left typed, with the self dry-run's plan, in `kept`
+/// ([`super::Routed`]).
 pub(super) fn direct<const KEEP: bool>(
     input: &RouteInput<'_>,
     commands: &[Command],
     quoted: bool,
     first_quote: Option<String>,
-    write: &mut Option<ApplyBlockOpsArgs>,
+    kept: &mut Kept<'_>,
 ) -> RouteV1 {
     let intent = commands.first().map_or(Intent::ComplexRewrite, Command::intent);
     if let Err(reason) = apply_availability(input) {
@@ -50,20 +52,21 @@ pub(super) fn direct<const KEEP: bool>(
         allowed_target_block_ids: Some(planned.allowed),
         ..ApplyBlockOpsArgs::dry_run(input.page, planned.operations, input.idempotency_key)
     };
-    let result = match self_check(input, &args) {
-        Ok(Some(result)) => result,
-        Ok(None) => {
-            let why = "the self dry-run did not preview".into();
-            return hermes(input, intent, ReasonCode::Complex, 0.4, why, first_quote, &[]);
-        }
-        Err(error) => {
-            let allowed = args.allowed_target_block_ids.as_deref().unwrap_or_default();
-            let (code, candidates) = refusal_of(input, &error, quoted, allowed);
-            let intent = if code == ReasonCode::Complex && !quoted { Intent::ComplexRewrite } else { intent };
-            let why = refusal_reason(&error, code, &candidates);
-            return hermes(input, intent, code, 0.7, why, first_quote, &candidates);
-        }
-    };
+    let (result, plan) =
+        match self_check(input, &args, kept.mint.as_mut().map(|m| &mut **m as &mut dyn FnMut() -> String)) {
+            Ok(Some(checked)) => checked,
+            Ok(None) => {
+                let why = "the self dry-run did not preview".into();
+                return hermes(input, intent, ReasonCode::Complex, 0.4, why, first_quote, &[]);
+            }
+            Err(error) => {
+                let allowed = args.allowed_target_block_ids.as_deref().unwrap_or_default();
+                let (code, candidates) = refusal_of(input, &error, quoted, allowed);
+                let intent = if code == ReasonCode::Complex && !quoted { Intent::ComplexRewrite } else { intent };
+                let why = refusal_reason(&error, code, &candidates);
+                return hermes(input, intent, code, 0.7, why, first_quote, &candidates);
+            }
+        };
     let sure =
         planned.structural || commands.iter().any(|c| matches!(c, Command::DeleteBlock(_) | Command::SetText { .. }));
     let mut actions: Vec<&str> = Vec::new();
@@ -74,12 +77,12 @@ pub(super) fn direct<const KEEP: bool>(
     }
     let reading = Reading { intent, actions: actions.join(" and "), quoted, sure, notes: &planned.notes };
     if KEEP {
-        *write = Some(args.clone());
+        kept.write = Some(ToolArgs::from(WriteArgs::ApplyBlockOps(args.clone())).with_plan(plan));
     }
     let wire = recommend(input, &reading, args, &result);
     // A recommendation that could not be encoded went to Hermes: it carries no write.
     if KEEP && wire.recommended_tool_call.is_none() {
-        *write = None;
+        kept.write = None;
     }
     wire
 }
@@ -161,14 +164,26 @@ impl Reading<'_> {
     }
 }
 
-/// The router's own dry-run of `args` on the page it routed against: the preview, `None` if the executor
-/// answered something else, or the executor's refusal.
-fn self_check(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> Result<Option<ToolResultV1>, Error> {
+/// A clean self dry-run: its preview, and the plan it was made from.
+type Checked = (ToolResultV1, Option<Arc<Planned>>);
+
+/// The router's own dry-run of `args` on the page it routed against: the preview and its plan, `None` if
+/// the executor answered something else, or the executor's refusal. Inserted blocks get their ids from
+/// `mint` when given (the write will be answered from this plan), else placeholders.
+fn self_check(
+    input: &RouteInput<'_>,
+    args: &ApplyBlockOpsArgs,
+    mint: Option<&mut dyn FnMut() -> String>,
+) -> Result<Option<Checked>, Error> {
     let mut store = MemoryIdempotencyStore::new();
     let mut n = 0u32;
-    let mut mint = || {
+    let mut placeholder = || {
         n += 1;
         format!("b_route{n:05}")
+    };
+    let mint: &mut dyn FnMut() -> String = match mint {
+        Some(mint) => mint,
+        None => &mut placeholder,
     };
     let mut env = Env {
         profile: input.profile,
@@ -178,7 +193,7 @@ fn self_check(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> Result<Option
         role: Role::Owner,
         contexts: input.context,
         idempotency: &mut store,
-        mint: &mut mint,
+        mint,
     };
     let call = WriteCall {
         args: WriteArgs::ApplyBlockOps(checked_args(input, args)),
@@ -187,8 +202,9 @@ fn self_check(input: &RouteInput<'_>, args: &ApplyBlockOpsArgs) -> Result<Option
         at: "",
         tool_call_id: "route",
     };
-    Ok(match executor::preview_write(input.page, call, &mut env)?.effect {
-        Effect::Previewed(result) => Some(result),
+    let (outcome, planned) = executor::preview_write_planned(input.page, call, &mut env)?;
+    Ok(match outcome.effect {
+        Effect::Previewed(result) => Some((result, planned)),
         Effect::Read { .. } | Effect::Applied(_) | Effect::Replayed => None,
     })
 }

@@ -51,8 +51,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::executor::FrozenContext;
-use crate::manifest::args::ApplyBlockOpsArgs;
+use crate::executor::{FrozenContext, ToolArgs};
 use crate::normalize::fold;
 use crate::page::Page;
 use crate::vocab::Profile;
@@ -84,32 +83,43 @@ pub struct RouteInput<'a> {
     pub idempotency_key: &'a str,
 }
 
-/// A route, and the typed write its recommendation carries: the very arguments the router dry-ran, for the
-/// caller that carries the recommendation out (the Worker's command route) without parsing the wire JSON
-/// back. The write travels beside the wire route, never on it.
+/// A route, and the typed write its recommendation carries: the very arguments the router dry-ran, with
+/// the plan of that dry-run, for the caller that carries the recommendation out (the Worker's command
+/// route) without parsing the wire JSON back or planning the write again. The write travels beside the
+/// wire route, never on it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Routed {
     /// The route as it goes on the wire.
     pub wire: RouteV1,
-    /// The recommended write, typed (`dryRun:true`, as recommended); `None` when the route recommends none.
-    pub write: Option<ApplyBlockOpsArgs>,
+    /// The recommended `mnote.doc.apply_block_ops` write, typed (`dryRun:true`, as recommended) and
+    /// planned: run on the page it was routed against, the executor answers it from the router's own
+    /// dry-run. `None` when the route recommends none.
+    pub write: Option<ToolArgs>,
 }
 
 /// Routes `prompt`. Never panics and never calls a model; any string is a valid prompt.
 pub fn route(prompt: &str, input: &RouteInput<'_>) -> RouteV1 {
-    routing::<false>(prompt, input, &mut None)
+    routing::<false>(prompt, input, &mut Kept { write: None, mint: None })
 }
 
-/// [`route`], with the recommended write kept typed ([`Routed::write`]).
-pub fn routed(prompt: &str, input: &RouteInput<'_>) -> Routed {
-    let mut write = None;
-    let wire = routing::<true>(prompt, input, &mut write);
-    Routed { wire, write }
+/// [`route`], with the recommended write kept typed and planned ([`Routed::write`]). `mint` gives the
+/// ids of the blocks the write inserts, as the write itself will: the router's dry-run is the write's plan.
+pub fn routed(prompt: &str, input: &RouteInput<'_>, mint: &mut dyn FnMut() -> String) -> Routed {
+    let mut kept = Kept { write: None, mint: Some(mint) };
+    let wire = routing::<true>(prompt, input, &mut kept);
+    Routed { wire, write: kept.write }
 }
 
-/// The route; with `KEEP`, a typed copy of the recommended write is left in `write`. A constant, so the
+/// What [`routed`] keeps of a direct route: its write, planned with the caller's minter.
+struct Kept<'m> {
+    write: Option<ToolArgs>,
+    /// Mints the inserted blocks' ids; `None` (the browser's [`route`]): placeholders, never written.
+    mint: Option<&'m mut dyn FnMut() -> String>,
+}
+
+/// The route; with `KEEP`, the recommended write is left typed and planned in `kept`. A constant, so the
 /// browser package's [`route`] carries no code for the copy it never makes.
-fn routing<const KEEP: bool>(prompt: &str, input: &RouteInput<'_>, write: &mut Option<ApplyBlockOpsArgs>) -> RouteV1 {
+fn routing<const KEEP: bool>(prompt: &str, input: &RouteInput<'_>, write: &mut Kept<'_>) -> RouteV1 {
     if prompt.trim().is_empty() {
         return hermes(
             input,

@@ -93,7 +93,7 @@ fn run_tool(input: &Value) -> (&'static str, String) {
     let profile: Profile = from_value(input["profile"].clone()).unwrap();
     let c = &input["call"];
     let call = call_of(c, &c["args"], "ctx_golden");
-    with_env(&profile, |env| match execute(&mut page, &call, env) {
+    with_env(&profile, &page.clone(), |env| match execute(&mut page, &call, env) {
         Ok(out) => ("output", pretty_keep_order(&out.json)),
         Err(e) => support::error(&e),
     })

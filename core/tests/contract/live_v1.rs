@@ -67,7 +67,7 @@ fn run_command(input: &Value) -> Committed {
     }
     let call = call_of(c, &args, "ctx_golden_read");
     let run_id = c["runId"].as_str().unwrap();
-    with_env(&profile, |env| {
+    with_env(&profile, &page.clone(), |env| {
         let before = page.clone();
         let mut committed = Committed { before, page: page.clone(), writes: vec![], events: vec![], sessions: vec![] };
         match command["kind"].as_str().unwrap() {
@@ -187,6 +187,10 @@ fn call(tool: &str, origin: &str, operations: Value, dry_run: Option<bool>) -> V
     });
     if let Some(dry_run) = dry_run {
         args["dryRun"] = json!(dry_run);
+    }
+    // An AI write that is applied names its run's context (the executor refuses it otherwise).
+    if origin != "user" && dry_run == Some(false) {
+        args["contextId"] = json!(support::CONTEXT_ID);
     }
     let actor = if origin == "user" { "user_golden" } else { origin };
     json!({"toolName": tool, "args": args, "origin": origin, "actor": actor, "at": AT, "toolCallId": "call_golden",

@@ -38,7 +38,7 @@ fn run_script(input: &Value) -> Result<Script, pageai_core::Error> {
     let mut page: Page = from_value(input["page"].clone()).unwrap();
     page.validate().unwrap();
     let profile: Profile = from_value(input["profile"].clone()).unwrap();
-    with_env(&profile, |env| {
+    with_env(&profile, &page.clone(), |env| {
         let p = &input["propose"];
         let call = call_of(p, &p["args"], "");
         let typed = call.typed()?;
@@ -135,7 +135,7 @@ fn run_event(input: &Value) -> (&'static str, String) {
         return ("output", pretty(&events::tool_started(&ids)));
     }
     let call = call_of(c, &c["args"], "ctx_golden");
-    let event = with_env(&profile, |env| match execute(&mut page, &call, env) {
+    let event = with_env(&profile, &page.clone(), |env| match execute(&mut page, &call, env) {
         Ok(outcome) => events::tool_completed(&ids, &outcome),
         Err(e) => events::tool_failed(&ids, &e),
     });
@@ -167,6 +167,12 @@ fn replace() -> Value {
     ops(json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}]))
 }
 
+/// `args` naming the run's context, as an AI write that is applied must (the executor refuses it otherwise).
+fn bound(mut args: Value) -> Value {
+    args["contextId"] = json!(support::CONTEXT_ID);
+    args
+}
+
 fn accept(key: &str, at: &str) -> Value {
     json!({"action": "accept", "actor": "user_golden", "at": at, "request": {"idempotencyKey": key}})
 }
@@ -194,7 +200,7 @@ fn session_cases() -> Vec<(&'static str, Value)> {
                 json!([]),
             ),
         ),
-        ("yolo_applied", script("yolo", "mnote.doc.apply_block_ops", replace(), "shortcut", json!([]))),
+        ("yolo_applied", script("yolo", "mnote.doc.apply_block_ops", bound(replace()), "shortcut", json!([]))),
         ("accepted_and_replayed", review(replace(), json!([accept("idem_accept", AT1), accept("idem_accept", AT2)]))),
         (
             "partial_accept",
@@ -288,7 +294,7 @@ fn event_cases() -> Vec<(&'static str, Value)> {
         v["event"] = json!(event);
         v
     };
-    let mut applied = ops(json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}]));
+    let mut applied = bound(ops(json!([{"op": "replace", "matchText": "第一版", "content": "第二版"}])));
     applied["dryRun"] = json!(false);
     let mut review_updated =
         script("review", "mnote.doc.apply_block_ops", replace(), "hermes", json!([accept("idem_accept", AT1)]));

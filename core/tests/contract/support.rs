@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use pageai_core::executor::idempotency::MemoryIdempotencyStore;
-use pageai_core::executor::{Call, Env, NoContexts};
+use pageai_core::executor::{Call, Env, FrozenContext};
 use pageai_core::json::from_value;
+use pageai_core::page::Page;
 use pageai_core::policy::Role;
 use pageai_core::profile::Profile;
 use pageai_core::wire::ErrorBody;
@@ -173,23 +174,30 @@ pub fn pretty_keep_order(json: &str) -> String {
     out
 }
 
+/// The context id an AI write of a fixture names: [`with_env`] binds it to the fixture's page.
+pub const CONTEXT_ID: &str = "ctx_golden_run";
+
 /// Runs `f` with the executor's environment of a fixture: `profile`, every scope granted, the owner's
-/// role, no frozen contexts, a fresh idempotency store, and block ids minted as `b_golden{n}`.
-pub fn with_env<R>(profile: &Profile, f: impl FnOnce(&mut Env<'_>) -> R) -> R {
+/// role, one frozen context ([`CONTEXT_ID`], over every block of `page` with no block hashes, so the
+/// calls' `baseRevision` decides as before), a fresh idempotency store, and block ids minted as
+/// `b_golden{n}`.
+pub fn with_env<R>(profile: &Profile, page: &Page, f: impl FnOnce(&mut Env<'_>) -> R) -> R {
     let mut store = MemoryIdempotencyStore::new();
     let mut n = 0;
     let mut mint = || {
         n += 1;
         format!("b_golden{n}")
     };
-    let mut env = Env {
-        profile,
-        grants: None,
-        role: Role::Owner,
-        contexts: &NoContexts,
-        idempotency: &mut store,
-        mint: &mut mint,
+    let context = FrozenContext {
+        context_id: CONTEXT_ID.into(),
+        document_id: page.document_id.clone(),
+        revision: page.revision,
+        scope: "full".into(),
+        allowed_target_block_ids: page.blocks.iter().map(|b| b.block_id.clone()).collect(),
+        block_hashes: Default::default(),
     };
+    let mut env =
+        Env { profile, grants: None, role: Role::Owner, contexts: &context, idempotency: &mut store, mint: &mut mint };
     f(&mut env)
 }
 

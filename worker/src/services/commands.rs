@@ -7,6 +7,9 @@
 //!   tool call of origin `shortcut` ([`tool_calls::call`]): the same guards, events and audit entries as a
 //!   Hermes call. Under a `yolo` mode a low- or medium-risk shortcut is applied at once (`applied`, with
 //!   the page read back); otherwise it is held in a review session (`review`).
+//! - The write is planned once. The router dry-runs it with this object's minter, and the typed write
+//!   carries that plan: the session's preview and the apply are answered from it (core's
+//!   `executor::Planned`), so the blocks the preview showed are the blocks that land, ids included.
 //! - Any other route needs a Hermes run (`hermes`): the answer carries the route, its `toolHint` and the
 //!   frozen `contextId` the run's writes bind to. Starting the run is the front Worker's job
 //!   (`start_hermes_run` in `routes/page_ai.rs`).
@@ -15,8 +18,7 @@
 //! cannot be relaxed: nothing may opt out of it.
 
 use pageai_core::context::{ContextRequest, Format, Scope};
-use pageai_core::executor::{FrozenContext, Origin, SentCall, WriteArgs};
-use pageai_core::manifest::args::ApplyBlockOpsArgs;
+use pageai_core::executor::{FrozenContext, Origin, SentCall, ToolArgs};
 use pageai_core::page::Page;
 use pageai_core::profile::{Profile, ReviewMode};
 use pageai_core::review::{ReviewSessionV1, State};
@@ -120,7 +122,8 @@ pub fn run(
         grants: None,
         idempotency_key: &key,
     };
-    let route::Routed { wire: route, write } = route::routed(&request.prompt, &input);
+    let mint = &mut *stores.mint;
+    let route::Routed { wire: route, write } = route::routed(&request.prompt, &input, &mut || mint.block_id());
     let answer = CommandAnswer {
         ok: true,
         outcome: CommandOutcome::Hermes,
@@ -159,11 +162,11 @@ fn freeze(page: &Page, scope: &Scope, stores: &mut Stores<'_>) -> Result<(String
     Ok((context_id, frozen))
 }
 
-/// Runs a direct route's recommended call as a `shortcut` tool call under `profile` (the command's review
-/// mode), and says whether it was applied or is held for review.
+/// Runs a direct route's recommended call (typed and planned) as a `shortcut` tool call under `profile`
+/// (the command's review mode), and says whether it was applied or is held for review.
 fn run_shortcut(
     mut answer: CommandAnswer,
-    recommended: ApplyBlockOpsArgs,
+    recommended: ToolArgs,
     page: &mut Page,
     profile: &Profile,
     trace_id: &str,
@@ -190,12 +193,8 @@ fn run_shortcut(
 }
 
 /// The recommended call with `dryRun:false`, under a new run and tool-call id.
-fn shortcut_call(
-    recommended: ApplyBlockOpsArgs,
-    trace_id: &str,
-    stores: &mut Stores<'_>,
-) -> Result<ToolCallRequest, Error> {
-    let args = WriteArgs::ApplyBlockOps(ApplyBlockOpsArgs { dry_run: false, ..recommended });
+fn shortcut_call(mut args: ToolArgs, trace_id: &str, stores: &mut Stores<'_>) -> Result<ToolCallRequest, Error> {
+    args.set_dry_run(false);
     Ok(ToolCallRequest {
         call: SentCall::typed(args),
         run_id: stores.mint.opaque(pageai_core::ids::Kind::Run)?,

@@ -68,6 +68,43 @@ fn the_shortcut_applies_the_routers_typed_write_recorded_as_its_wire_json_would_
     assert_eq!(page.revision, 1, "nothing written again");
 }
 
+/// The block the command inserts: its id in the session's preview, in the applied result, on the page.
+fn inserted_ids(answer: &CommandAnswer, page: &Page) -> (Option<String>, Option<String>, Option<String>) {
+    let session = answer.review_session.as_ref().expect("a session");
+    let inserted = |result: &pageai_core::wire::ToolResultV1| {
+        result.changed_blocks.iter().find(|c| c.op == "insert").map(|c| c.block_id.clone())
+    };
+    let previewed = session.preview.as_ref().and_then(inserted);
+    let applied = session.applied.as_ref().and_then(|a| inserted(&a.result));
+    let on_page = page.blocks.last().map(|b| b.block_id.clone());
+    (previewed, applied, on_page)
+}
+
+#[test]
+fn the_command_plans_its_write_once_and_the_previewed_block_is_the_one_that_lands() {
+    let mut page = page();
+    let mut memory = in_mode(ReviewMode::Yolo);
+    let answer = run(&mut page, &command("在末尾添加「谢谢大家」", Scope::Full, None), "tr_1", &mut memory.stores())
+        .expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Applied);
+    // One plan, the router's dry-run: its one inserted block's id is the only block id minted, and the
+    // session's preview, the applied result and the page all show it.
+    assert_eq!(memory.mint.block_ids, 1, "the write was planned more than once");
+    let (previewed, applied, on_page) = inserted_ids(&answer, &page);
+    assert_eq!(page.blocks.last().map(|b| b.text.as_str()), Some("谢谢大家"));
+    assert!(previewed.as_deref().is_some_and(|id| id.starts_with("b_mint")), "{previewed:?}");
+    assert_eq!((&previewed, &applied), (&on_page, &on_page));
+
+    // Held for review, the proposal is the router's plan too: no second plan.
+    let mut page = self::page();
+    let mut memory = in_mode(ReviewMode::Review);
+    let answer = run(&mut page, &command("在末尾添加「谢谢大家」", Scope::Full, None), "tr_1", &mut memory.stores())
+        .expect("ran");
+    assert_eq!(answer.outcome, CommandOutcome::Review);
+    assert_eq!(memory.mint.block_ids, 1, "the held write was planned more than once");
+    assert!(inserted_ids(&answer, &page).0.is_some_and(|id| id.starts_with("b_mint")));
+}
+
 #[test]
 fn in_review_mode_the_shortcut_waits_for_the_user() {
     let mut page = page();

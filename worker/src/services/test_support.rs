@@ -90,20 +90,26 @@ impl ContextStore for MemoryContexts {
 
 /// Counting ids: `ctx_1`, `rs.doc.2`, `b_mint00003`.
 #[derive(Default)]
-pub struct CountingIds(pub u32);
+pub struct CountingIds {
+    /// Ids minted so far, of every kind: the last id's number.
+    pub minted: u32,
+    /// Of them, block ids: each write's plan mints one per block it inserts, so this counts plans.
+    pub block_ids: u32,
+}
 
 impl IdMinter for CountingIds {
     fn opaque(&mut self, kind: Kind) -> Result<String, Error> {
-        self.0 += 1;
-        Ok(format!("{}{}", kind.prefix(), self.0))
+        self.minted += 1;
+        Ok(format!("{}{}", kind.prefix(), self.minted))
     }
     fn session_id(&mut self, document_id: &str) -> Result<String, Error> {
-        self.0 += 1;
-        Ok(format!("rs.{document_id}.{}", self.0))
+        self.minted += 1;
+        Ok(format!("rs.{document_id}.{}", self.minted))
     }
     fn block_id(&mut self) -> String {
-        self.0 += 1;
-        format!("b_mint{:05}", self.0)
+        self.minted += 1;
+        self.block_ids += 1;
+        format!("b_mint{:05}", self.minted)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Unit tests of the review services: a harness around the executor, then the propose paths here, the
 //! accept, stale and partial paths in `accept`, and reject, abort, retry, revert and storage in `lifecycle`.
 
+use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
@@ -9,7 +10,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::error::Error;
 use crate::executor::idempotency::MemoryIdempotencyStore;
-use crate::executor::{Call, Env, NoContexts, Origin, execute};
+use crate::executor::{Call, Env, FrozenContext, Origin, execute};
 use crate::page::{Block, Page};
 use crate::profile::{Profile, ReviewMode};
 
@@ -37,6 +38,7 @@ fn page() -> Page {
 struct Harness {
     profile: Profile,
     store: MemoryIdempotencyStore,
+    contexts: BTreeMap<String, FrozenContext>,
     minted: u32,
 }
 
@@ -45,6 +47,7 @@ impl Harness {
         Harness {
             profile: Profile { review_mode: mode, ..Profile::default() },
             store: MemoryIdempotencyStore::new(),
+            contexts: BTreeMap::new(),
             minted: 0,
         }
     }
@@ -59,7 +62,7 @@ impl Harness {
             profile: &self.profile,
             grants: None,
             role: crate::policy::Role::Owner,
-            contexts: &NoContexts,
+            contexts: &self.contexts,
             idempotency: &mut self.store,
             mint: &mut mint,
         };
@@ -72,9 +75,16 @@ impl Harness {
         &mut self,
         page: &mut Page,
         tool: &str,
-        args: Value,
+        mut args: Value,
         origin: Origin,
     ) -> crate::Result<ReviewSessionV1> {
+        // An AI write that a `yolo` session applies is bound to its run's context, as the executor requires:
+        // here one over the whole page as it is. A held proposal only previews, and needs none.
+        let applies = self.profile.review_mode == ReviewMode::Yolo;
+        if applies && origin.is_ai() && args.get("contextId").is_none() {
+            self.contexts.insert("ctx_page".into(), FrozenContext::whole_page(page, "ctx_page"));
+            args["contextId"] = json!("ctx_page");
+        }
         self.with_env(|env| {
             let call = Call {
                 tool_name: tool,
