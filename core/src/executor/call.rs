@@ -54,7 +54,7 @@ pub struct Prints {
 }
 
 /// A tool call's arguments, typed, with the fingerprints of the JSON they were parsed from (if any), and
-/// the write's plan once one was made for them ([`ToolArgs::with_plan`]).
+/// the write's plan once one was made for them (attached by core only).
 #[derive(Debug, Clone)]
 pub struct ToolArgs {
     typed: Typed,

@@ -5,7 +5,13 @@
 //! [`ToolArgs::parse`] for a [`Call`] given as JSON, or typed by core ([`WriteArgs`]); the executor, review
 //! and the Worker's access checks then take the typed [`ToolCall`] and read no argument JSON. An AI write
 //! that names no frozen context never leaves the parse of a sent call (`mnote_context_required`,
-//! [`SentCall::into_args`]).
+//! [`SentCall::into_args`]), and the executor refuses one that reaches it anyway (a write typed by core):
+//! an AI write that changes the page is bound to its context, or to the scope a review session recorded
+//! from it.
+//!
+//! A write is planned once: the plan travels with its typed arguments (`Planned`, attached by core only),
+//! so the router's self dry-run is the plan the command route's shortcut is previewed and applied from, and
+//! a `yolo` proposal's apply commits the plan its preview showed, minted block ids included.
 //!
 //! For a write the order is SPEC §5's: schema → idempotency replay → frozen context → revision → the
 //! operations engine (block exists → in scope → editable → match found → match unique) → policy (tool
