@@ -54,10 +54,12 @@ pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>)
     let mut session = draft(page, request, &preview, base_scope(call, env), env.profile.review_mode);
     let at = call.at;
     session.step(Action::Preview, at)?;
+    // Held or applied is the one review rule's answer (`policy::held`, which the executor asked for this
+    // very preview): `blocked`. An AI write is held in every mode but `yolo`, and there when high-risk.
     let blocked = preview.blocked;
     let key = preview.audit.idempotency_key.clone();
     session.preview = Some(preview);
-    if env.profile.review_mode != ReviewMode::Yolo || blocked {
+    if blocked {
         session.step(Action::Present, at)?;
         return Ok(session);
     }
