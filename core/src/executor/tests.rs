@@ -39,27 +39,13 @@ impl Harness {
         Harness { profile, contexts: BTreeMap::new(), store: MemoryIdempotencyStore::new(), minted: 0 }
     }
 
-    /// Runs one call. An AI write that names no context is bound to one over the whole page as it is
-    /// ([`FrozenContext::whole_page`]), as its run's `doc_fetch` would have made it.
-    fn call(&mut self, page: &mut Page, tool: &str, mut args: Value, origin: Origin) -> Result<Outcome> {
-        let unbound = args.get("contextId").is_none();
-        if origin.is_ai() && unbound && Tool::from_name(tool).is_some_and(Tool::writes) {
-            self.contexts.insert("ctx_page".into(), FrozenContext::whole_page(page, "ctx_page"));
-            args["contextId"] = json!("ctx_page");
-        }
+    /// Runs `f` with the executor's environment over this harness: the owner's role, its contexts and
+    /// idempotency records, and block ids minted as `b_{n}`.
+    fn with_env<T>(&mut self, f: impl FnOnce(&mut Env<'_>) -> T) -> T {
         let mut minted = self.minted;
         let mut mint = || {
             minted += 1;
             alloc::format!("b_{minted:010}")
-        };
-        let call = Call {
-            tool_name: tool,
-            args: &args,
-            origin,
-            actor: "tester",
-            at: "2026-11-30T00:00:00Z",
-            tool_call_id: "tc_1",
-            new_context_id: "ctx_1",
         };
         let mut env = Env {
             profile: &self.profile,
@@ -69,8 +55,29 @@ impl Harness {
             idempotency: &mut self.store,
             mint: &mut mint,
         };
-        let out = execute(page, &call, &mut env);
+        let out = f(&mut env);
         self.minted = minted;
+        out
+    }
+
+    /// Runs one call. An AI write that names no context is bound to one over the whole page as it is
+    /// ([`FrozenContext::whole_page`]), as its run's `doc_fetch` would have made it.
+    fn call(&mut self, page: &mut Page, tool: &str, mut args: Value, origin: Origin) -> Result<Outcome> {
+        let unbound = args.get("contextId").is_none();
+        if origin.is_ai() && unbound && Tool::from_name(tool).is_some_and(Tool::writes) {
+            self.contexts.insert("ctx_page".into(), FrozenContext::whole_page(page, "ctx_page"));
+            args["contextId"] = json!("ctx_page");
+        }
+        let call = Call {
+            tool_name: tool,
+            args: &args,
+            origin,
+            actor: "tester",
+            at: "2026-11-30T00:00:00Z",
+            tool_call_id: "tc_1",
+            new_context_id: "ctx_1",
+        };
+        let out = self.with_env(|env| execute(page, &call, env));
         if let Ok(Outcome { effect: Effect::Read { frozen: Some(f) }, .. }) = &out {
             self.contexts.insert(f.context_id.clone(), f.clone());
         }
@@ -495,19 +502,9 @@ fn the_executor_itself_refuses_an_ai_write_bound_to_nothing() {
         })
     };
     let run = |args: WriteArgs, origin: Origin| {
-        let mut h = Harness::new();
         let mut p = page();
-        let mut mint = String::new;
-        let mut env = Env {
-            profile: &h.profile,
-            grants: None,
-            role: crate::policy::Role::Owner,
-            contexts: &h.contexts,
-            idempotency: &mut h.store,
-            mint: &mut mint,
-        };
         let call = WriteCall { args, origin, actor: "tester", at: "2026-11-30T00:00:00Z", tool_call_id: "tc_1" };
-        execute_write(&mut p, call, &mut env).map(|o| (o.effect, p.revision))
+        Harness::new().with_env(|env| execute_write(&mut p, call, env)).map(|o| (o.effect, p.revision))
     };
     for origin in [Origin::Hermes, Origin::Shortcut] {
         let refused = run(args(false, None), origin).unwrap_err();
