@@ -1,6 +1,6 @@
 // End-to-end: state survives a restart. Stop `wrangler dev` and start it again on the same persist folder;
 // the page, the review sessions, the profile, the frozen contexts, idempotency records and the audit log
-// are all still there. And a crash loses nothing either: wrangler and workerd killed (SIGKILL) in the
+// are all still there (a frozen context, too, once the object's memory let it go). And a crash loses nothing either: wrangler and workerd killed (SIGKILL) in the
 // middle of a burst of writes, every write that was answered is there after the restart, and no write is
 // there by half.
 //
@@ -118,6 +118,27 @@ test('a frozen context kept in memory still binds writes after a restart, read b
     const refused = assertCodedError(await write('p_2', 'second'), 400, 'mnote_block_target_out_of_scope');
     assert.deepEqual(refused.details.allowedTargetBlockIds, ['p_1']);
   }
+  const landed = await write('p_1', 'first');
+  assert.equal(landed.status, 200, landed.text);
+  assert.equal((await getPage(url, doc)).revision, 2);
+  await worker.stop();
+});
+
+test('a frozen context evicted from memory still binds writes, read back from storage', { timeout: 600_000 }, async () => {
+  worker = await startWorker({ persistTo: await freshState(), vars: TOOL_VARS });
+  const { url } = worker;
+  const doc = 'evicted_context_doc';
+  await setProfile(url, { tools: { disabled: [] }, reviewMode: 'yolo' });
+  await putPage(url, doc, { p_1: 'first block', p_2: 'second block' });
+  const read = (blockId) => toolCall(url, 'doc_fetch', { documentId: doc, scope: { type: 'block', blockId } });
+  const { contextId } = (await read('p_1')).body.result;
+  // The object keeps at most 32 contexts (worker/src/services/tables/context_cache.rs), least recently used
+  // out first: 32 newer ones push the first out of its memory.
+  for (let i = 0; i < 32; i++) assert.equal((await read('p_2')).status, 200);
+  const write = (blockId, matchText) =>
+    toolCall(url, 'doc_apply_block_ops', replaceArgs(doc, 1, { blockId, matchText, content: 'edited', contextId }));
+  const refused = assertCodedError(await write('p_2', 'second'), 400, 'mnote_block_target_out_of_scope');
+  assert.deepEqual(refused.details.allowedTargetBlockIds, ['p_1']);
   const landed = await write('p_1', 'first');
   assert.equal(landed.status, 200, landed.text);
   assert.equal((await getPage(url, doc)).revision, 2);

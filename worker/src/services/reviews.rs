@@ -9,8 +9,6 @@
 //! Accept and revert answer core's `mnote.page_ai_review_answer.v1`, byte for byte the same on a replay;
 //! the other actions (and `Get`) answer the session itself.
 
-use std::collections::BTreeMap;
-
 use pageai_core::Error;
 use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::events;
@@ -66,7 +64,7 @@ pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, stores: &mu
     let now = stores.now;
     let stamp = Stamp { actor: &stores.acting.user, at: &now.at };
     // Review writes carry no contextId: their scope is the session's own `base.allowedTargetBlockIds`.
-    let contexts = BTreeMap::new();
+    let contexts = pageai_core::executor::NoContexts;
     match action {
         ReviewAction::Get => to_json(&session),
         ReviewAction::Accept(request) => {

@@ -9,16 +9,16 @@
 //!
 //! Core's own traits are used where core calls back into storage: [`IdempotencyStore`] (the executor) and
 //! [`AuditStore`] (the audit chain). Frozen contexts are looked up by core through `ContextLookup`, which
-//! hands out references; a [`ContextStore`] is therefore read up front ([`Stores::contexts_for`]) into a map
-//! that core borrows.
+//! hands out references; a [`ContextStore`] is therefore read up front ([`Stores::contexts_for`]) into a
+//! [`BoundContext`] that core borrows. A context is shared with the object's cache, never copied per call.
 
-use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use pageai_core::Error;
 use pageai_core::audit::AuditStore;
 use pageai_core::events::ToolEventV1;
 use pageai_core::executor::idempotency::IdempotencyStore;
-use pageai_core::executor::{self, FrozenContext, Origin};
+use pageai_core::executor::{self, ContextLookup, FrozenContext, Origin};
 use pageai_core::ids::Kind;
 use pageai_core::live::AppliedWrite;
 use pageai_core::profile::Profile;
@@ -61,10 +61,22 @@ pub trait SessionStore {
 
 /// The frozen contexts of one document, each valid until its expiry.
 pub trait ContextStore {
-    /// The context, unless it is unknown or expired at `now_ms`.
-    fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<FrozenContext>, Error>;
+    /// The context, unless it is unknown or expired at `now_ms`: shared with whatever keeps it (a whole-page
+    /// context of a large page is tens of thousands of strings, too many to copy per call).
+    fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<Rc<FrozenContext>>, Error>;
     /// Stores a context until `expires_at_ms`.
     fn freeze(&mut self, context: &FrozenContext, expires_at_ms: i64) -> Result<(), Error>;
+}
+
+/// The context a call names, read up front for core's `ContextLookup` (none when the call names none, or
+/// names one unknown or expired: the executor then answers `mnote_context_not_found`).
+#[derive(Debug, Clone, Default)]
+pub struct BoundContext(Option<Rc<FrozenContext>>);
+
+impl ContextLookup for BoundContext {
+    fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {
+        self.0.as_deref().filter(|context| context.context_id == context_id)
+    }
 }
 
 /// Fresh ids. Block ids are infallible for core's sake; a minter that cannot mint one reports it when the
@@ -135,14 +147,11 @@ impl<'a> Stores<'a> {
 
     /// The context a call names (its typed `contextId`), read up front for core's `ContextLookup`.
     /// An unknown or expired id is simply absent: the executor then answers `mnote_context_not_found`.
-    pub fn contexts_for(&self, context_id: Option<&str>) -> Result<BTreeMap<String, FrozenContext>, Error> {
-        let mut found = BTreeMap::new();
-        if let Some(id) = context_id
-            && let Some(context) = self.contexts.load(id, self.now.ms)?
-        {
-            found.insert(id.to_string(), context);
+    pub fn contexts_for(&self, context_id: Option<&str>) -> Result<BoundContext, Error> {
+        match context_id {
+            Some(id) => Ok(BoundContext(self.contexts.load(id, self.now.ms)?)),
+            None => Ok(BoundContext(None)),
         }
-        Ok(found)
     }
 
     /// Freezes `context` for [`Stores::context_ttl_seconds`].
@@ -152,11 +161,7 @@ impl<'a> Stores<'a> {
     }
 
     /// Runs `work` with core's executor environment over these stores and the preloaded `contexts`.
-    pub fn with_env<T>(
-        &mut self,
-        contexts: &BTreeMap<String, FrozenContext>,
-        work: impl FnOnce(&mut executor::Env<'_>) -> T,
-    ) -> T {
+    pub fn with_env<T>(&mut self, contexts: &dyn ContextLookup, work: impl FnOnce(&mut executor::Env<'_>) -> T) -> T {
         let mint = &mut *self.mint;
         let mut block_id = || mint.block_id();
         let mut env = executor::Env {

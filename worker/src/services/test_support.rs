@@ -79,8 +79,8 @@ pub struct MemoryContexts {
 }
 
 impl ContextStore for MemoryContexts {
-    fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<FrozenContext>, Error> {
-        Ok(self.by_id.get(context_id).filter(|(_, exp)| *exp > now_ms).map(|(c, _)| c.clone()))
+    fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<std::rc::Rc<FrozenContext>>, Error> {
+        Ok(self.by_id.get(context_id).filter(|(_, exp)| *exp > now_ms).map(|(c, _)| std::rc::Rc::new(c.clone())))
     }
     fn freeze(&mut self, context: &FrozenContext, expires_at_ms: i64) -> Result<(), Error> {
         self.by_id.insert(context.context_id.clone(), (context.clone(), expires_at_ms));

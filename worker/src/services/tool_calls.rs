@@ -30,10 +30,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
-use super::stores::{ProposalKey, Stores};
-use pageai_core::executor::FrozenContext;
+use super::stores::{BoundContext, ProposalKey, Stores};
 
 /// A tool call as the document's object runs it: the call parsed once ([`SentCall`]), where it entered.
 /// On the wire to the object it is `{toolName, args, runId, toolCallId, traceId, origin}`; the object's
@@ -201,7 +199,7 @@ fn plain(
     page: &mut Page,
     call: ToolCall<'_>,
     run_id: &str,
-    contexts: &BTreeMap<String, FrozenContext>,
+    contexts: &BoundContext,
     stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
     let (tool_name, origin) = (call.args.tool().spec().name, call.origin);
@@ -225,7 +223,7 @@ fn session(
     call: &ToolCall<'_>,
     ids: &Ids<'_>,
     proposal: Proposal,
-    contexts: &BTreeMap<String, FrozenContext>,
+    contexts: &BoundContext,
     stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
     let tool_name = call.args.tool().spec().name;

@@ -145,8 +145,8 @@ impl DocumentObject {
             deleted: &deleted,
             author: Author::Writes(writes),
         });
-        let sessions = if succeeded { tables.sessions.stored() } else { Vec::new() };
-        let commit = Commit { page, at, change, events: &tables.events, sessions: &sessions };
+        let sessions = if succeeded { tables.sessions.stored() } else { &[] };
+        let commit = Commit { page, at, change, events: &tables.events, sessions };
         let rows = self.live_rows(&commit, trace_id)?;
         tables.live.clone_from(&rows);
         Ok(rows)

@@ -8,6 +8,10 @@
 //! purged when contexts are committed, as the rows are. The cache is bounded by [`MAX_ENTRIES`] and
 //! [`MAX_BYTES`] (estimated), least recently used first out; a context too large for it alone is read from
 //! SQLite every time, as all were before. After eviction or a restart of the object the row answers.
+//!
+//! Entries are shared ([`Rc`]), never copied: a write bound to a whole-page context borrows the kept one,
+//! so it neither copies nor frees that context's ids and hashes (at 10,000 blocks, copying and dropping
+//! them cost a write about as much as the write itself).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -23,7 +27,7 @@ pub const MAX_BYTES: usize = 8 * 1024 * 1024;
 
 #[derive(Debug)]
 struct Entry {
-    context: FrozenContext,
+    context: Rc<FrozenContext>,
     expires_at_ms: i64,
     bytes: usize,
     used: u64,
@@ -51,19 +55,19 @@ fn bytes_of(context: &FrozenContext) -> usize {
 
 impl ContextCache {
     /// The context `context_id` if it is kept and unexpired at `now_ms`.
-    pub fn get(&self, context_id: &str, now_ms: i64) -> Option<FrozenContext> {
+    pub fn get(&self, context_id: &str, now_ms: i64) -> Option<Rc<FrozenContext>> {
         let mut inner = self.0.borrow_mut();
         inner.clock += 1;
         let clock = inner.clock;
         let entry =
             inner.entries.iter_mut().find(|e| e.context.context_id == context_id && e.expires_at_ms > now_ms)?;
         entry.used = clock;
-        Some(entry.context.clone())
+        Some(Rc::clone(&entry.context))
     }
 
     /// Keeps `context` (as stored) until `expires_at_ms`, replacing an entry of the same id, evicting the
     /// least recently used past the bounds; drops entries expired at `now_ms`.
-    pub fn committed(&self, context: FrozenContext, expires_at_ms: i64, now_ms: i64) {
+    pub fn committed(&self, context: Rc<FrozenContext>, expires_at_ms: i64, now_ms: i64) {
         let mut inner = self.0.borrow_mut();
         inner.entries.retain(|e| e.expires_at_ms > now_ms && e.context.context_id != context.context_id);
         let bytes = bytes_of(&context);
@@ -93,15 +97,15 @@ mod tests {
 
     use super::*;
 
-    fn context(id: &str, blocks: usize) -> FrozenContext {
-        FrozenContext {
+    fn context(id: &str, blocks: usize) -> Rc<FrozenContext> {
+        Rc::new(FrozenContext {
             context_id: id.into(),
             document_id: "doc".into(),
             revision: 1,
             scope: "full".into(),
             allowed_target_block_ids: (0..blocks).map(|i| format!("p_{i}")).collect(),
             block_hashes: (0..blocks).map(|i| (format!("p_{i}"), "0123abcd".to_string())).collect(),
-        }
+        })
     }
 
     #[test]
@@ -143,6 +147,15 @@ mod tests {
         cache.committed(context("ctx_huge", 200_000), i64::MAX, 0);
         assert!(cache.get("ctx_huge", 0).is_none(), "a context over the whole budget is never kept");
         assert!(cache.size().1 <= MAX_BYTES);
+    }
+
+    #[test]
+    fn a_kept_context_is_shared_not_copied() {
+        let cache = ContextCache::default();
+        let kept = context("ctx_a", 10_000);
+        cache.committed(Rc::clone(&kept), 100, 0);
+        let (first, second) = (cache.get("ctx_a", 0).unwrap(), cache.get("ctx_a", 1).unwrap());
+        assert!(Rc::ptr_eq(&first, &kept) && Rc::ptr_eq(&second, &kept));
     }
 
     #[test]

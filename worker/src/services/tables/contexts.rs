@@ -6,12 +6,14 @@
 //! call that names it acts for that person ([`ContextTable::acting_of`]), never above their role. Rows
 //! made before identities act for the single user, as owner.
 //!
-//! Committed contexts are also kept in the object's memory ([`ContextCache`]): a write reads its context
-//! there, and from SQLite only after an eviction or a restart.
+//! Committed contexts are also kept in the object's memory ([`ContextCache`]): a write borrows its context
+//! there (shared, not copied), and reads it from SQLite only after an eviction or a restart.
 //!
 //! Two writers freeze contexts here: core's executor (a `doc_fetch` through the tool route or MCP, via the
 //! [`ContextStore`] trait) and the Hermes proxy's run start ([`ContextTable::freeze_run`], which also keeps
 //! the request's full scope).
+
+use std::rc::Rc;
 
 use pageai_core::Error;
 use pageai_core::context::Scope;
@@ -94,7 +96,7 @@ struct ActingRow {
 /// A context frozen by this command: the context, its expiry, its scope as JSON (`null` when core froze
 /// it: the allowed ids are what later checks read), and its columns as JSON.
 struct Pending {
-    context: FrozenContext,
+    context: Rc<FrozenContext>,
     expires_at_ms: i64,
     scope_detail: String,
     allowed: String,
@@ -110,16 +112,16 @@ impl Pending {
         if hashes.len() > MAX_HASHES_BYTES {
             hashes = "{}".into();
         }
-        Ok(Pending { context: context.clone(), expires_at_ms, scope_detail, allowed, hashes })
+        Ok(Pending { context: Rc::new(context.clone()), expires_at_ms, scope_detail, allowed, hashes })
     }
 
-    /// The context as a later command reads it back from its row.
-    fn stored(self) -> FrozenContext {
-        let mut context = self.context;
-        if self.hashes == "{}" {
-            context.block_hashes.clear();
+    /// The context as a later command reads it back from its row: shared, unless its hashes were too
+    /// large to keep.
+    fn stored(self) -> Rc<FrozenContext> {
+        if self.hashes != "{}" || self.context.block_hashes.is_empty() {
+            return self.context;
         }
-        context
+        Rc::new(FrozenContext { block_hashes: Default::default(), ..(*self.context).clone() })
     }
 }
 
@@ -197,10 +199,10 @@ impl ContextTable {
 }
 
 impl ContextStore for ContextTable {
-    fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<FrozenContext>, Error> {
+    fn load(&self, context_id: &str, now_ms: i64) -> Result<Option<Rc<FrozenContext>>, Error> {
         let pending = self.pending.iter().find(|p| p.context.context_id == context_id && p.expires_at_ms > now_ms);
         if let Some(pending) = pending {
-            return Ok(Some(pending.context.clone()));
+            return Ok(Some(Rc::clone(&pending.context)));
         }
         if let Some(kept) = self.cache.get(context_id, now_ms) {
             return Ok(Some(kept));
@@ -218,16 +220,16 @@ impl ContextStore for ContextTable {
         let allowed: Vec<String> =
             serde_json::from_str(&row.allowed_ids).map_err(|e| storage("decode allowed_ids", e))?;
         let block_hashes = serde_json::from_str(&row.block_hashes).map_err(|e| storage("decode block_hashes", e))?;
-        let context = FrozenContext {
+        let context = Rc::new(FrozenContext {
             context_id: context_id.to_string(),
             document_id: row.document_id,
             revision: u64::try_from(row.revision).map_err(|e| storage("decode revision", e))?,
             scope: row.scope,
             allowed_target_block_ids: allowed,
             block_hashes,
-        };
+        });
         // Read back after an eviction or a restart: kept again (the row is the truth).
-        self.cache.committed(context.clone(), row.expires_at_ms, now_ms);
+        self.cache.committed(Rc::clone(&context), row.expires_at_ms, now_ms);
         Ok(Some(context))
     }
 

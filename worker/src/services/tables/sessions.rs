@@ -64,8 +64,8 @@ pub struct SessionCounts {
     pub all: u64,
 }
 
+/// What a session this command stores is written with: the proposal it was made for, and its body.
 struct Pending {
-    session: ReviewSessionV1,
     proposal: Option<ProposalKey>,
     body: String,
 }
@@ -73,17 +73,21 @@ struct Pending {
 /// The table, with this command's new and changed sessions.
 pub struct SessionTable {
     sql: SqlStorage,
+    /// The sessions this command stored, in order; `pending` holds what each is written with, at the same
+    /// index. Kept apart so the live channel borrows them rather than copying them (a session bound to a
+    /// whole-page context lists every block of the page).
+    sessions: Vec<ReviewSessionV1>,
     pending: Vec<Pending>,
 }
 
 impl SessionTable {
     pub(super) fn new(sql: SqlStorage) -> Self {
-        SessionTable { sql, pending: Vec::new() }
+        SessionTable { sql, sessions: Vec::new(), pending: Vec::new() }
     }
 
     /// The sessions this command stored, in order, as stored.
-    pub fn stored(&self) -> Vec<ReviewSessionV1> {
-        self.pending.iter().map(|p| p.session.clone()).collect()
+    pub fn stored(&self) -> &[ReviewSessionV1] {
+        &self.sessions
     }
 
     /// At most `limit` sessions that `filter` lets through, after `cursor`, in core's list order: the open
@@ -154,7 +158,7 @@ impl SessionTable {
 
     /// Upserts the sessions; a stored session keeps the proposal it was made for.
     pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
-        for Pending { session, proposal, body } in self.pending {
+        for (session, Pending { proposal, body }) in self.sessions.into_iter().zip(self.pending) {
             let (key, fingerprint) = match proposal {
                 Some(p) => (SqlStorageValue::from(p.idempotency_key), SqlStorageValue::from(p.fingerprint)),
                 None => (SqlStorageValue::Null, SqlStorageValue::Null),
@@ -184,8 +188,8 @@ impl SessionTable {
 
 impl SessionStore for SessionTable {
     fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error> {
-        if let Some(p) = self.pending.iter().rev().find(|p| p.session.session_id == session_id) {
-            return Ok(Some(p.session.clone()));
+        if let Some(session) = self.sessions.iter().rev().find(|s| s.session_id == session_id) {
+            return Ok(Some(session.clone()));
         }
         let rows: Vec<BodyRow> = self
             .sql
@@ -196,8 +200,9 @@ impl SessionStore for SessionTable {
     }
 
     fn find_proposal(&self, key: &ProposalKey) -> Result<Option<ReviewSessionV1>, Error> {
-        if let Some(p) = self.pending.iter().rev().find(|p| p.proposal.as_ref() == Some(key)) {
-            return Ok(Some(p.session.clone()));
+        let mut pending = self.sessions.iter().zip(&self.pending).rev();
+        if let Some((session, _)) = pending.find(|(_, p)| p.proposal.as_ref() == Some(key)) {
+            return Ok(Some(session.clone()));
         }
         let rows: Vec<BodyRow> = self
             .sql
@@ -214,10 +219,15 @@ impl SessionStore for SessionTable {
     fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error> {
         let largest = session.preview.as_ref().and_then(|p| pageai_core::limits::largest_block(&p.changed_blocks));
         let body = encode("encode review session", session, largest)?;
-        let kept =
-            self.pending.iter().find(|p| p.session.session_id == session.session_id).and_then(|p| p.proposal.clone());
-        self.pending.retain(|p| p.session.session_id != session.session_id);
-        self.pending.push(Pending { session: session.clone(), proposal: proposal.cloned().or(kept), body });
+        let mut kept = None;
+        if let Some(at) = self.sessions.iter().position(|s| s.session_id == session.session_id) {
+            self.sessions.remove(at);
+            if at < self.pending.len() {
+                kept = self.pending.remove(at).proposal;
+            }
+        }
+        self.sessions.push(session.clone());
+        self.pending.push(Pending { proposal: proposal.cloned().or(kept), body });
         Ok(())
     }
 }
