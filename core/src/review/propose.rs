@@ -138,16 +138,24 @@ fn apply_now(
 }
 
 /// The blocks the call may target: its frozen context's, narrowed by its own list; `None` when unrestricted.
-/// The executor has already validated both; this only records them so later previews keep the same scope.
+/// The executor has already validated both; this only records them (sorted, once each) so later previews
+/// keep the same scope. A list alone, or the context's own list repeated (the router's recommendations), is
+/// copied as it is rather than hashed: under a whole-page context it is every block of the page.
 fn base_scope(call: &ToolCall<'_>, env: &Env<'_>) -> Option<Vec<String>> {
-    let write = call.args.write();
     let frozen = call.args.context_id().and_then(|id| env.contexts.frozen(id));
-    let listed = write.and_then(|w| w.allowed_target_block_ids());
-    let scope = match frozen {
-        Some(f) => TargetScope::only(f.allowed_target_block_ids.iter().map(String::as_str)),
-        None => TargetScope::unrestricted(),
+    let frozen = frozen.map(|f| f.allowed_target_block_ids.as_slice());
+    let listed = call.args.write().and_then(|w| w.allowed_target_block_ids());
+    let mut ids = match (frozen, listed) {
+        (None, None) => return None,
+        (Some(only), None) | (None, Some(only)) => only.to_vec(),
+        (Some(frozen), Some(listed)) if frozen == listed => frozen.to_vec(),
+        (Some(frozen), Some(listed)) => {
+            return TargetScope::only(frozen.iter().map(String::as_str)).narrowed_by(Some(listed)).ids();
+        }
     };
-    scope.narrowed_by(listed).ids()
+    ids.sort_unstable();
+    ids.dedup();
+    Some(ids)
 }
 
 /// A retry: a new toolCallId and, optionally, a new batch (without one, the same proposal is previewed
