@@ -129,7 +129,7 @@ fn tool_results_carry_text_and_structured_content() {
     // A server fault is a tool error; a relayed body keeps its code.
     let failed = call_error(&reply, &Error::StorageFailed, "tr_2", "rq_2");
     assert_eq!(failed["result"]["isError"], true);
-    let relayed = call_relayed(&reply, &failed["result"]["content"][0]["text"].as_str().expect("text"), "rq_3");
+    let relayed = call_relayed(&reply, failed["result"]["content"][0]["text"].as_str().expect("text"), "rq_3");
     assert_eq!(relayed.as_ref().map(|r| r["result"]["structuredContent"]["requestId"].clone()), Some(json!("rq_3")));
     assert_eq!(call_relayed(&reply, "not json", "rq_4"), None);
 }
