@@ -9,6 +9,7 @@
 //! | `review` | `v1/page_ai_review_session.*`, `v1/tool_event.*` |
 //! | `live_v1` | `v1/live_event.*` |
 //! | `live_v2` | `v2/live_event.*` |
+//! | `route` | `v1/page_ai_command_route.*` |
 //!
 //! Each fixture keeps its input and the answer core gives it; a test recomputes the answer from the
 //! stored input. Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must
@@ -20,4 +21,5 @@ mod context_tools;
 mod live_v1;
 mod live_v2;
 mod review;
+mod route;
 mod support;

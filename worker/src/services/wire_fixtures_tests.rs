@@ -9,6 +9,8 @@
 //! - The calls of those fixtures are accepted by the Worker's MCP parser ([`super::mcp::plan`]), and their
 //!   error bodies by its relay parser ([`super::mcp::call_relayed`]), which hands them to the model unchanged.
 //! - The MCP `tools/list` fixtures are what the Worker's `/mcp` lists ([`super::mcp::tools_list`]).
+//! - The command-route fixtures are the route the Worker's command route answers
+//!   ([`super::commands::run`]), but for the context id and idempotency key the object mints itself.
 //!
 //! Two Worker answers differ from core's bare executor by design, and the tool-path test names them: the
 //! shortcut's audit names the shortcut as its actor, and a locked block is out of scope under a frozen
@@ -28,6 +30,7 @@ use pageai_core::manifest::manifest;
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
 use pageai_core::review::ReviewSessionV1;
+use pageai_core::route::RouteV1;
 use pageai_core::wire::{ErrorBody, LiveEventV1, PageAiContextV1, ReviewAnswerV1, ToolEventV1, ToolResultV1};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -155,10 +158,18 @@ fn every_schema_the_worker_carries_reencodes_byte_for_byte() {
     for fixture in fixtures("v1", "live_event.") {
         checked += same_bytes::<LiveOutput>(&fixture, "output") + same_bytes::<ErrorBody>(&fixture, "error");
     }
-    let read: usize = ["tool_result.", "tool_event.", "page_ai_review_session.", "page_ai_context.", "live_event."]
-        .iter()
-        .map(|prefix| fixtures("v1", prefix).len())
-        .sum();
+    for fixture in fixtures("v1", "page_ai_command_route.") {
+        checked += same_bytes::<RouteV1>(&fixture, "output");
+    }
+    let kinds = [
+        "tool_result.",
+        "tool_event.",
+        "page_ai_review_session.",
+        "page_ai_context.",
+        "live_event.",
+        "page_ai_command_route.",
+    ];
+    let read: usize = kinds.iter().map(|prefix| fixtures("v1", prefix).len()).sum();
     assert_eq!(checked, read, "every fixture has an output or an error, and each was checked");
 }
 
@@ -229,6 +240,36 @@ fn ai_tool_result_fixtures_are_what_the_worker_tool_path_answers() {
         ran += 1;
     }
     assert!(ran >= 5, "only {ran} tool-result fixtures ran");
+}
+
+#[test]
+fn command_route_fixtures_are_what_the_command_route_answers() {
+    let mut ran = 0;
+    for fixture in fixtures("v1", "page_ai_command_route.") {
+        let input = &fixture.json["input"];
+        let mut page: Page = from_value(input["page"].clone()).expect("page");
+        let profile: Profile = from_value(input["profile"].clone()).expect("profile");
+        let mut memory = MemoryStores::new(profile);
+        let request = super::commands::CommandRequest {
+            document_id: page.document_id.clone(),
+            prompt: input["prompt"].as_str().expect("prompt").into(),
+            scope: from_value(input["scope"].clone()).expect("scope"),
+            selection: Some(from_value(input["selection"].clone()).expect("selection")),
+            mode: None,
+            trace_id: None,
+            run_hermes: Some(false),
+        };
+        let answer = super::commands::run(&mut page, &request, "trace_golden", &mut memory.stores()).expect("routed");
+        let mut route = serde_json::to_value(&answer.route).expect("json");
+        // The object mints the context and the key; the fixture names its own.
+        if let Some(args) = route.pointer_mut("/recommendedToolCall/args") {
+            args["contextId"] = input["contextId"].clone();
+            args["idempotencyKey"] = input["idempotencyKey"].clone();
+        }
+        assert_eq!(route, fixture.json["output"], "{}", fixture.name);
+        ran += 1;
+    }
+    assert!(ran >= 8, "only {ran} command-route fixtures ran");
 }
 
 #[test]
