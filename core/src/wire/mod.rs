@@ -22,7 +22,7 @@
 //! | `mnote.page_ai_review_answer.v1` | [`ReviewAnswerV1`] |
 //! | `mnote.tool_event.v1` | [`ToolEventV1`] |
 //! | `mnote.live_event.v1` | [`LiveEventV1`] |
-//! | `mnote.hermes_tool.v1` | the Worker's Hermes client tool entry ([`HERMES_TOOL_V1`]) |
+//! | `mnote.hermes_tool.v1` | the Worker's Hermes client tool entry ([`HermesToolV1`]) |
 //! | `mnote.live_event.v2` | [`LiveEventV1`] with `schema` v2 and one more kind, `profile.changed` ([`ProfileChangeV2`]) |
 //! | (audit log entries) | [`AuditEntryV1`] |
 //! | (every error) | [`ErrorBody`] |
@@ -53,7 +53,7 @@ pub use audit::AuditEntryV1;
 pub use context::{ContextBlockV1, ContextHeldV1, HeldBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
 pub use doc_search::{DOC_SEARCH_V1, SearchHitV1, SearchResultV1};
 pub use error::ErrorBody;
-pub use hermes_tool::HERMES_TOOL_V1;
+pub use hermes_tool::{HERMES_TOOL_V1, HermesToolV1, hermes_tools};
 #[cfg(test)]
 pub(crate) use live_event::LiveEventSchema;
 pub use live_event::{

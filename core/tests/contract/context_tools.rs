@@ -1,12 +1,14 @@
-//! `page_ai_context.*.json`, `tool_result.*.json` and the catalog's `ai_tool_manifest.*.json`,
+//! `page_ai_context.*.json`, `tool_result.*.json`, `doc_search.*.json` and the catalog's `ai_tool_manifest.*.json`,
 //! `mcp_tools_list.*.json`, `openai_functions.*.json` under `tests/fixtures/wire/v1/`.
 //!
 //! Every fixture holds `{input, output}` (or `error` for a coded failure, with `traceId` "trace_golden"):
 //! - `page_ai_context.*.json`: input `{page, request, contextId}`;
-//! - `ai_tool_manifest.*.json`, `mcp_tools_list.*.json`, `openai_functions.*.json`: input
+//! - `ai_tool_manifest.*.json`, `mcp_tools_list.*.json`, `openai_functions.*.json`, `hermes_tool.*.json`
+//!   (the entries of the Worker's `GET /api/hermes/client/tools`): input
 //!   `{profile, grants, permission}`;
 //! - `tool_result.*.json`: input `{page, profile, call:{toolName, args, origin, actor, at, toolCallId}}`, run
-//!   through the executor with block ids minted as `b_golden{n}`.
+//!   through the executor with block ids minted as `b_golden{n}`;
+//! - `doc_search.*.json`: the same, for `mnote.doc.search` calls (answers `mnote.doc_search.v1`).
 
 use pageai_core::context::{ContextRequest, build_context};
 use pageai_core::executor::execute;
@@ -14,6 +16,7 @@ use pageai_core::json::from_value;
 use pageai_core::manifest::{manifest, mcp_tools_list, openai_functions};
 use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
+use pageai_core::wire::hermes_tools;
 use serde_json::{Value, json};
 
 use crate::support::{self, Case, Layout, call_of, pretty_keep_order, with_env};
@@ -83,6 +86,7 @@ fn run_catalog(kind: &str, input: &Value) -> (&'static str, String) {
     let out = match kind {
         "ai_tool_manifest" => serde_json::to_string_pretty(&m),
         "mcp_tools_list" => serde_json::to_string_pretty(&mcp_tools_list(&m)),
+        "hermes_tool" => serde_json::to_string_pretty(&hermes_tools(&m)),
         _ => serde_json::to_string_pretty(&openai_functions(&m)),
     };
     ("output", out.unwrap())
@@ -178,6 +182,23 @@ fn tool_cases() -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// `mnote.doc.search` calls: their answers are `mnote.doc_search.v1`.
+fn search_cases() -> Vec<(&'static str, Value)> {
+    let search = |args: Value| {
+        json!({
+            "page": support::weekly_page(),
+            "profile": {"reviewMode": "yolo"},
+            "call": {"toolName": "mnote.doc.search", "args": args, "origin": "hermes", "actor": "hermes",
+                     "at": "2026-11-30T08:00:00Z", "toolCallId": "call_golden"}
+        })
+    };
+    vec![
+        ("found", search(json!({"documentId": "doc_golden", "query": "API"}))),
+        ("cjk_limited", search(json!({"documentId": "doc_golden", "query": "第一版", "limit": 1}))),
+        ("none", search(json!({"documentId": "doc_golden", "query": "火星"}))),
+    ]
+}
+
 fn catalog_cases() -> Vec<(&'static str, Value)> {
     vec![
         ("default", json!({"profile": {}, "grants": null, "permission": "edit"})),
@@ -198,7 +219,10 @@ fn all_cases() -> Vec<Case> {
     for (name, input) in tool_cases() {
         out.push(Case::new(format!("tool_result.{name}.json"), input, run_tool));
     }
-    for kind in ["ai_tool_manifest", "mcp_tools_list", "openai_functions"] {
+    for (name, input) in search_cases() {
+        out.push(Case::new(format!("doc_search.{name}.json"), input, run_tool));
+    }
+    for kind in ["ai_tool_manifest", "mcp_tools_list", "openai_functions", "hermes_tool"] {
         for (name, input) in catalog_cases() {
             if kind != "ai_tool_manifest" && name != "default" && name != "disabled_block_fetch" {
                 continue;
@@ -211,8 +235,15 @@ fn all_cases() -> Vec<Case> {
 
 /// Other schemas' fixtures (review sessions, tool events, the live channel) are checked by their own
 /// modules.
-const OWNED: [&str; 5] =
-    ["page_ai_context.", "tool_result.", "ai_tool_manifest.", "mcp_tools_list.", "openai_functions."];
+const OWNED: [&str; 7] = [
+    "page_ai_context.",
+    "tool_result.",
+    "doc_search.",
+    "ai_tool_manifest.",
+    "mcp_tools_list.",
+    "openai_functions.",
+    "hermes_tool.",
+];
 
 #[test]
 fn fixtures_match() {

@@ -5,7 +5,7 @@
 //!
 //! | module | fixtures |
 //! |---|---|
-//! | `context_tools` | `v1/page_ai_context.*`, `v1/tool_result.*`, `v1/ai_tool_manifest.*`, `v1/mcp_tools_list.*`, `v1/openai_functions.*` |
+//! | `context_tools` | `v1/page_ai_context.*`, `v1/tool_result.*`, `v1/doc_search.*`, `v1/ai_tool_manifest.*`, `v1/mcp_tools_list.*`, `v1/openai_functions.*` |
 //! | `review` | `v1/page_ai_review_session.*`, `v1/tool_event.*` |
 //! | `live_v1` | `v1/live_event.*` |
 //! | `live_v2` | `v2/live_event.*` |
@@ -23,3 +23,19 @@ mod live_v2;
 mod review;
 mod route;
 mod support;
+
+/// Every wire schema core lists (`wire::SCHEMA_IDS`) is spelled out in at least one golden fixture, so the
+/// package and the Worker have its shape to read.
+#[test]
+fn every_wire_schema_has_a_golden_fixture() {
+    let mut texts = Vec::new();
+    for version in ["v1", "v2"] {
+        for entry in std::fs::read_dir(support::dir(version)).unwrap() {
+            texts.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
+        }
+    }
+    for id in pageai_core::wire::SCHEMA_IDS {
+        let quoted = format!("\"{id}\"");
+        assert!(texts.iter().any(|text| text.contains(&quoted)), "no fixture holds {id}");
+    }
+}

@@ -29,11 +29,10 @@ use crate::services::hermes::instructions::{RunBrief, instructions};
 use crate::services::hermes::sse::SseRelay;
 use crate::services::hermes::sse::pipe::relay_body;
 use crate::services::hermes::wire::{
-    AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HERMES_TOOL_V1, HermesMessages,
-    HermesModels, HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, HistoryMessage,
-    MAX_MESSAGE_CHARS, Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, ToolEntry, Tools,
-    check_run_id, check_session_id, history, owned_by, owned_suffix, owner_tag, session_document, session_id_of,
-    session_prefix,
+    AbortBody, Aborted, CreateSessionBody, CreateSessionRequest, CreatedSession, HermesMessages, HermesModels,
+    HermesRunStarted, HermesRunStatus, HermesSessionEnvelope, HermesSessionList, HistoryMessage, MAX_MESSAGE_CHARS,
+    Models, RunRequest, RunStarted, SessionDetail, SessionList, StartRunBody, Tools, check_run_id, check_session_id,
+    history, owned_by, owned_suffix, owner_tag, session_document, session_id_of, session_prefix,
 };
 use crate::services::hermes::{Hermes, encode_component};
 
@@ -358,13 +357,7 @@ pub async fn tools(req: Request, ctx: &RequestContext) -> Result<Response, Failu
     // The stored profile: the same one the executor guard of the workspace's pages reads.
     let workspace = crate::routes::profile::workspace_of(&req, ctx, Act::Read)?;
     let profile = ProfileClient::new(&ctx.env, &workspace, &ctx.trace_id)?.get(&ctx.trace_id).await?;
-    let catalog = manifest(&profile, None, Permission::Edit);
-    let tools = catalog
-        .tools
-        .into_iter()
-        .filter(|t| t.availability.enabled)
-        .map(|t| ToolEntry { name: t.name, scope: t.capability_scope, schema_version: HERMES_TOOL_V1 })
-        .collect();
+    let tools = pageai_core::wire::hermes_tools(&manifest(&profile, None, Permission::Edit));
     Ok(json_response(&Tools { ok: true, trace_id: ctx.trace_id.clone(), tools }, &ctx.trace_id)?)
 }
 

@@ -4,7 +4,7 @@
 //! - Every fixture of a schema the Worker carries (tool results, tool events, review sessions, contexts,
 //!   live events, coded error bodies) decodes into the type the Worker stores and sends, and encodes back
 //!   byte for byte (`v1`, whose files keep the structs' field order) or to the same JSON (`v2`).
-//! - The tool-result fixtures of an AI call run through the Worker's own tool path
+//! - The tool-result and `doc_search` fixtures of an AI call run through the Worker's own tool path
 //!   ([`super::tool_calls::call`] over the stores in memory), and answer the fixture's result or error body.
 //! - The calls of those fixtures are accepted by the Worker's MCP parser ([`super::mcp::plan`]), and their
 //!   error bodies by its relay parser ([`super::mcp::call_relayed`]), which hands them to the model unchanged.
@@ -31,7 +31,9 @@ use pageai_core::page::{Page, Permission};
 use pageai_core::profile::Profile;
 use pageai_core::review::ReviewSessionV1;
 use pageai_core::route::RouteV1;
-use pageai_core::wire::{ErrorBody, LiveEventV1, PageAiContextV1, ReviewAnswerV1, ToolEventV1, ToolResultV1};
+use pageai_core::wire::{
+    ErrorBody, HermesToolV1, LiveEventV1, PageAiContextV1, ReviewAnswerV1, SearchResultV1, ToolEventV1, ToolResultV1,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -161,6 +163,12 @@ fn every_schema_the_worker_carries_reencodes_byte_for_byte() {
     for fixture in fixtures("v1", "page_ai_command_route.") {
         checked += same_bytes::<RouteV1>(&fixture, "output");
     }
+    for fixture in fixtures("v1", "doc_search.") {
+        checked += same_bytes::<SearchResultV1>(&fixture, "output") + same_bytes::<ErrorBody>(&fixture, "error");
+    }
+    for fixture in fixtures("v1", "hermes_tool.") {
+        checked += same_bytes::<Vec<HermesToolV1>>(&fixture, "output");
+    }
     let kinds = [
         "tool_result.",
         "tool_event.",
@@ -168,6 +176,8 @@ fn every_schema_the_worker_carries_reencodes_byte_for_byte() {
         "page_ai_context.",
         "live_event.",
         "page_ai_command_route.",
+        "doc_search.",
+        "hermes_tool.",
     ];
     let read: usize = kinds.iter().map(|prefix| fixtures("v1", prefix).len()).sum();
     assert_eq!(checked, read, "every fixture has an output or an error, and each was checked");
@@ -195,7 +205,8 @@ fn stores_for(input: &Value) -> MemoryStores {
 #[test]
 fn ai_tool_result_fixtures_are_what_the_worker_tool_path_answers() {
     let mut ran = 0;
-    for fixture in fixtures("v1", "tool_result.") {
+    let searches = fixtures("v1", "doc_search.");
+    for fixture in fixtures("v1", "tool_result.").into_iter().chain(searches) {
         let input = &fixture.json["input"];
         let call = &input["call"];
         let origin: Origin = from_value(call["origin"].clone()).expect("origin");

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Schema version of each entry of `GET /api/hermes/client/tools` (core's, with every other schema id).
-pub use pageai_core::wire::HERMES_TOOL_V1;
+pub use pageai_core::wire::HermesToolV1;
 
 /// Longest chat message accepted.
 pub const MAX_MESSAGE_CHARS: usize = 32_000;
@@ -223,20 +223,8 @@ pub struct Tools {
     pub ok: bool,
     /// The request's trace.
     pub trace_id: String,
-    /// The tools the profile enables.
-    pub tools: Vec<ToolEntry>,
-}
-
-/// One tool.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolEntry {
-    /// The dotted name.
-    pub name: String,
-    /// Its capability scope.
-    pub scope: String,
-    /// [`HERMES_TOOL_V1`].
-    pub schema_version: &'static str,
+    /// The tools the profile enables (core's `wire::hermes_tools`).
+    pub tools: Vec<HermesToolV1>,
 }
 
 #[cfg(test)]
