@@ -15,6 +15,7 @@ use crate::error::{Error, FieldError};
 
 mod decoder;
 pub(crate) mod tagged;
+pub(crate) mod text;
 
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
 ///
@@ -185,7 +186,7 @@ fn child(pointer: &str, name: &str) -> String {
 }
 
 /// A serde_json message without its " at line L column C" (the pointer already says where).
-fn reason_of(e: &serde_json::Error) -> String {
+fn reason_of(e: &dyn core::fmt::Display) -> String {
     let mut reason = e.to_string();
     if let Some(cut) = reason.find(" at line ") {
         reason.truncate(cut);
