@@ -45,6 +45,7 @@ pub(super) struct Failure {
 /// that against serde_path_to_error.
 /// Boxed, so that a `Result` carrying it is as small as one carrying serde_json's (a pointer): a wider
 /// error makes every visitor's code larger.
+#[allow(clippy::box_collection)] // The box is the point: one pointer, see above.
 pub(super) struct Error(Box<String>);
 
 impl fmt::Display for Error {
@@ -212,6 +213,23 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
     }
 }
 
+/// An enum's variant name, and its content unless it is a unit variant given by its name. Not generic, so
+/// that each enum's reader carries one call, not this.
+#[inline(never)]
+fn variant_of(value: &Value) -> Result<(&str, Option<&Value>), Error> {
+    match value {
+        Value::String(name) => Ok((name.as_str(), None)),
+        Value::Object(map) => {
+            let mut members = map.iter();
+            match (members.next(), members.next()) {
+                (Some((name, content)), None) => Ok((name.as_str(), Some(content))),
+                _ => Err(Error::invalid_value(Unexpected::Map, &"map with a single key")),
+            }
+        }
+        other => Err(Error::invalid_type(unexpected(other), &"string or map")),
+    }
+}
+
 /// A number for `visitor`: an integer as `u64` or `i64`, anything else as `f64`.
 fn visit_number<'de, V: Visitor<'de>>(n: &serde_json::Number, visitor: V) -> Result<V::Value, Error> {
     match (n.as_u64(), n.as_i64()) {
@@ -356,17 +374,7 @@ impl<'de> Deserializer<'de> for At<'_, 'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let (name, content) = match self.value {
-            Value::String(name) => (name.as_str(), None),
-            Value::Object(map) => {
-                let mut members = map.iter();
-                match (members.next(), members.next()) {
-                    (Some((name, content)), None) => (name.as_str(), Some(content)),
-                    _ => return Err(Error::invalid_value(Unexpected::Map, &"map with a single key")),
-                }
-            }
-            other => return Err(Error::invalid_type(unexpected(other), &"string or map")),
-        };
+        let (name, content) = variant_of(self.value)?;
         visitor.visit_enum(Variant { name, content, path: self.path, track: self.track })
     }
 
