@@ -15,11 +15,12 @@
 // `--baseline DIR` also loads another build of the package (DIR is its `pkg` folder, e.g. a copy of wasm/pkg
 // made on another commit) and measures it in the same process, interleaved, so before/after ratios come
 // from one run on one machine.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliCompressSync, gzipSync } from "node:zlib";
+import { brotliCompressSync } from "node:zlib";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -35,10 +36,12 @@ const baseline = BASELINE_DIR && require(join(BASELINE_DIR, "node", "pageai.js")
 /** The builds measured: this one, and the baseline when given. */
 const builds = [["this build", pageai, join(root, "wasm", "pkg")], ...(baseline ? [["baseline", baseline, BASELINE_DIR]] : [])];
 
-const SIZE_BUDGET_BYTES = 300_000; // 300 KB, gzipped
-// Issue 15's targets for a 10,000-block page.
+// The main module's budget, gzip -9 (GNU gzip, as scripts/build-wasm counts and enforces it; Node's zlib at
+// level 9 counts about 2% more).
+const SIZE_BUDGET_BYTES = 292_000;
+// Issue 15's targets for a 10,000-block page; the load target is issue 29's.
 const DIRECT_TARGET_MS = 5;
-const LOAD_TARGET_MS = 15;
+const LOAD_TARGET_MS = 6;
 const TYPING_TARGET_MS = 1;
 
 // --- Measuring -----------------------------------------------------------------------------------------
@@ -154,7 +157,7 @@ const sizes = builds.flatMap(([build, , dir]) =>
     .filter(([file]) => existsSync(join(dir, "web", file)))
     .map(([file, module, budgeted]) => {
       const wasm = readFileSync(join(dir, "web", file));
-      const gz = gzipSync(wasm, { level: 9 }).length;
+      const gz = execFileSync("gzip", ["-9c", join(dir, "web", file)], { maxBuffer: 1 << 26 }).length;
       if (budgeted) mainGzip.set(build, gz);
       const verdict = gz <= SIZE_BUDGET_BYTES ? "ok" : "OVER";
       return [
@@ -162,9 +165,9 @@ const sizes = builds.flatMap(([build, , dir]) =>
         file,
         module,
         kib(wasm.length),
-        `${kib(gz)} (${(gz / 1000).toFixed(1)} KB)`,
+        `${gz.toLocaleString("en-US")} B`,
         kib(brotliCompressSync(wasm).length),
-        budgeted ? `${SIZE_BUDGET_BYTES / 1000} KB ${verdict}` : "loaded on import only",
+        budgeted ? `${SIZE_BUDGET_BYTES.toLocaleString("en-US")} B ${verdict}` : "loaded on import only",
       ];
     }),
 );
@@ -349,7 +352,7 @@ console.log(
 const large = sessionFigures.get("10000 this build");
 const verdict = (ok) => (ok ? "met" : "MISSED");
 const targetRows = [
-  ["main .wasm, gzip -9", `${(mainGzip.get("this build") / 1000).toFixed(1)} KB`, `≤ ${SIZE_BUDGET_BYTES / 1000} KB`, verdict(mainGzip.get("this build") <= SIZE_BUDGET_BYTES)],
+  ["main .wasm, gzip -9", `${mainGzip.get("this build").toLocaleString("en-US")} B`, `≤ ${SIZE_BUDGET_BYTES.toLocaleString("en-US")} B`, verdict(mainGzip.get("this build") <= SIZE_BUDGET_BYTES)],
   ["PageSession, 10,000 blocks: route + preview of a finished direct command", fmtMs(large.direct), `≤ ${DIRECT_TARGET_MS} ms`, verdict(large.direct <= DIRECT_TARGET_MS)],
   ["new PageSession, 10,000 blocks (JSON text)", fmtMs(large.load), `≤ ${LOAD_TARGET_MS} ms`, verdict(large.load <= LOAD_TARGET_MS)],
   ["PageSession, 10,000 blocks: typing, per keystroke", fmtMs(large.typing), `≤ ${TYPING_TARGET_MS} ms`, verdict(large.typing <= TYPING_TARGET_MS)],
@@ -359,10 +362,10 @@ const targetRows = [
 if (baseline) {
   const old = sessionFigures.get("10000 baseline");
   targetRows.push(
-    ["baseline: main .wasm, gzip -9", `${(mainGzip.get("baseline") / 1000).toFixed(1)} KB`, "", ""],
+    ["baseline: main .wasm, gzip -9", `${mainGzip.get("baseline").toLocaleString("en-US")} B`, "", ""],
     ["baseline: direct command, 10,000 blocks", `${fmtMs(old.direct)} (${fmtX(old.direct / large.direct)} this build's)`, "", ""],
     ["baseline: new PageSession, 10,000 blocks", `${fmtMs(old.load)} (${fmtX(old.load / large.load)} this build's)`, "", ""],
     ["baseline: typing, 10,000 blocks", `${fmtMs(old.typing)} (${fmtX(old.typing / large.typing)} this build's)`, "", ""],
   );
 }
-table("Issue 15's package targets (this build)", ["figure", "measured", "target", ""], targetRows);
+table("Issue 15's and 29's package targets (this build)", ["figure", "measured", "target", ""], targetRows);

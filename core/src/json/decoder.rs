@@ -14,20 +14,104 @@
 //! - a key that does not read (an unknown field) at the pointer of that key's member;
 //! - the innermost pointer wins: a failure is given a pointer once, where it happens, and keeps it on its
 //!   way out.
+//!
+//! Its error type is its own [`Error`], which words a failure as serde_json's does; see there for why.
 
+use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use core::cell::Cell;
 use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, Error as _, Expected, IntoDeserializer, Unexpected, Visitor};
-use serde_json::{Error, Map, Value};
+use serde_json::{Map, Number, Value};
 
-/// A failed read: where, and serde_json's error.
+/// A failed read: where, and why.
 pub(super) struct Failure {
     /// The JSON pointer of the value (or key) that did not read; empty for the whole input.
     pub pointer: String,
     /// What went wrong, in serde's words.
     pub error: Error,
+}
+
+/// Why a read failed: the message serde_json's own error would carry, word for word.
+///
+/// The decoder's own type rather than `serde_json::Error` for the size of the browser package: serde_json
+/// words "invalid type" and "invalid value" through serde's `Unexpected` display, whose floating-point arm
+/// brings in core's whole `f64` formatting (Grisu and Dragon with their tables, about 8 KB gzipped), though
+/// a JSON float is only ever worded by serde_json's own shortest form. Here every kind of `Unexpected` is
+/// spelled out as serde words it and a float as serde_json does ([`Number`]'s display), so nothing reaches
+/// core's. `serde_json::Error` displays a message made by `custom` as the message itself (what
+/// [`super::reason_of`] reads), so the two agree byte for byte; the decoder's property test holds them to
+/// that against serde_path_to_error.
+/// Boxed, so that a `Result` carrying it is as small as one carrying serde_json's (a pointer): a wider
+/// error makes every visitor's code larger.
+#[allow(clippy::box_collection)] // The box is the point: one pointer, see above.
+pub(super) struct Error(Box<String>);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl de::StdError for Error {}
+
+impl de::Error for Error {
+    #[cold]
+    fn custom<T: fmt::Display>(message: T) -> Self {
+        Error(Box::new(message.to_string()))
+    }
+
+    #[cold]
+    fn invalid_type(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        Error(Box::new(alloc::format!("invalid type: {}, expected {}", Json(unexpected), expected)))
+    }
+
+    #[cold]
+    fn invalid_value(unexpected: Unexpected<'_>, expected: &dyn Expected) -> Self {
+        Error(Box::new(alloc::format!("invalid value: {}, expected {}", Json(unexpected), expected)))
+    }
+}
+
+/// What was found, in serde_json's words: serde's, but `null` for the unit value and a float printed
+/// shortest-round-trip.
+struct Json<'a>(Unexpected<'a>);
+
+impl fmt::Display for Json<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Unexpected::Bool(b) => write!(f, "boolean `{b}`"),
+            Unexpected::Unsigned(i) => write!(f, "integer `{i}`"),
+            Unexpected::Signed(i) => write!(f, "integer `{i}`"),
+            Unexpected::Float(x) => match Number::from_f64(x) {
+                Some(number) => write!(f, "floating point `{number}`"),
+                // Not a JSON number; spelled as serde_json spells it.
+                None if x.is_nan() => f.write_str("floating point `NaN`"),
+                None if x > 0.0 => f.write_str("floating point `inf`"),
+                None => f.write_str("floating point `-inf`"),
+            },
+            Unexpected::Char(c) => write!(f, "character `{c}`"),
+            Unexpected::Str(s) => write!(f, "string {s:?}"),
+            Unexpected::Bytes(_) => f.write_str("byte array"),
+            Unexpected::Unit => f.write_str("null"),
+            Unexpected::Option => f.write_str("Option value"),
+            Unexpected::NewtypeStruct => f.write_str("newtype struct"),
+            Unexpected::Seq => f.write_str("sequence"),
+            Unexpected::Map => f.write_str("map"),
+            Unexpected::Enum => f.write_str("enum"),
+            Unexpected::UnitVariant => f.write_str("unit variant"),
+            Unexpected::NewtypeVariant => f.write_str("newtype variant"),
+            Unexpected::TupleVariant => f.write_str("tuple variant"),
+            Unexpected::StructVariant => f.write_str("struct variant"),
+            Unexpected::Other(other) => f.write_str(other),
+        }
+    }
 }
 
 /// Reads `T` from `value`, or says where and why it does not read.
@@ -126,6 +210,23 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
         Value::String(s) => Unexpected::Str(s),
         Value::Array(_) => Unexpected::Seq,
         Value::Object(_) => Unexpected::Map,
+    }
+}
+
+/// An enum's variant name, and its content unless it is a unit variant given by its name. Not generic, so
+/// that each enum's reader carries one call, not this.
+#[inline(never)]
+fn variant_of(value: &Value) -> Result<(&str, Option<&Value>), Error> {
+    match value {
+        Value::String(name) => Ok((name.as_str(), None)),
+        Value::Object(map) => {
+            let mut members = map.iter();
+            match (members.next(), members.next()) {
+                (Some((name, content)), None) => Ok((name.as_str(), Some(content))),
+                _ => Err(Error::invalid_value(Unexpected::Map, &"map with a single key")),
+            }
+        }
+        other => Err(Error::invalid_type(unexpected(other), &"string or map")),
     }
 }
 
@@ -273,17 +374,7 @@ impl<'de> Deserializer<'de> for At<'_, 'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let (name, content) = match self.value {
-            Value::String(name) => (name.as_str(), None),
-            Value::Object(map) => {
-                let mut members = map.iter();
-                match (members.next(), members.next()) {
-                    (Some((name, content)), None) => (name.as_str(), Some(content)),
-                    _ => return Err(Error::invalid_value(Unexpected::Map, &"map with a single key")),
-                }
-            }
-            other => return Err(Error::invalid_type(unexpected(other), &"string or map")),
-        };
+        let (name, content) = variant_of(self.value)?;
         visitor.visit_enum(Variant { name, content, path: self.path, track: self.track })
     }
 

@@ -3,7 +3,9 @@
 //!
 //! Every shape is read through [`from_value_ref`], so a failure anywhere names its field the same way
 //! (`mnote_invalid_arguments` with `details.pointer`), and the browser package carries one copy of the
-//! parsing code.
+//! parsing code. The one exception is a good page, which [`crate::page::Page::from_json`] reads straight from
+//! its text first (`text.rs`: all or nothing, accepting only what the decoder accepts); anything that does
+//! not read there is read here, for the same answer.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -15,6 +17,7 @@ use crate::error::{Error, FieldError};
 
 mod decoder;
 pub(crate) mod tagged;
+pub(crate) mod text;
 
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
 ///
@@ -185,7 +188,7 @@ fn child(pointer: &str, name: &str) -> String {
 }
 
 /// A serde_json message without its " at line L column C" (the pointer already says where).
-fn reason_of(e: &serde_json::Error) -> String {
+fn reason_of(e: &dyn core::fmt::Display) -> String {
     let mut reason = e.to_string();
     if let Some(cut) = reason.find(" at line ") {
         reason.truncate(cut);
@@ -259,8 +262,14 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
 }
 
 /// Encodes `value` as a JSON value, e.g. to fingerprint typed arguments as if they had been sent as JSON.
+///
+/// Through the text ([`to_json`], then the text read back): the same value serde_json's `to_value` makes
+/// (every float prints shortest-round-trip and reads back to itself; keys are strings either way), but each
+/// type is written by the one serializer every answer is written by, so the browser package carries one
+/// copy of its `Serialize`, not two. Only small shapes (a tool call's arguments) come here.
 pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<Value, Error> {
-    serde_json::to_value(value).map_err(|e| Error::invalid("", e.to_string()))
+    let text = to_json(value)?;
+    serde_json::from_str(&text).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 #[cfg(test)]
