@@ -23,7 +23,14 @@ before(() => {
 after(() => installed?.remove());
 
 /** What this file checks; `every fixture is exercised` fails on a fixture of these kinds that nobody reads. */
-const KINDS = ["page_ai_context.", "tool_result.", "ai_tool_manifest.", "mcp_tools_list.", "openai_functions."];
+const KINDS = [
+  "page_ai_context.",
+  "tool_result.",
+  "page_ai_command_route.",
+  "ai_tool_manifest.",
+  "mcp_tools_list.",
+  "openai_functions.",
+];
 const exercised = new Set();
 
 const GOLDEN_IDS = Array.from({ length: 8 }, (_, i) => `b_golden${i + 1}`);
@@ -70,6 +77,24 @@ describe("golden wire fixtures", () => {
     assert.deepEqual(fixture.input, { profile: {}, grants: null, permission: "edit" });
     assert.equal(JSON.stringify(catalog.manifest()), JSON.stringify(fixture.output));
     assert.equal(JSON.stringify(catalog.manifest(null, null, "edit")), JSON.stringify(fixture.output));
+  });
+
+  test("page_ai_command_route.*: PageSession.route over the fixture's context gives the stored bytes", () => {
+    const all = fixtures("page_ai_command_route.");
+    assert.ok(all.length >= 8, `found ${all.length}`);
+    for (const { name, input, output } of all) {
+      const { page, profile, prompt, scope, selection, contextId, idempotencyKey } = input;
+      const session = new pageai.PageSession(page);
+      try {
+        // The context the Worker's command route freezes: the scope, in its text view.
+        session.context({ scope, formats: ["text"] }, contextId);
+        const route = session.route(prompt, { contextId, idempotencyKey, selection, profile });
+        assert.equal(JSON.stringify(route), JSON.stringify(output), name);
+      } finally {
+        session.free();
+      }
+      exercised.add(name);
+    }
   });
 
   test("tool_result.*: PageSession.preview and validateOps give the stored bytes (and errors)", () => {
