@@ -158,13 +158,16 @@ test("every control on a phone is a 44 px touch target", async () => {
       assert.ok(await page.locator("#decision-use").isVisible());
       assert.deepEqual(await tooSmall(page), [], name);
       await command(page, 'replace "numbers check" with "finance review"', "direct");
+      assert.deepEqual(await tooSmall(page), [], name);
+      await page.fill("#command-input", "");
     }
     assert.deepEqual(await tooSmall(page), [], name);
   }
   // The to-do checkboxes too (the box is drawn at its size inside the target: photographed).
-  await page.fill("#command-input", "");
   await tab("page");
-  const box = await page.getByRole("checkbox", { name: "Done: 审阅面板支持部分接受（partial accept）" }).boundingBox();
+  const checkbox = page.getByRole("checkbox", { name: "Done: 审阅面板支持部分接受（partial accept）" });
+  await checkbox.scrollIntoViewIfNeeded();
+  const box = await checkbox.boundingBox();
   assert.ok(box.width >= 44 && box.height >= 44, JSON.stringify(box));
   await shoot(page, "phone-todos");
 });
