@@ -30,6 +30,12 @@ import { createSaveStatus } from "./js/save-status.js";
 const documentId = new URLSearchParams(location.search).get("doc") || "welcome";
 const $ = (selector) => document.querySelector(selector);
 const layout = createLayout(document.body, $("#tabbar"));
+// The skip link focuses the command box itself (following the link alone would only scroll to it), in the
+// Command tab on a phone.
+$("#skip-to-command").addEventListener("click", (event) => {
+  event.preventDefault();
+  layout.reveal("command", { focus: "#command-input" });
+});
 
 async function main() {
   const [engine, { page, role }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);

@@ -130,6 +130,65 @@ test("the budget control and the audit rows are not cut off; the title shows who
   await page.waitForSelector("#review-session[data-state=rejected]");
 });
 
+/**
+ * The controls of the shown section a finger can't hit: those whose hit area is under 44 × 44 px. An input
+ * inside a label is hit through the whole label (a toggle draws only its label).
+ */
+const tooSmall = (page) =>
+  page.evaluate(() => {
+    const controls = document.querySelectorAll('button, select, input[type=checkbox], input[type=radio], [role=checkbox], [role=switch], a.skip-link');
+    const small = [];
+    for (const el of controls) {
+      if (!el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+      const boxes = [el.getBoundingClientRect(), el.closest("label")?.getBoundingClientRect()].filter(Boolean);
+      const width = Math.max(...boxes.map((b) => b.width));
+      const height = Math.max(...boxes.map((b) => b.height));
+      if (width < 44 - 0.5 || height < 44 - 0.5) small.push(`${el.id || el.className || el.textContent.trim().slice(0, 20)} ${width.toFixed(1)}×${height.toFixed(1)}`);
+    }
+    return small;
+  });
+
+test("every control on a phone is a 44 px touch target", async () => {
+  const { page } = phone;
+  for (const name of ["page", "command", "review", "context", "tools", "audit"]) {
+    await tab(name);
+    if (name === "command") {
+      // The explanation's buttons and Send to Hermes, as well as the examples and the review modes.
+      await command(page, 'replace "numbres check" with "finance review"', "hermes");
+      assert.ok(await page.locator("#decision-use").isVisible());
+      assert.deepEqual(await tooSmall(page), [], name);
+      await command(page, 'replace "numbers check" with "finance review"', "direct");
+      assert.deepEqual(await tooSmall(page), [], name);
+      await page.fill("#command-input", "");
+    }
+    assert.deepEqual(await tooSmall(page), [], name);
+  }
+  // The to-do checkboxes too (the box is drawn at its size inside the target: photographed).
+  await tab("page");
+  const checkbox = page.getByRole("checkbox", { name: "Done: 审阅面板支持部分接受（partial accept）" });
+  await checkbox.scrollIntoViewIfNeeded();
+  const box = await checkbox.boundingBox();
+  assert.ok(box.width >= 44 && box.height >= 44, JSON.stringify(box));
+  await shoot(page, "phone-todos");
+});
+
+test("on a phone the skip link opens the Command tab and focuses the box", async () => {
+  const { page, problems, context } = await demo.open(PHONE);
+  try {
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "skip-to-command");
+    assert.ok(await inViewport(page.locator("#skip-to-command")), "shown while it has the focus");
+    await shoot(page, "phone-skip-link");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.activeElement?.id === "command-input");
+    assert.equal(await page.locator("body").getAttribute("data-tab"), "command");
+    assert.ok(await inViewport(page.locator("#command-input")));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("the main states at both widths, photographed", async () => {
   for (const [name, viewport] of [["desktop", DESKTOP], ["phone", PHONE]]) {
     const { page, problems, context } = await demo.open(viewport);

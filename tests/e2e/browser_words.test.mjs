@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 
 import { DESKTOP, PHONE } from "./lib/browser.mjs";
-import { command, reviewMode, startDemo } from "./lib/demo.mjs";
+import { command, inViewport, reviewMode, shoot, startDemo } from "./lib/demo.mjs";
 
 let demo;
 let page;
@@ -27,6 +27,11 @@ after(async () => {
 });
 
 const text = (selector) => page.locator(selector).innerText();
+/** No write request went out (`writes` records them) and the run view stayed closed. */
+async function assertNoRun(writes) {
+  assert.deepEqual(writes, [], "nothing was sent");
+  assert.equal(await page.locator("#hermes-run").isVisible(), false, "no run started");
+}
 const ids = (selector) => page.locator(selector).evaluateAll((els) => els.map((e) => e.dataset.blockId));
 /** The in-page diff of a block: its deletions and insertions, in order. */
 const spans = (blockId) =>
@@ -143,6 +148,45 @@ describe("keyboard", () => {
     assert.match((await demo.storedPage()).blocks.find((b) => b.blockId === "p_updated").text, /第三季度/);
   });
 
+  test("Enter never starts a model run for a command the box explained as not on the page", async () => {
+    const writes = [];
+    const record = (r) => r.method() !== "GET" && writes.push(r.url());
+    page.on("request", record);
+    try {
+      // A typo: Enter takes the box's correction (the default button), not a Hermes run.
+      await command(page, 'replace "numbres check" with "finance review"', "hermes");
+      assert.equal(await text("#command-keys"), "Enter uses “numbers check” · Shift+Enter new line · Send to Hermes by its button");
+      assert.match(await page.locator("#decision-use").getAttribute("class"), /\bprimary\b/);
+      assert.doesNotMatch(await page.locator("#command-hermes").getAttribute("class"), /\bprimary\b/);
+      await page.locator("#command-input").press("Enter");
+      await page.waitForSelector("#command-panel[data-status=direct]");
+      assert.equal(await page.inputValue("#command-input"), 'replace "numbers check" with "finance review"');
+      await assertNoRun(writes);
+
+      // Not on the page and nothing near it, and a block the page does not have: Enter sends nothing.
+      for (const prompt of ["把「火星」改成「木星」", "删除第九十九段"]) {
+        await command(page, prompt, "hermes");
+        assert.match(await text("#command-keys"), /^Enter sends nothing · Shift\+Enter new line · Send to Hermes by its button$/);
+        await page.locator("#command-input").press("Enter");
+        assert.equal(await page.inputValue("#command-input"), prompt);
+        assert.equal(await page.locator("#command-panel").getAttribute("data-status"), "hermes");
+        await assertNoRun(writes);
+      }
+    } finally {
+      page.off("request", record);
+    }
+
+    // Send to Hermes still starts a run, by its button (no Hermes here: the run view says so).
+    await page.click("#command-hermes");
+    await page.waitForSelector("#hermes-run[data-status=failed]");
+    assert.match(await page.locator("#hermes-run .error-code").innerText(), /^hermes_client_unconfigured$/);
+    await page.fill("#command-input", "");
+    // An open request is still Enter's to send.
+    await command(page, "帮我把这一页润色得更专业", "hermes");
+    assert.equal(await text("#command-keys"), "Enter sends to Hermes · Shift+Enter new line");
+    await page.fill("#command-input", "");
+  });
+
   test("quick review-mode clicks end on the last one, stored and shown", async () => {
     await command(page, 'replace "numbers check" with "finance review"', "direct");
     // Slow profile stores: the second click comes while the first is still on its way.
@@ -199,6 +243,55 @@ describe("keyboard", () => {
     assert.equal(await focused(), second, "and Shift+Tab comes back to the chip last used");
     await page.keyboard.press("End");
     assert.equal(await focused(), await chips.last().getAttribute("data-block-id"));
+  });
+});
+
+describe("screen readers", () => {
+  test("the first Tab stop is a visible skip link to the command box", async () => {
+    const tab = await demo.open(DESKTOP);
+    try {
+      await tab.page.keyboard.press("Tab");
+      const skip = tab.page.locator("#skip-to-command");
+      assert.equal(await tab.page.evaluate(() => document.activeElement?.id), "skip-to-command");
+      assert.equal(await skip.innerText(), "Skip to the command box");
+      assert.ok(await inViewport(skip), "shown while it has the focus");
+      await shoot(tab.page, "desktop-skip-link");
+      await tab.page.keyboard.press("Enter");
+      await tab.page.waitForFunction(() => document.activeElement?.id === "command-input");
+      assert.equal(await inViewport(skip), false, "hidden again once the focus moved on");
+      assert.deepEqual(tab.problems, []);
+    } finally {
+      await tab.context.close();
+    }
+  });
+
+  test("each to-do checkbox is named by its to-do", async () => {
+    assert.equal(await page.locator("#page-blocks").getByRole("checkbox").count(), 4);
+    for (const name of ["Done: Run the end-to-end suite against the real hermes-agent 0.19", "Done: 完成 Markdown 导入导出的往返测试"]) {
+      assert.equal(await page.getByRole("checkbox", { name, exact: true }).count(), 1, name);
+    }
+    assert.equal(await page.getByRole("checkbox", { name: "Done", exact: true }).count(), 0);
+    assert.equal(await page.getByRole("checkbox", { name: /^Done: One Durable Object/, checked: true }).count(), 1);
+  });
+
+  test("lists are exposed as lists of their items", async () => {
+    const lists = page.locator("#page-blocks").getByRole("list");
+    assert.equal(await lists.count(), 4);
+    // What a screen reader hears: Chromium's own accessibility tree, each list with its items in order.
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+      const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+      const { result } = await cdp.send("Runtime.evaluate", { expression: 'document.querySelector("#page-blocks")' });
+      const { nodes: inPage } = await cdp.send("Accessibility.queryAXTree", { objectId: result.objectId, role: "list" });
+      const items = (n) => (byId.get(n.nodeId)?.childIds ?? []).map((id) => byId.get(id)?.role?.value);
+      assert.deepEqual(inPage.map(items), [5, 4, 4, 2].map((n) => Array(n).fill("listitem")));
+    } finally {
+      await cdp.detach();
+    }
+    const bullets = await page.locator("#page-blocks").getByRole("listitem").evaluateAll((els) => els.map((e) => e.dataset.blockId));
+    assert.deepEqual(bullets.slice(0, 5), ["li_context", "li_conflict", "li_router", "li_hermes", "li_dryrun"]);
+    assert.equal(await page.locator('#page-blocks [data-block-id="li_conflict"]').getAttribute("aria-level"), "2");
   });
 });
 

@@ -2,7 +2,9 @@
 // is direct, dry-run by the WASM executor: the decision, what the change does, the diff (word by word for
 // Latin text, character by character for CJK) and the risk update with no request. When the command goes to
 // Hermes instead, the box says why in words ("「火星」 is not on this page", the repeated matches marked in
-// the page and how to ask for all of them). Enter applies (or sends), Shift+Enter adds a line. Apply sends
+// the page and how to ask for all of them). Enter applies (or sends), Shift+Enter adds a line; when the box
+// has just said the command's text or block is not on the page, Enter takes its suggestion (the nearest
+// text) instead and starts no model run (Send to Hermes stays a click away). Apply sends
 // the command to the server, which routes it again with the same core and writes it; Send to Hermes starts
 // a Hermes run on the server and streams it into the run view (js/hermes-run.js), where Stop or Esc ends it.
 
@@ -12,6 +14,16 @@ import { h, replace } from "./dom.js";
 import { explainRoute } from "./explain.js";
 import { createRunView } from "./hermes-run.js";
 import { HELD_FOR_DECIDERS, OWNER_ONLY, errorWords, intentLabel, quoted, reviewModeWords, toolLabel } from "./labels.js";
+
+// The router's reasons after which Enter starts no Hermes run: the box has just said that what the command
+// names is not on this page: its text (`match_not_found`, usually a typo, with the nearest text offered)
+// or its block (`target_not_found`: no such block, nothing selected, the to-do already checked). A model
+// run would look for what the person can see is not there, so Enter takes the box's suggestion or does
+// nothing, and Send to Hermes stays available by its button. Every other reason is Enter's to send: the
+// text is on the page (repeated, locked, outside the selection: a model may still work out which one or
+// read it), the tool or the page is closed to shortcuts (Hermes can still read and answer), or the command
+// needs a model (a question, an open request, something the shortcuts cannot do).
+const NOT_ON_PAGE = new Set(["match_not_found", "target_not_found"]);
 
 const EXAMPLES = [
   { label: "CJK replace", prompt: "把「第一版草稿」改成「初稿」" },
@@ -232,10 +244,14 @@ export function createCommandPanel(root, deps) {
       ? null
       : direct
         ? holds() ? "holds it for review" : "applies"
-        : state.route?.requiresHermesRun ? "sends to Hermes" : "applies";
+        : notOnPage()
+          ? correction() ? `uses ${quoted(state.explained.replaceWith.to)}` : "sends nothing"
+          : state.route?.requiresHermesRun ? "sends to Hermes" : "applies";
+    const newLine = [h("kbd", {}, "Shift"), "+", h("kbd", {}, "Enter"), " new line"];
     replace(
       keys,
-      verb ? [h("kbd", {}, "Enter"), ` ${verb} · `, h("kbd", {}, "Shift"), "+", h("kbd", {}, "Enter"), " new line"] : [h("kbd", {}, "Esc"), " stops Hermes"],
+      verb ? [h("kbd", {}, "Enter"), ` ${verb} · `, newLine] : [h("kbd", {}, "Esc"), " stops Hermes"],
+      verb && notOnPage() ? " · Send to Hermes by its button" : null,
     );
   }
 
@@ -243,6 +259,16 @@ export function createCommandPanel(root, deps) {
    * Whether the server will hold the direct command's write: the router says so for the profile and the
    * risk, and the preview (the session previews for the person's role) says so for a viewer.
    */
+  function notOnPage() {
+    return Boolean(state.route?.requiresHermesRun && NOT_ON_PAGE.has(state.route.reasonCode));
+  }
+
+  /** The box's own rewrite of a command it explained as not on the page: the nearest text instead. */
+  function correction() {
+    const fix = state.explained?.replaceWith;
+    return fix ? state.prompt.replace(fix.from, fix.to) : null;
+  }
+
   function holds() {
     return Boolean(state.route?.requiresReview || state.preview?.blocked);
   }
@@ -299,7 +325,8 @@ export function createCommandPanel(root, deps) {
     const buttons = [];
     if (why.replaceWith) {
       const { from, to } = why.replaceWith;
-      buttons.push(h("button", { type: "button", class: "ghost small", id: "decision-use", onclick: () => setPrompt(state.prompt.replace(from, to)) }, `Use ${quoted(to)}`));
+      // The default for a command that is not on the page: Enter does what this button does.
+      buttons.push(h("button", { type: "button", class: `${notOnPage() ? "primary" : "ghost"} small`, id: "decision-use", onclick: () => setPrompt(state.prompt.replace(from, to)) }, `Use ${quoted(to)}`));
     }
     if (why.tryPrompt) buttons.push(h("button", { type: "button", class: "ghost small", id: "decision-try", onclick: () => setPrompt(why.tryPrompt) }, `Try ${why.tryPrompt}`));
     if (why.tool) buttons.push(h("button", { type: "button", class: "ghost small", id: "decision-tool", onclick: () => deps.showTool(why.tool) }, "Open Tools"));
@@ -356,7 +383,7 @@ export function createCommandPanel(root, deps) {
       timing,
       direct
         ? h("button", { type: "button", class: "primary", id: "command-apply", disabled: state.busy, onclick: onApply }, state.busy ? "Sending…" : label)
-        : h("button", { type: "button", class: "primary", id: "command-hermes", disabled: state.busy || !state.route, onclick: onHermes }, state.busy ? "Sending…" : "Send to Hermes"),
+        : h("button", { type: "button", class: notOnPage() ? "ghost" : "primary", id: "command-hermes", disabled: state.busy || !state.route, onclick: onHermes }, state.busy ? "Sending…" : "Send to Hermes"),
     );
   }
 
@@ -368,6 +395,11 @@ export function createCommandPanel(root, deps) {
 
   async function onApply() {
     const { route, preview } = state;
+    if (notOnPage()) {
+      const fixed = correction();
+      if (fixed) setPrompt(fixed);
+      return;
+    }
     if (route?.requiresHermesRun) return onHermes();
     if (state.busy || !route?.recommendedToolCall || !preview) return;
     state.busy = true;

@@ -96,11 +96,19 @@ export function createPageView(root, { onPick }) {
       });
       elements = new Map(nodes.map((el) => [el.dataset.blockId, el]));
       blocks = new Map(page.blocks.map((b, i) => [b.blockId, [b, numbers[i], editable]]));
+      // The lists of the last drawing go first: they hold no focus, and only blocks are then in place.
+      for (const list of root.querySelectorAll(":scope > .block-list")) list.remove();
       // In order, moving only what is out of place (moving the focused element would blur it).
       nodes.forEach((node, i) => {
         if (root.children[i] !== node) root.insertBefore(node, root.children[i] ?? null);
       });
       for (const extra of [...root.children].slice(nodes.length)) extra.remove();
+      // Each run of list items of one kind is one list to assistive tech ("list, 3 items"). The blocks stay
+      // siblings (the editor and the page's order rely on it): an empty element before the run owns them.
+      for (const run of listRuns(page.blocks)) {
+        const owns = run.map((id) => elements.get(id).id).filter(Boolean).join(" ");
+        if (owns) root.insertBefore(h("div", { class: "block-list", role: "list", "aria-owns": owns }), elements.get(run[0]));
+      }
     },
 
     /** Draws one block's body again from the last render (its text formatted, after editing it). */
@@ -232,6 +240,23 @@ function numberer() {
   };
 }
 
+const LIST_TYPES = new Set(["bulleted_list_item", "numbered_list_item", "todo"]);
+
+/** The ids of each run of consecutive list items of one type, in page order. */
+function listRuns(pageBlocks) {
+  const runs = [];
+  let type = null;
+  for (const block of pageBlocks) {
+    if (!LIST_TYPES.has(block.type)) type = null;
+    else if (block.type === type) runs.at(-1).push(block.blockId);
+    else {
+      type = block.type;
+      runs.push([block.blockId]);
+    }
+  }
+  return runs;
+}
+
 /** Wraps each occurrence of `text` in the text nodes under `root` in a <mark>. */
 function markText(root, text) {
   if (!root || !text) return;
@@ -249,10 +274,15 @@ function markText(root, text) {
 function renderBlock(block, number, editable) {
   const label = TYPE_LABELS[block.type] ?? block.type;
   const locked = block.editable === false;
+  const item = LIST_TYPES.has(block.type);
   const el = h(
     "div",
     {
       class: `block block--${block.type}${locked ? " is-locked" : ""}`,
+      // A list item is owned by its run's list (see render); its depth is its level in that list.
+      id: item ? `block-${block.blockId}` : undefined,
+      role: item ? "listitem" : undefined,
+      "aria-level": item && block.attrs?.depth ? String(block.attrs.depth + 1) : undefined,
       "data-block-id": block.blockId,
       "data-block-type": block.type,
       title: `${label} · ${block.blockId}${locked ? " · locked" : ""}`,
@@ -304,15 +334,28 @@ function body(block, number, editable = false) {
       return h("div", { class: "list-item" }, h("span", { class: "marker" }, "•"), text("div", block, editable, inline(source)));
     case "numbered_list_item":
       return h("div", { class: "list-item" }, h("span", { class: "marker" }, `${number ?? 1}.`), text("div", block, editable, inline(source)));
-    case "todo":
+    case "todo": {
+      // The checkbox is named by its to-do ("Done: Run make test"), read from the text as it is now, so the
+      // name follows what the person types: its own label, then the text (aria-labelledby naming itself).
+      const box = `todo-box-${block.blockId}`;
+      const label = `todo-text-${block.blockId}`;
       return h(
         "div",
         { class: `list-item todo${attrs.checked ? " is-done" : ""}` },
         open
-          ? h("button", { type: "button", class: "checkbox", role: "checkbox", "aria-checked": String(Boolean(attrs.checked)), "aria-label": "Done" })
+          ? h("button", {
+              type: "button",
+              class: "checkbox",
+              id: box,
+              role: "checkbox",
+              "aria-checked": String(Boolean(attrs.checked)),
+              "aria-label": "Done:",
+              "aria-labelledby": `${box} ${label}`,
+            })
           : h("span", { class: "checkbox", role: "img", "aria-label": attrs.checked ? "done" : "open" }),
-        text("div", block, editable, inline(source)),
+        text("div", block, editable, inline(source), { id: label }),
       );
+    }
     case "quote":
       return text("blockquote", block, editable, lines(source));
     case "code":
