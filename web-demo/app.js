@@ -10,7 +10,7 @@
 // appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
 // starts and ends. Nothing polls.
 
-import { ApiError, abortRun, fetchDocumentAndRole, runCommand, streamRun } from "./js/api.js";
+import { ApiError, abortRun, createDocument, fetchDocumentAndRole, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
@@ -287,8 +287,11 @@ function showFatal(error) {
   const code = typeof error?.code === "string" ? error.code : null;
   const fromServer = error instanceof ApiError || code !== null;
   const words = fromServer ? errorWords(error, { documentId }) : { text: "The demo could not start in this browser.", hint: String(error?.message ?? error) };
-  $("#doc-title").textContent = code === "mnote_document_not_found" ? "Not found" : "Unavailable";
+  const missing = code === "mnote_document_not_found";
+  $("#doc-title").textContent = missing ? "Not found" : "Unavailable";
   replace($("#doc-meta"));
+  // No page, nothing to hear: the live indicator would say "Connecting…" for ever.
+  $("#live-status").hidden = true;
   replace(
     $("#page-blocks"),
     h(
@@ -296,11 +299,47 @@ function showFatal(error) {
       { class: "message message-error fatal", id: "fatal-error", role: "alert" },
       h("h1", { class: "fatal-title" }, words.text),
       words.hint ? h("p", { class: "error-hint" }, words.hint) : null,
-      documentId !== "welcome" ? h("p", {}, h("a", { class: "primary fatal-link", href: "/" }, "Open the welcome page")) : null,
+      missing ? createOffer() : null,
+      documentId !== "welcome" ? h("p", {}, h("a", { class: "fatal-link", href: "/" }, "Open the welcome page")) : null,
       code ? h("p", { class: "error-code" }, `Error code: ${code}`) : null,
     ),
   );
   $("#page-blocks").removeAttribute("aria-busy");
+}
+
+/**
+ * A missing page can be made here: a button that stores a page of that name (its title as a heading, then an
+ * empty paragraph to type in) and opens it. The server decides who may: a refusal is shown in its words.
+ */
+function createOffer() {
+  const status = h("p", { class: "error-hint", id: "create-status", role: "status" });
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: "primary",
+      id: "create-page",
+      onclick: async () => {
+        button.disabled = true;
+        status.textContent = "Creating…";
+        try {
+          const { mintBlockId } = await loadEngine();
+          const blocks = [
+            { blockId: mintBlockId(), type: "heading", text: documentId, attrs: { level: 1 } },
+            { blockId: mintBlockId(), type: "paragraph", text: "" },
+          ];
+          await createDocument(documentId, { title: documentId, blocks });
+          location.reload();
+        } catch (error) {
+          button.disabled = false;
+          const words = error instanceof ApiError ? errorWords(error, { documentId }) : { text: String(error?.message ?? error) };
+          status.textContent = `The page could not be created: ${words.text}`;
+        }
+      },
+    },
+    `Create “${documentId}”`,
+  );
+  return h("p", { class: "fatal-actions" }, button, status);
 }
 
 main().catch((error) => {

@@ -422,6 +422,34 @@ describe("layout slips", () => {
   });
 });
 
+describe("a page that does not exist", () => {
+  test("says so without waiting on the live channel, and is made from there", async () => {
+    const id = `made_${Date.now().toString(36)}`;
+    const tab = await demo.open(DESKTOP, `/?doc=${id}`);
+    try {
+      const { page: missing } = tab;
+      assert.equal(await missing.locator("body").getAttribute("data-state"), "error");
+      assert.equal(await missing.locator("#doc-title").innerText(), "Not found");
+      // Nothing to hear on a page that is not there: no "Connecting…" for ever.
+      assert.equal(await missing.locator("#live-status").isVisible(), false);
+      const create = missing.getByRole("button", { name: `Create “${id}”` });
+      await shoot(missing, "desktop-missing-page");
+      const seen = tab.problems.length; // the 404 that said the page is missing, and its console line
+      await create.click();
+      // The page is stored, and the tab opens it: its heading is its name, then a paragraph to type in.
+      await missing.waitForSelector("body[data-state=ready]");
+      const stored = await demo.storedPage(id);
+      assert.deepEqual(stored.blocks.map((b) => [b.type, b.text]), [["heading", id], ["paragraph", ""]]);
+      assert.equal(await missing.locator("#page-blocks .block-text").first().innerText(), id);
+      await missing.waitForSelector("#live-status[data-state=live]");
+      // Nothing went wrong once the page was made.
+      assert.deepEqual(tab.problems.slice(seen), []);
+    } finally {
+      await tab.context.close();
+    }
+  });
+});
+
 test("nothing went wrong in the browser", () => {
   assert.deepEqual(problems, []);
 });

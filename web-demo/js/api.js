@@ -53,6 +53,14 @@ async function exchange(path, init = {}) {
   return { body, headers: response.headers };
 }
 
+/** Stores a new page under `documentId` (`PUT /api/documents/{id}`): `{title, blocks}`. */
+export const createDocument = (documentId, page) =>
+  request(`/api/documents/${encodeURIComponent(documentId)}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(page),
+  });
+
 /** The page of a document, as JSON. */
 export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);
 
