@@ -183,10 +183,25 @@ test('make dev with MNOTE_MODEL_URL serves the demo with a working Hermes; Ctrl-
   await page.waitForSelector('#command-panel[data-status=hermes]');
   await page.click('#command-hermes');
 
-  // The tool events stream in, and the proposal waits in Review.
-  await page.waitForSelector('#hermes-events li[data-tool="mcp__mnote__doc_fetch"]', { timeout: 120_000 });
-  await page.waitForSelector('#hermes-events li[data-tool="mcp__mnote__doc_plan_update"]', { timeout: 120_000 });
-  await page.waitForSelector('#hermes-run[data-status=completed]', { timeout: 120_000 });
+  // The tool events stream in, and the proposal waits in Review. Should one never come, the failure says
+  // what the model was asked, what make dev printed and the end of Hermes' own log.
+  const streamed = async (selector) => {
+    try {
+      await page.waitForSelector(selector, { timeout: 120_000 });
+    } catch (error) {
+      const log = join(devDir, 'hermes', 'gateway.log');
+      const tail = (text) => text.split('\n').slice(-60).join('\n');
+      const last = toolResults(model.requests.at(-1) ?? {}).map((r) => ({ isError: r.isError, content: String(r.content).slice(0, 300) }));
+      const status = await page.locator('#hermes-run').getAttribute('data-status').catch(() => null);
+      error.message += `\nmodel requests: ${model.requests.length}; tool results in the last: ${JSON.stringify(last)}; run status: ${status}`;
+      error.message += `\nmake dev's output:\n${tail(dev.output())}`;
+      error.message += `\nthe end of ${log}:\n${existsSync(log) ? tail(readFileSync(log, 'utf8')) : '(none)'}`;
+      throw error;
+    }
+  };
+  await streamed('#hermes-events li[data-tool="mcp__mnote__doc_fetch"]');
+  await streamed('#hermes-events li[data-tool="mcp__mnote__doc_plan_update"]');
+  await streamed('#hermes-run[data-status=completed]');
   assert.ok(contextSeen, 'Hermes was given the run context in its instructions');
   await page.waitForSelector('#review-session[data-state=awaiting_user]', { timeout: 30_000 });
   await page.locator('#review-session').scrollIntoViewIfNeeded();
