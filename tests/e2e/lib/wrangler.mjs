@@ -109,7 +109,24 @@ export async function freePort() {
  *   auth: Record<string,string>, stop: () => Promise<void>}>} `auth` holds the Bearer header; `waitForLog`
  *   resolves with the first log line matching `re`.
  */
-export async function startWorker({ persistTo, port, config, vars = {}, ready = 'health' } = {}) {
+export async function startWorker(options = {}) {
+  // A port free when `freePort` looked can be taken before wrangler binds it: by another wrangler or workerd
+  // starting at the same time (each also picks ports of its own). wrangler then exits saying so; start again
+  // on fresh ports, a few times, unless the caller chose the port.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startWorkerOnce(options);
+    } catch (error) {
+      const raced = error?.portTaken === true;
+      if (!raced || options.port !== undefined || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** How many times [`startWorker`] tries fresh ports when the ones it picked were taken meanwhile. */
+const PORT_ATTEMPTS = 3;
+
+async function startWorkerOnce({ persistTo, port, config, vars = {}, ready = 'health' }) {
   const httpPort = port ?? (await freePort());
   // The Worker's own origin is configured, never taken from the request's Host (as scripts/dev does).
   vars = {
@@ -172,6 +189,8 @@ export async function startWorker({ persistTo, port, config, vars = {}, ready = 
     else await waitForHealth(url, exited, output.text);
   } catch (error) {
     await stop();
+    // wrangler's own words, anywhere in its output (the error message keeps only its end).
+    if (error instanceof Error) error.portTaken = /Address already in use/.test(output.text());
     throw error;
   }
   const auth = vars.MNOTE_CLIENT_TOKEN ? { authorization: `Bearer ${vars.MNOTE_CLIENT_TOKEN}` } : {};
