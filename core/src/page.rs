@@ -374,7 +374,7 @@ impl Page {
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     ///
-    /// A good page is read straight from the text into the typed page ([`crate::json::text`]); only text
+    /// A good page is read straight from the text into the typed page (`json::text`); only text
     /// that does not read there goes through core's one decoder ([`crate::json::from_json`]), which answers
     /// its error as for every other shape. On a 10,000-block page that halves `new PageSession`
     /// (`benches/wasm.mjs`): the decoder first builds a JSON value of the whole page. The fast read accepts

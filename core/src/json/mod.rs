@@ -36,7 +36,7 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
 
 /// Deserializes `T` from a borrowed JSON value, without copying it first. The one place shapes are read.
 ///
-/// A failure names every bad field it can find ([`every_bad_field`]), the first in `pointer`.
+/// A failure names every bad field it can find (`every_bad_field`), the first in `pointer`.
 pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
     decoder::read(value).map_err(|failure| {
         let reason = reason_of(&failure.error);
