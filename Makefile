@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 CARGO ?= cargo
 
-.PHONY: help setup setup-dev dev test bench fuzz test-rust test-nostd lint wasm worker test-wasm test-e2e test-hermes test-tools
+.PHONY: help setup setup-dev dev test bench fuzz test-rust test-nostd lint wasm worker builds test-wasm test-e2e test-hermes test-tools
 
 # The Hermes proxy suites run in test-hermes; every other end-to-end file runs in test-e2e.
 E2E_HERMES := $(wildcard tests/e2e/hermes_*.test.mjs)
@@ -32,6 +32,9 @@ wasm:
 # on every start; it is then a no-op), so a cold release build never counts against a test's start-up time.
 worker:
 	@worker/build.sh
+
+# Both release builds, one after the other (`make test` runs them in the background: scripts/test-phases).
+builds: wasm worker
 
 lint:
 	$(CARGO) fmt --all --check
@@ -67,10 +70,13 @@ test-wasm: setup wasm
 # A test that sets no bound of its own fails after 10 minutes instead of hanging the run: a hang then names
 # the test that hung, where CI's limit would only say the run did not finish.
 NODE_TEST := node --test --test-concurrency=1 --test-timeout=600000
+# The Worker suites two files at a time: most of their time is waiting on wrangler, workerd and Chromium
+# (about 1.5× faster on 2 cores, each file with its own Worker on its own ports).
+NODE_TEST_E2E := node --test --test-concurrency=2 --test-timeout=600000
 
 # --experimental-websocket: Node 20's own WebSocket client, for the live channel's tests (live.test.mjs).
 test-e2e: wasm worker
-	$(NODE_TEST) --experimental-websocket $(E2E_OTHER)
+	$(NODE_TEST_E2E) --experimental-websocket $(E2E_OTHER)
 
 # The Hermes client proxy under wrangler dev: against the scripted double that follows SPEC §10
 # (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes; and `make dev` with a
@@ -88,8 +94,9 @@ test-tools: setup worker
 	$(NODE_TEST) --experimental-websocket tests/hermes/mcp_tools.test.mjs \
 		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs tests/hermes/workspace_reads.test.mjs
 
-# One phase after another, with each phase's time printed at the end (scripts/test-phases).
-TEST_PHASES := setup lint test-rust test-nostd test-wasm test-e2e test-hermes test-tools
+# One phase after another, with each phase's time printed at the end (scripts/test-phases); the release
+# builds (+builds) run in the background from after setup until the WASM suites need them (=builds).
+TEST_PHASES := setup +builds lint test-rust test-nostd =builds test-wasm test-e2e test-hermes test-tools
 test:
 	@MAKE="$(MAKE)" scripts/test-phases $(TEST_PHASES)
 
