@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { openTab } from "./lib/browser.mjs";
+import { transitionsDone } from "./lib/demo.mjs";
 import { ROOT, startWorker } from "./lib/wrangler.mjs";
 
 const ARTIFACTS = join(ROOT, "tests", "artifacts");
@@ -71,7 +72,7 @@ const reviewButtons = () =>
   page.locator("#review-session .review-actions button").evaluateAll((els) => els.map((b) => [b.dataset.action, b.disabled, b.title]));
 
 async function shoot(name) {
-  await page.waitForTimeout(250); // let the highlight transitions settle
+  await transitionsDone(page); // the highlight transitions
   await page.screenshot({ path: join(ARTIFACTS, name) });
 }
 

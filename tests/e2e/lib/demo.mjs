@@ -56,9 +56,24 @@ export async function startDemo({ vars = {} } = {}) {
  * any smooth scroll has come to rest.
  */
 export async function shoot(page, name) {
-  await page.waitForTimeout(250);
+  await transitionsDone(page);
   await scrollAtRest(page);
   await page.screenshot({ path: join(SCREENS, `${name}.png`) });
+}
+
+/**
+ * Resolves once every finite CSS transition and animation running on the page has finished (a highlight
+ * fading in, a panel sliding), however long the machine takes; endless ones (a spinner) are not waited for.
+ */
+export async function transitionsDone(page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => {})),
+    ),
+  );
 }
 
 /** Resolves once the page has not scrolled for 150 ms (a smooth scroll has come to rest), however long that takes. */
