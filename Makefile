@@ -69,14 +69,15 @@ test-wasm: setup wasm
 
 # A test that sets no bound of its own fails after 10 minutes instead of hanging the run: a hang then names
 # the test that hung, where CI's limit would only say the run did not finish.
+# One file at a time: two at once (each with its own Worker on its own ports) took e2e from ~440 s to 286 s
+# on an idle machine, but under load it failed twice in two trials on the same two tests (browser_editing's
+# two-tab conflict saved into a second conflict; mcp_clients' Python SDK test met "fetch failed" between two
+# answered requests). Until those races are understood, files run one by one.
 NODE_TEST := node --test --test-concurrency=1 --test-timeout=600000
-# The Worker suites two files at a time: most of their time is waiting on wrangler, workerd and Chromium
-# (about 1.5× faster on 2 cores, each file with its own Worker on its own ports).
-NODE_TEST_E2E := node --test --test-concurrency=2 --test-timeout=600000
 
 # --experimental-websocket: Node 20's own WebSocket client, for the live channel's tests (live.test.mjs).
 test-e2e: wasm worker
-	$(NODE_TEST_E2E) --experimental-websocket $(E2E_OTHER)
+	$(NODE_TEST) --experimental-websocket $(E2E_OTHER)
 
 # The Hermes client proxy under wrangler dev: against the scripted double that follows SPEC §10
 # (tests/hermes/double.mjs), and against the real hermes-agent 0.19.0 from .venv/hermes; and `make dev` with a
