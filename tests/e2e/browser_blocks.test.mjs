@@ -1,8 +1,9 @@
 // The web demo's block editor does what people expect of one, in headless Chromium, typed as a person
 // types: Markdown shortcuts at the start of a block (`# `, `- `, `1. `, `[] `, `> `, three backticks), Tab and
 // Shift+Tab in a list, Ctrl+B / Ctrl+I / Ctrl+K, several pasted lines (a real paste from the clipboard) as
-// blocks, the "/" menu (keys, mouse, a tap on a phone), and Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y that undo and
-// redo the person's own edits only. Each test reads the page back from the server, and where a feature is
+// blocks, the "/" menu (keys, mouse, a tap on a phone), several blocks selected (Shift+arrows, Shift+click)
+// to copy, move, turn into another type and delete, and Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y that undo and redo
+// the person's own edits only. Each test reads the page back from the server, and where a feature is
 // one write, checks the page's revision moved by one. Screenshots of the menu, a shortcut's result and a
 // pasted list at both widths go to tests/artifacts/screens/.
 //
@@ -432,6 +433,68 @@ describe("undo and redo", () => {
     const now = await stored(id);
     assert.equal(now.revision, revision, "nothing was written");
     assert.equal(blockOf(now, "p_2").text, "Rewritten by the assistant");
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe("several blocks at once", () => {
+  const order = async (id) => (await stored(id)).blocks.map((b) => b.blockId);
+  const picked = (page) => page.locator("#page-blocks > .block.is-selected").evaluateAll((els) => els.map((e) => e.dataset.blockId));
+
+  test("Shift+arrows select blocks; copy takes their text without labels; Alt+arrow moves, Ctrl+Alt+2 retypes, Backspace deletes, each one write", async () => {
+    const id = await freshDocument(["One", "Two", "Three", "Four", "Five"]);
+    const { page, problems } = await open(id);
+    await caretIn(page, "p_1", "end");
+    await page.keyboard.press("Shift+ArrowDown");
+    await page.keyboard.press("Shift+ArrowDown");
+    assert.deepEqual(await picked(page), ["p_1", "p_2", "p_3"]);
+    assert.equal(await page.locator("#page-blocks").getAttribute("aria-label"), "3 blocks selected");
+    await page.keyboard.press("Control+c");
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), "Two\nThree\nFour", "their text, no hover labels");
+
+    let { revision } = await stored(id);
+    await page.keyboard.press("Alt+ArrowUp");
+    let now = await writtenAfter(page, id, revision);
+    assert.equal(now.revision, revision + 1, "a move is one write");
+    assert.deepEqual(await order(id), ["p_1", "p_2", "p_3", "p_0", "p_4"]);
+    assert.deepEqual(await picked(page), ["p_1", "p_2", "p_3"], "still selected");
+
+    ({ revision } = now);
+    await page.keyboard.press("Control+Alt+Digit2");
+    now = await writtenAfter(page, id, revision);
+    assert.equal(now.revision, revision + 1, "a new type is one write");
+    assert.deepEqual(now.blocks.map((b) => [b.type, b.attrs?.level ?? null]).slice(0, 4), [["heading", 2], ["heading", 2], ["heading", 2], ["paragraph", null]]);
+    await shoot(page, "blocks-selection-desktop");
+
+    ({ revision } = now);
+    await page.keyboard.press("Backspace");
+    now = await writtenAfter(page, id, revision);
+    assert.equal(now.revision, revision + 1, "a deletion of three blocks is one write");
+    assert.deepEqual(await order(id), ["p_0", "p_4"]);
+    assert.equal((await caret(page)).blockId, "p_0", "the caret goes to the block before");
+    // One undo step brings the three back where they were.
+    await page.keyboard.press("Control+z");
+    await saved(page);
+    assert.deepEqual(await order(id), ["p_1", "p_2", "p_3", "p_0", "p_4"]);
+    assert.deepEqual((await stored(id)).blocks.map((b) => b.text), ["Two", "Three", "Four", "One", "Five"]);
+    assert.deepEqual(problems, []);
+  });
+
+  test("Shift+click selects from the block with the caret to the clicked one; Escape goes back to typing", async () => {
+    const id = await freshDocument(["One", "Two", "Three", "Four"]);
+    const { page, problems } = await open(id);
+    await caretIn(page, "p_0", "end");
+    await textEl(page, "p_2").click({ modifiers: ["Shift"] });
+    assert.deepEqual(await picked(page), ["p_0", "p_1", "p_2"]);
+    await page.keyboard.press("Shift+ArrowUp");
+    assert.deepEqual(await picked(page), ["p_0", "p_1"]);
+    await page.keyboard.press("Escape");
+    assert.deepEqual(await picked(page), []);
+    assert.equal((await caret(page)).blockId, "p_1", "the caret is back in the last selected block");
+    await page.keyboard.type(" more", { delay: 5 });
+    await page.keyboard.press("Escape");
+    await saved(page);
+    assert.equal(blockOf(await stored(id), "p_1").text, "Two more");
     assert.deepEqual(problems, []);
   });
 });

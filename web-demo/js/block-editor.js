@@ -7,13 +7,15 @@
 //
 // What a block editor is expected to do lives beside it, each in its own module, wired in here: Markdown
 // shortcuts and Tab / Shift+Tab (js/block-shortcuts.js), Ctrl+B / Ctrl+I / Ctrl+K (js/block-format.js), the
-// "/" menu (js/slash-menu.js), several pasted lines as blocks (js/block-paste.js), and undo / redo of the
-// person's own edits (js/undo.js, which every edit goes through on its way to the page's edits).
+// "/" menu (js/slash-menu.js), several pasted lines as blocks (js/block-paste.js), several blocks selected
+// at once (js/block-selection.js), and undo / redo of the person's own edits (js/undo.js, which every edit
+// goes through on its way to the page's edits).
 
 import { toggleLink, toggleMark } from "./block-format.js";
 import { isMultiLine, pastedBlocks } from "./block-paste.js";
+import { TURN_INTO_KEYS, createBlockSelection } from "./block-selection.js";
 import { indent, markdownShortcut } from "./block-shortcuts.js";
-import { LIST_TYPES, retype } from "./block-types.js";
+import { LIST_TYPES, kindOf, retype } from "./block-types.js";
 import { getCaret, onEdgeLine, readText, setCaret, setSelection, sourceOffset } from "./caret.js";
 import { conflictCard } from "./conflict-view.js";
 import { h } from "./dom.js";
@@ -44,6 +46,7 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
       pageView.render(sync.view(), { editable });
       followFocused();
       paintConflicts();
+      selection.paint();
     } finally {
       drawing = false;
     }
@@ -68,6 +71,7 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
   // Every edit of the person's goes through `edit`, which records it for undo and hands it to `sync`.
   const edit = createUndo({ sync, focus: (blockId, at) => focusText(blockId, at), onSkip: say });
   const menu = createSlashMenu({ onPick: turnInto });
+  const selection = createBlockSelection(root, { sync, edit, elementOf: pageView.elementOf, focusText, mac: IS_MAC });
 
   /** Shows the block's source in place of its formatted text, keeping the caret where it was. */
   function showSource(el, at = null) {
@@ -292,12 +296,28 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
       if (block.type !== "code") format(el, block, key);
       return;
     }
+    const turnKey = (IS_MAC ? event.metaKey : event.ctrlKey) && event.altKey && TURN_INTO_KEYS[event.code?.replace("Digit", "")];
+    if (turnKey) {
+      event.preventDefault();
+      const at = getCaret(el)?.start ?? 0;
+      edit.change(sync.blocks().with(indexOf(block.blockId), retype(block, kindOf(turnKey), readText(el))));
+      focusText(block.blockId, at);
+      return;
+    }
     const text = readText(el);
     const caret = getCaret(el);
     const collapsed = caret && caret.start === caret.end;
     const atStart = collapsed && caret.start === 0;
     const atEnd = collapsed && caret.end === text.length;
     const plain = !event.shiftKey && !event.altKey;
+    // Shift+arrow past the first or last line of a block selects blocks (js/block-selection.js).
+    const edgeUp = event.key === "ArrowUp" && caret?.start === 0 && onEdgeLine(el, "up");
+    const edgeDown = event.key === "ArrowDown" && caret?.end === text.length && onEdgeLine(el, "down");
+    if (event.shiftKey && !event.altKey && !mod && (edgeUp || edgeDown)) {
+      event.preventDefault();
+      selection.extend(block.blockId, edgeUp ? -1 : 1);
+      return;
+    }
     const i = indexOf(block.blockId);
     let handled = true;
     // Tab moves a list item in or out; where it cannot (or outside a list), Tab moves the focus as ever.
