@@ -2,7 +2,7 @@
 // types: Markdown shortcuts at the start of a block (`# `, `- `, `1. `, `[] `, `> `, three backticks), Tab and
 // Shift+Tab in a list, Ctrl+B / Ctrl+I / Ctrl+K, several pasted lines (a real paste from the clipboard) as
 // blocks, the "/" menu (keys, mouse, a tap on a phone), several blocks selected (Shift+arrows, Shift+click)
-// to copy, move, turn into another type and delete, and Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y that undo and redo
+// to copy, move, turn into another type and delete, a block dragged by its handle, and Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y that undo and redo
 // the person's own edits only. Each test reads the page back from the server, and where a feature is
 // one write, checks the page's revision moved by one. Screenshots of the menu, a shortcut's result and a
 // pasted list at both widths go to tests/artifacts/screens/.
@@ -497,4 +497,42 @@ describe("several blocks at once", () => {
     assert.equal(blockOf(await stored(id), "p_1").text, "Two more");
     assert.deepEqual(problems, []);
   });
+});
+
+test("a block dragged by its handle lands where the line shows, in one write; Escape puts it back", async () => {
+  const id = await freshDocument(["One", "Two", "Three", "Four"]);
+  const { page, problems } = await open(id);
+  const handle = page.locator('#page-blocks [data-block-id="p_0"] .block-handle');
+  const drag = async (toBlockId, { cancel = false } = {}) => {
+    await page.locator('#page-blocks [data-block-id="p_0"]').hover();
+    const from = await handle.boundingBox();
+    const to = await page.locator(`#page-blocks [data-block-id="${toBlockId}"]`).boundingBox();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2, to.y + to.height - 3, { steps: 8 });
+    if (cancel) await page.keyboard.press("Escape");
+    else assert.equal(await page.locator("#page-blocks .drop-before, #page-blocks .drop-after").count(), 1, "a line shows where it lands");
+    await page.mouse.up();
+  };
+  const { revision } = await stored(id);
+  await drag("p_2", { cancel: true });
+  assert.equal(await page.locator("#page-blocks .is-dragged").count(), 0);
+  await drag("p_2");
+  const now = await writtenAfter(page, id, revision);
+  assert.equal(now.revision, revision + 1, "one write (the cancelled drag wrote nothing)");
+  assert.deepEqual(now.blocks.map((b) => b.blockId), ["p_1", "p_2", "p_0", "p_3"]);
+  assert.deepEqual(await page.locator("#page-blocks > .block").evaluateAll((els) => els.map((e) => e.dataset.blockId)), ["p_1", "p_2", "p_0", "p_3"]);
+  // The handles are not read out; a copy of the page's text leaves them and the hover labels out.
+  assert.equal(await handle.getAttribute("aria-hidden"), "true");
+  await page.evaluate(() => {
+    const range = document.createRange();
+    range.selectNodeContents(document.querySelector("#page-blocks"));
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    document.execCommand("copy");
+  });
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /Two[\s\S]*Three[\s\S]*One[\s\S]*Four/);
+  assert.doesNotMatch(copied, /Paragraph|p_0|Drag/, `no labels: ${JSON.stringify(copied)}`);
+  assert.deepEqual(problems, []);
 });

@@ -8,10 +8,11 @@
 // What a block editor is expected to do lives beside it, each in its own module, wired in here: Markdown
 // shortcuts and Tab / Shift+Tab (js/block-shortcuts.js), Ctrl+B / Ctrl+I / Ctrl+K (js/block-format.js), the
 // "/" menu (js/slash-menu.js), several pasted lines as blocks (js/block-paste.js), several blocks selected
-// at once (js/block-selection.js), and undo / redo of the person's own edits (js/undo.js, which every edit
+// at once (js/block-selection.js), drag handles (js/block-drag.js), and undo / redo of the person's own edits (js/undo.js, which every edit
 // goes through on its way to the page's edits).
 
 import { toggleLink, toggleMark } from "./block-format.js";
+import { createBlockDrag } from "./block-drag.js";
 import { isMultiLine, pastedBlocks } from "./block-paste.js";
 import { TURN_INTO_KEYS, createBlockSelection } from "./block-selection.js";
 import { indent, markdownShortcut } from "./block-shortcuts.js";
@@ -72,6 +73,7 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
   const edit = createUndo({ sync, focus: (blockId, at) => focusText(blockId, at), onSkip: say });
   const menu = createSlashMenu({ onPick: turnInto });
   const selection = createBlockSelection(root, { sync, edit, elementOf: pageView.elementOf, focusText, mac: IS_MAC });
+  createBlockDrag(root, { sync, edit });
 
   /** Shows the block's source in place of its formatted text, keeping the caret where it was. */
   function showSource(el, at = null) {

@@ -297,6 +297,11 @@ function renderBlock(block, number, editable) {
       "aria-label": locked && editable ? `${label}, locked: it can't be edited` : undefined,
     },
     h("div", { class: "block-body" }, body(block, number, editable)),
+    // The drag handle (js/block-drag.js): a pointer's way to move the block. The keyboard's is the block
+    // selection's Alt+arrows, so the handle is no Tab stop and nothing a screen reader lists.
+    editable && !locked
+      ? h("span", { class: "block-handle", "aria-hidden": "true", title: "Drag to move (keyboard: Shift+↑/↓ selects, Alt+↑/↓ moves)" })
+      : null,
     h(
       "span",
       { class: "block-badge", "aria-hidden": "true" },
