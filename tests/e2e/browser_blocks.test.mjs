@@ -2,10 +2,11 @@
 // types: Markdown shortcuts at the start of a block (`# `, `- `, `1. `, `[] `, `> `, three backticks), Tab and
 // Shift+Tab in a list, Ctrl+B / Ctrl+I / Ctrl+K, several pasted lines (a real paste from the clipboard) as
 // blocks, the "/" menu (keys, mouse, a tap on a phone), several blocks selected (Shift+arrows, Shift+click)
-// to copy, move, turn into another type and delete, a block dragged by its handle, and Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y that undo and redo
-// the person's own edits only. Each test reads the page back from the server, and where a feature is
-// one write, checks the page's revision moved by one. Screenshots of the menu, a shortcut's result and a
-// pasted list at both widths go to tests/artifacts/screens/.
+// to copy, move, turn into another type and delete, a block dragged by its handle, and Ctrl+Z /
+// Ctrl+Shift+Z / Ctrl+Y that undo and redo the person's own edits only; and the caret stays in a block whose
+// type someone else changes. Each test reads the page back from the server, and where a feature is one
+// write, checks the page's revision moved by one. Screenshots of the menu, a shortcut's result, a pasted
+// list (at both widths) and a block selection go to tests/artifacts/screens/.
 //
 //   node --test --test-concurrency=1 --experimental-websocket tests/e2e/browser_blocks.test.mjs
 import { after, before, describe, test } from "node:test";
@@ -534,5 +535,23 @@ test("a block dragged by its handle lands where the line shows, in one write; Es
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(copied, /Two[\s\S]*Three[\s\S]*One[\s\S]*Four/);
   assert.doesNotMatch(copied, /Paragraph|p_0|Drag/, `no labels: ${JSON.stringify(copied)}`);
+  assert.deepEqual(problems, []);
+});
+
+test("when someone else turns the block with the caret into another type, it is drawn anew and the caret stays", async () => {
+  const id = await freshDocument(["Intro", "Second paragraph", "Third"]);
+  const { page, problems } = await open(id);
+  await caretIn(page, "p_1", "end");
+  await page.keyboard.type(" edited", { delay: 10 });
+  await saved(page);
+  const res = await send("POST", "/api/page-ai/command", { documentId: id, prompt: "turn the second paragraph into a quote", scope: { type: "full" } });
+  assert.equal(res.body.outcome, "applied", JSON.stringify(res.body));
+  await page.waitForSelector('#page-blocks [data-block-id="p_1"] blockquote.block-text');
+  assert.deepEqual(await caret(page), { blockId: "p_1", offset: "Second paragraph edited".length, selected: "" });
+  await page.keyboard.type("!", { delay: 10 });
+  await page.keyboard.press("Escape");
+  await saved(page);
+  const block = blockOf(await stored(id), "p_1");
+  assert.deepEqual([block.type, block.text], ["quote", "Second paragraph edited!"]);
   assert.deepEqual(problems, []);
 });

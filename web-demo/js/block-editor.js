@@ -43,8 +43,12 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
     // Removing the focused block blurs it, and its focusout would draw again in the middle of this one.
     if (drawing) return;
     drawing = true;
+    // A block whose type changed under the caret (someone else's write) is drawn anew: the caret follows it.
+    const typing = textIn(document.activeElement);
+    const caret = typing?.dataset.raw !== undefined ? { blockId: idOf(typing), at: getCaret(typing)?.start ?? 0 } : null;
     try {
       pageView.render(sync.view(), { editable });
+      if (caret && !root.contains(typing)) focusText(caret.blockId, caret.at);
       followFocused();
       paintConflicts();
       selection.paint();

@@ -137,7 +137,7 @@ export function createBlockSelection(root, { sync, edit, elementOf, focusText, m
   });
   // Shift+click extends from the block with the caret (or the selection) to the clicked block.
   root.addEventListener("mousedown", (event) => {
-    const block = event.target.closest?.(":scope > .block, .block");
+    const block = event.target.closest?.(".block");
     if (!block || !root.contains(block) || root.dataset.pick) return;
     if (!event.shiftKey) {
       if (anchor) clear();
