@@ -4,13 +4,28 @@
 // in a block it shows the block's Markdown source; when it leaves, the formatted text again. What changes
 // goes to the page's edits (js/edit-sync.js), which save it; a block both sides changed shows the
 // conflict view (js/conflict-view.js) under it.
+//
+// What a block editor is expected to do lives beside it, each in its own module, wired in here: Markdown
+// shortcuts and Tab / Shift+Tab (js/block-shortcuts.js), Ctrl+B / Ctrl+I / Ctrl+K (js/block-format.js), the
+// "/" menu (js/slash-menu.js), several pasted lines as blocks (js/block-paste.js), several blocks selected
+// at once (js/block-selection.js), drag handles (js/block-drag.js), and undo / redo of the person's own edits (js/undo.js, which every edit
+// goes through on its way to the page's edits).
 
-import { getCaret, onEdgeLine, readText, setCaret, sourceOffset } from "./caret.js";
+import { toggleLink, toggleMark } from "./block-format.js";
+import { createBlockDrag } from "./block-drag.js";
+import { isMultiLine, pastedBlocks } from "./block-paste.js";
+import { TURN_INTO_KEYS, createBlockSelection } from "./block-selection.js";
+import { indent, markdownShortcut } from "./block-shortcuts.js";
+import { LIST_TYPES, kindOf, retype } from "./block-types.js";
+import { getCaret, onEdgeLine, readText, setCaret, setSelection, sourceOffset } from "./caret.js";
 import { conflictCard } from "./conflict-view.js";
 import { h } from "./dom.js";
+import { createSlashMenu } from "./slash-menu.js";
+import { createUndo } from "./undo.js";
 
 const TEXT_TYPES = new Set(["heading", "paragraph", "bulleted_list_item", "numbered_list_item", "todo", "quote", "code"]);
-const LIST_TYPES = new Set(["bulleted_list_item", "numbered_list_item", "todo"]);
+/** macOS says ⌘ where others say Ctrl. */
+const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
 /**
  * @param {HTMLElement} root the page's blocks
@@ -28,10 +43,15 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
     // Removing the focused block blurs it, and its focusout would draw again in the middle of this one.
     if (drawing) return;
     drawing = true;
+    // A block whose type changed under the caret (someone else's write) is drawn anew: the caret follows it.
+    const typing = textIn(document.activeElement);
+    const caret = typing?.dataset.raw !== undefined ? { blockId: idOf(typing), at: getCaret(typing)?.start ?? 0 } : null;
     try {
       pageView.render(sync.view(), { editable });
+      if (caret && !root.contains(typing)) focusText(caret.blockId, caret.at);
       followFocused();
       paintConflicts();
+      selection.paint();
     } finally {
       drawing = false;
     }
@@ -43,6 +63,21 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
   };
   const idOf = (el) => el.closest("[data-block-id]").dataset.blockId;
   const indexOf = (blockId) => sync.blocks().findIndex((b) => b.blockId === blockId);
+
+  // Said where people see it (and screen readers hear it): an undo that was skipped, and why.
+  const note = h("p", { class: "edit-note", id: "edit-note", role: "status" });
+  root.before(note);
+  let noteTimer = null;
+  function say(message) {
+    note.textContent = message;
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(() => (note.textContent = ""), 8000);
+  }
+  // Every edit of the person's goes through `edit`, which records it for undo and hands it to `sync`.
+  const edit = createUndo({ sync, focus: (blockId, at) => focusText(blockId, at), onSkip: say });
+  const menu = createSlashMenu({ onPick: turnInto });
+  const selection = createBlockSelection(root, { sync, edit, elementOf: pageView.elementOf, focusText, mac: IS_MAC });
+  createBlockDrag(root, { sync, edit });
 
   /** Shows the block's source in place of its formatted text, keeping the caret where it was. */
   function showSource(el, at = null) {
@@ -131,18 +166,18 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
     const i = indexOf(block.blockId);
     if (LIST_TYPES.has(block.type) && text === "") {
       // Enter on an empty item ends the list, as editors do.
-      sync.change(blocks.with(i, asParagraph(block)));
+      edit.change(blocks.with(i, asParagraph(block)));
       focusText(block.blockId, 0);
       return;
     }
     const fresh = { blockId: mintBlockId(), ...continuation(block), text: text.slice(end), editable: true };
     if (start === 0 && end === 0 && text !== "") {
       // At the very start: an empty block above, the caret stays with the text.
-      sync.change(blocks.toSpliced(i, 0, { ...fresh, text: "" }));
+      edit.change(blocks.toSpliced(i, 0, { ...fresh, text: "" }));
       focusText(block.blockId, 0);
       return;
     }
-    sync.change(blocks.with(i, { ...block, text: text.slice(0, start) }).toSpliced(i + 1, 0, fresh));
+    edit.change(blocks.with(i, { ...block, text: text.slice(0, start) }).toSpliced(i + 1, 0, fresh));
     focusText(fresh.blockId, 0);
   }
 
@@ -154,18 +189,18 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
     if (text === "" && blocks.length > 1) {
       const before = neighbour(i, -1);
       const next = neighbour(i, 1);
-      sync.change(blocks.toSpliced(i, 1));
+      edit.change(blocks.toSpliced(i, 1));
       if (!(before && focusText(before.blockId, "end")) && next) focusText(next.blockId, 0);
       return;
     }
     if (LIST_TYPES.has(block.type) || (text === "" && block.type !== "paragraph")) {
-      sync.change(blocks.with(i, { ...asParagraph(block), text }));
+      edit.change(blocks.with(i, { ...asParagraph(block), text }));
       focusText(block.blockId, 0);
       return;
     }
     const previous = blocks[i - 1];
     if (!joinable(previous)) return;
-    sync.change(blocks.with(i - 1, { ...previous, text: previous.text + text }).toSpliced(i, 1));
+    edit.change(blocks.with(i - 1, { ...previous, text: previous.text + text }).toSpliced(i, 1));
     focusText(previous.blockId, previous.text.length);
   }
 
@@ -176,8 +211,61 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
     const blocks = sync.blocks();
     const next = blocks[i + 1];
     if (!joinable(next)) return;
-    sync.change(blocks.with(i, { ...block, text: text + next.text }).toSpliced(i + 1, 1));
+    edit.change(blocks.with(i, { ...block, text: text + next.text }).toSpliced(i + 1, 1));
     focusText(block.blockId, text.length);
+  }
+
+  /** The "/" menu picked `kind` for the block of `el`, whose "/…" is `from…to`: one change, the "/…" gone. */
+  function turnInto(kind, el, from, to) {
+    const blockId = idOf(el);
+    const block = sync.block(blockId);
+    if (!block) return;
+    const text = readText(el);
+    const rest = text.slice(0, from) + text.slice(to);
+    const i = indexOf(blockId);
+    const blocks = sync.blocks();
+    if (kind.type === "divider") {
+      // A divider goes above an empty block (the caret stays in it to write on), below one with text.
+      const divider = { blockId: mintBlockId(), type: "divider", text: "", editable: true };
+      edit.change(blocks.with(i, { ...block, text: rest }).toSpliced(rest.trim() ? i + 1 : i, 0, divider));
+    } else edit.change(blocks.with(i, retype(block, kind, rest)));
+    focusText(blockId, from);
+  }
+
+  /** A Markdown marker just typed at the start of the block (`# `, `- `, …): the block's new type, in one change. */
+  function shortcut(el) {
+    const blockId = idOf(el);
+    const block = sync.block(blockId);
+    const caret = getCaret(el);
+    if (!block || !caret || caret.start !== caret.end) return false;
+    const next = markdownShortcut(block, readText(el), caret.start);
+    if (!next) return false;
+    edit.change(sync.blocks().with(indexOf(blockId), next));
+    focusText(blockId, 0);
+    return true;
+  }
+
+  /** Ctrl+B, Ctrl+I, Ctrl+K: the block's source with the mark or link toggled, the same words selected. */
+  function format(el, block, key) {
+    const text = readText(el);
+    const { start, end } = getCaret(el) ?? { start: text.length, end: text.length };
+    const out = key === "k" ? toggleLink(text, start, end) : toggleMark(text, start, end, key === "b" ? "bold" : "italic");
+    edit.change(sync.blocks().with(indexOf(block.blockId), { ...block, text: out.text }));
+    if (focusText(block.blockId, out.start)) setSelection(pageView.textOf(block.blockId), out.start, out.end);
+  }
+
+  /** Several pasted lines: the blocks they read as (Markdown), after this one or in place of it when empty. */
+  async function paste(el, text) {
+    const blockId = idOf(el);
+    const pasted = await pastedBlocks(text, { page: sync.view(), mintBlockId });
+    const i = indexOf(blockId);
+    const block = sync.block(blockId);
+    if (!pasted.length || i < 0 || !block) return;
+    const empty = block.text === "";
+    const next = empty ? sync.blocks().toSpliced(i, 1, { ...pasted[0], blockId }, ...pasted.slice(1)) : sync.blocks().toSpliced(i + 1, 0, ...pasted);
+    edit.change(next);
+    const last = next[(empty ? i : i + 1) + pasted.length - 1];
+    focusText(last.blockId, "end");
   }
 
   const joinable = (block) => block && TEXT_TYPES.has(block.type) && block.editable !== false && !sync.conflicts().has(block.blockId);
@@ -199,18 +287,51 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
       }
       return;
     }
-    if (event.isComposing || event.keyCode === 229) return;
+    if (event.isComposing || event.keyCode === 229 || event.defaultPrevented) return;
     const block = sync.block(idOf(el));
     if (!block || sync.conflicts().has(block.blockId)) return;
+    const mod = (IS_MAC ? event.metaKey : event.ctrlKey) && !event.altKey;
+    const key = event.key.toLowerCase();
+    if (mod && (key === "z" || (key === "y" && !event.shiftKey))) {
+      event.preventDefault();
+      void (key === "y" || event.shiftKey ? edit.redo() : edit.undo());
+      return;
+    }
+    if (mod && !event.shiftKey && ["b", "i", "k"].includes(key)) {
+      event.preventDefault();
+      if (block.type !== "code") format(el, block, key);
+      return;
+    }
+    const turnKey = (IS_MAC ? event.metaKey : event.ctrlKey) && event.altKey && TURN_INTO_KEYS[event.code?.replace("Digit", "")];
+    if (turnKey) {
+      event.preventDefault();
+      const at = getCaret(el)?.start ?? 0;
+      edit.change(sync.blocks().with(indexOf(block.blockId), retype(block, kindOf(turnKey), readText(el))));
+      focusText(block.blockId, at);
+      return;
+    }
     const text = readText(el);
     const caret = getCaret(el);
     const collapsed = caret && caret.start === caret.end;
     const atStart = collapsed && caret.start === 0;
     const atEnd = collapsed && caret.end === text.length;
     const plain = !event.shiftKey && !event.altKey;
+    // Shift+arrow past the first or last line of a block selects blocks (js/block-selection.js).
+    const edgeUp = event.key === "ArrowUp" && caret?.start === 0 && onEdgeLine(el, "up");
+    const edgeDown = event.key === "ArrowDown" && caret?.end === text.length && onEdgeLine(el, "down");
+    if (event.shiftKey && !event.altKey && !mod && (edgeUp || edgeDown)) {
+      event.preventDefault();
+      selection.extend(block.blockId, edgeUp ? -1 : 1);
+      return;
+    }
     const i = indexOf(block.blockId);
     let handled = true;
-    if (event.key === "Enter" && !event.shiftKey && (block.type !== "code" || event.ctrlKey || event.metaKey)) split(el, block);
+    // Tab moves a list item in or out; where it cannot (or outside a list), Tab moves the focus as ever.
+    const indented = event.key === "Tab" && !mod && !event.altKey ? indent(sync.blocks(), i, event.shiftKey ? -1 : 1) : null;
+    if (indented) {
+      edit.change(indented);
+      focusText(block.blockId, caret?.start ?? 0);
+    } else if (event.key === "Enter" && !event.shiftKey && (block.type !== "code" || event.ctrlKey || event.metaKey)) split(el, block);
     else if (event.key === "Backspace" && atStart && plain) backspace(el, block);
     else if (event.key === "Delete" && atEnd && plain) joinNext(el, block);
     else if (plain && ((event.key === "ArrowUp" && onEdgeLine(el, "up")) || (event.key === "ArrowLeft" && atStart))) {
@@ -232,20 +353,38 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
     // After the browser has placed the caret where the person clicked.
     if (el) setTimeout(() => document.activeElement === el && showSource(el));
   });
-  // Typing into the formatted text would lose its Markdown: the source comes first.
+  // Typing into the formatted text would lose its Markdown: the source comes first. The browser's own undo
+  // (its Edit menu) is this editor's.
   root.addEventListener("beforeinput", (event) => {
     const el = textIn(event.target);
-    if (el) showSource(el);
+    if (!el) return;
+    if (event.inputType === "historyUndo" || event.inputType === "historyRedo") {
+      event.preventDefault();
+      void (event.inputType === "historyUndo" ? edit.undo() : edit.redo());
+      return;
+    }
+    showSource(el);
   });
   root.addEventListener("input", (event) => {
     const el = textIn(event.target);
-    if (el) sync.setText(idOf(el), readText(el));
+    if (!el) return;
+    edit.setText(idOf(el), readText(el));
+    if (event.inputType === "insertText" && !menu.isOpen() && shortcut(el)) return;
+    menu.typed(el, event.inputType);
+  });
+  root.addEventListener("paste", (event) => {
+    const el = textIn(event.target);
+    const text = event.clipboardData?.getData("text/plain") ?? "";
+    if (!el || !isMultiLine(text)) return;
+    event.preventDefault();
+    void paste(el, text);
   });
   root.addEventListener("focusout", (event) => {
     const el = event.target.closest?.(".block-text[data-editable]");
     if (!el || el.dataset.raw === undefined || drawing || !root.contains(el)) return;
     const blockId = idOf(el);
-    sync.setText(blockId, readText(el));
+    edit.setText(blockId, readText(el));
+    edit.endRun();
     delete el.dataset.raw;
     draw();
     if (root.contains(el) && el !== document.activeElement) pageView.redraw(blockId);
@@ -260,7 +399,7 @@ export function createBlockEditor(root, { sync, pageView, editable, mintBlockId 
       const block = sync.block(blockId);
       if (!block || sync.conflicts().has(blockId)) return;
       const attrs = { ...block.attrs, checked: !block.attrs?.checked };
-      sync.change(sync.blocks().with(indexOf(blockId), { ...block, attrs }));
+      edit.change(sync.blocks().with(indexOf(blockId), { ...block, attrs }));
       pageView.elementOf(blockId)?.querySelector("button.checkbox")?.focus();
       return;
     }

@@ -23,30 +23,33 @@ export function getCaret(el) {
 
 /** Places a collapsed caret at `offset` in `el` (clamped to its text). */
 export function setCaret(el, offset) {
+  setSelection(el, offset, offset);
+}
+
+/** Selects `start…end` in `el` (offsets into its text, clamped to it). */
+export function setSelection(el, start, end) {
   const range = document.createRange();
-  let left = Math.max(0, offset);
-  let placed = false;
-  walk(el, (node) => {
-    if (placed) return;
-    const size = node.nodeType === Node.TEXT_NODE ? node.data.length : 1;
-    if (left <= size && node.nodeType === Node.TEXT_NODE) {
-      range.setStart(node, left);
-      placed = true;
-    } else if (left < size) {
-      range.setStartBefore(node);
-      placed = true;
-    } else {
-      left -= size;
-    }
-  });
-  if (!placed) {
-    range.selectNodeContents(el);
-    range.collapse(false);
-  }
-  range.collapse(true);
+  const [startNode, startAt] = pointAt(el, start);
+  const [endNode, endAt] = pointAt(el, Math.max(start, end));
+  range.setStart(startNode, startAt);
+  range.setEnd(endNode, endAt);
   const selection = getSelection();
   selection.removeAllRanges();
   selection.addRange(range);
+}
+
+/** The DOM position of text offset `offset` in `el`: `[node, offset]` (the end of `el` past its text). */
+function pointAt(el, offset) {
+  let left = Math.max(0, offset);
+  let point = null;
+  walk(el, (node) => {
+    if (point) return;
+    const size = node.nodeType === Node.TEXT_NODE ? node.data.length : 1;
+    if (left <= size && node.nodeType === Node.TEXT_NODE) point = [node, left];
+    else if (left < size) point = [node.parentNode, [...node.parentNode.childNodes].indexOf(node)];
+    else left -= size;
+  });
+  return point ?? [el, el.childNodes.length];
 }
 
 /** Whether the caret sits on the first (`up`) or last (`down`) visual line of `el`. */

@@ -11,7 +11,8 @@
 // block only the person changed keeps the person's, and a block both changed differently becomes a
 // conflict that the person settles (Keep mine, Take theirs). Nothing is overwritten either way unseen.
 //
-// Saving sends the difference between the person's page and the session's as one `PATCH …/blocks` batch
+// Saving sends the difference between the person's page and the session's (inserts, updates, deletions and
+// moves) as one `PATCH …/blocks` batch
 // (based on the session's revision, each text change pinned to the block's `revisionRef` through the
 // package's `PageSession.editBlock`), so an edit of another block in between never stops it: the server
 // answers a conflict only for a block someone else changed.
@@ -263,7 +264,36 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
       operations.push({ op: "delete", blockId: b.blockId });
       sent.set(b.blockId, null);
     }
+    operations.push(...moves(base, operations));
     return { operations, revisionRefs, sent };
+  }
+
+  /**
+   * The `move` operations that put the blocks in the person's order (blocks moved, with the keyboard or a
+   * drag), after the batch's inserts and deletions: the server's order is followed op by op, and each
+   * block whose predecessor there is not its predecessor here moves after it.
+   */
+  function moves(base, operations) {
+    const order = [...base.keys()];
+    for (const op of operations) {
+      if (op.op === "insert_after") order.splice(order.indexOf(op.afterBlockId) + 1, 0, op.block.blockId);
+      else if (op.op === "insert_before") order.splice(order.indexOf(op.beforeBlockId), 0, op.block.blockId);
+      else if (op.op === "delete") order.splice(order.indexOf(op.blockId), 1);
+    }
+    const out = [];
+    let previous = null;
+    for (const m of model) {
+      const at = order.indexOf(m.blockId);
+      if (at < 0) continue;
+      const want = previous === null ? 0 : order.indexOf(previous) + 1;
+      if (at !== want) {
+        order.splice(at, 1);
+        order.splice(previous === null ? 0 : order.indexOf(previous) + 1, 0, m.blockId);
+        out.push({ op: "move", blockId: m.blockId, afterBlockId: previous });
+      }
+      previous = m.blockId;
+    }
+    return out;
   }
 
   /** The block's `revisionRef` as the session holds it, from the package's own edit of it. */

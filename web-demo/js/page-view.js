@@ -4,7 +4,8 @@
 // `selection` scopes, shows a command's preview in place (changed blocks display their diff until the
 // preview is cleared), and marks where a command's text is on the page (the matches of a repeated text).
 // Drawn editable, each block's text can be changed in place (js/block-editor.js handles the keys); drawing
-// again keeps the element of every block that did not change and of the one the person is typing in.
+// again keeps the element of every block that did not change and of the one the person is typing in (unless
+// its type or attributes changed, which draws it anew).
 
 import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
@@ -33,6 +34,7 @@ export function createPageView(root, { onPick }) {
   let previewed = []; // ids of blocks that show a diff now
   let marked = []; // ids of blocks whose matches are marked now
   const keys = new WeakMap(); // element → what it was drawn from
+  const shapes = new WeakMap(); // element → its block's type and attributes, as drawn
 
   root.addEventListener("click", (event) => {
     if (!root.dataset.pick) return;
@@ -83,8 +85,11 @@ export function createPageView(root, { onPick }) {
       const focused = document.activeElement?.matches(".block-text") ? document.activeElement : null;
       const nodes = page.blocks.map((block, i) => {
         const key = JSON.stringify([block, numbers[i], editable]);
+        const shape = JSON.stringify([block.type, block.attrs ?? {}, block.editable, editable]);
         const old = elements.get(block.blockId);
-        if (old && (keys.get(old) === key || (focused && old.contains(focused)))) {
+        // The focused text keeps its element while its block keeps its look; a new type, level or depth
+        // draws the block anew (the editor puts the caret back).
+        if (old && (keys.get(old) === key || (focused && old.contains(focused) && shapes.get(old) === shape))) {
           const marker = old.querySelector(".marker");
           if (marker && block.type === "numbered_list_item") marker.textContent = `${numbers[i] ?? 1}.`;
           keys.set(old, key);
@@ -92,6 +97,7 @@ export function createPageView(root, { onPick }) {
         }
         const el = renderBlock(block, numbers[i], editable && !root.dataset.pick);
         keys.set(el, key);
+        shapes.set(el, shape);
         return el;
       });
       elements = new Map(nodes.map((el) => [el.dataset.blockId, el]));
@@ -291,6 +297,11 @@ function renderBlock(block, number, editable) {
       "aria-label": locked && editable ? `${label}, locked: it can't be edited` : undefined,
     },
     h("div", { class: "block-body" }, body(block, number, editable)),
+    // The drag handle (js/block-drag.js): a pointer's way to move the block. The keyboard's is the block
+    // selection's Alt+arrows, so the handle is no Tab stop and nothing a screen reader lists.
+    editable && !locked
+      ? h("span", { class: "block-handle", "aria-hidden": "true", title: "Drag to move (keyboard: Shift+↑/↓ selects, Alt+↑/↓ moves)" })
+      : null,
     h(
       "span",
       { class: "block-badge", "aria-hidden": "true" },
