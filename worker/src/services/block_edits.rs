@@ -1,5 +1,6 @@
 //! `PATCH /api/documents/{id}/blocks`: a person's edits of blocks (core's [`BlockEdits`]), inside the
-//! document's object.
+//! document's object; and `POST /api/documents/{id}/suggestions`, the same edits held as the person's
+//! suggestion instead ([`suggest`]).
 //!
 //! A person's edit is the same write as an AI's: an `mnote.doc.apply_block_ops` batch through core's
 //! executor and its guards (block-level preconditions, scope, editability, idempotency), with origin `user`,
@@ -9,11 +10,15 @@
 //! `mnote.tool_result.v1`, byte for byte the same on an idempotent replay.
 
 use pageai_core::Error;
+use pageai_core::audit::{self, AuditAction, AuditDraft};
 pub use pageai_core::edits::BlockEdits;
-use pageai_core::executor::{Origin, SentCall, WriteArgs};
+use pageai_core::events;
+use pageai_core::executor::{NoContexts, Origin, SentCall, ToolArgs, ToolCall, WriteArgs};
+use pageai_core::json::to_json;
 use pageai_core::page::Page;
+use pageai_core::review::{self, ProposeRequest};
 
-use super::stores::Stores;
+use super::stores::{ProposalKey, Stores};
 use super::tool_calls::{self, ToolCallRequest};
 
 /// Applies `edits` to `page` as the person's write; answers the `mnote.tool_result.v1` JSON.
@@ -30,6 +35,39 @@ pub fn apply(page: &mut Page, edits: &BlockEdits, trace_id: &str, stores: &mut S
     };
     let reply = tool_calls::call(page, request, stores)?;
     Ok(reply.result.get().to_owned())
+}
+
+/// Holds `edits` as the person's suggestion on `page` (core's `review::suggest`: the same dry-run as an AI
+/// proposal, never applied, whatever the mode); answers the `mnote.page_ai_review_session.v1` that holds
+/// it, `awaiting_user`. It is stored, evented (`review.updated`, which the live channel carries to every
+/// tab, as for a held AI write) and audited (`review.propose`, the person as actor). The same key and
+/// edits find the same session again and record nothing; accept, reject and the rest go through the
+/// review session routes ([`super::reviews`]).
+pub fn suggest(page: &mut Page, edits: &BlockEdits, trace_id: &str, stores: &mut Stores<'_>) -> Result<String, Error> {
+    let args = ToolArgs::from(WriteArgs::ApplyBlockOps(edits.args(&page.document_id)));
+    let proposal =
+        ProposalKey { idempotency_key: edits.idempotency_key.clone(), fingerprint: args.proposal_fingerprint()? };
+    if let Some(found) = stores.sessions.find_proposal(&proposal)? {
+        return to_json(&found);
+    }
+    let edit_id = stores.mint.opaque(pageai_core::ids::Kind::Edit)?;
+    let session_id = stores.mint.session_id(&page.document_id)?;
+    let (acting, now) = (stores.acting, stores.now);
+    let call = ToolCall {
+        args,
+        origin: Origin::User,
+        actor: &acting.user,
+        at: &now.at,
+        tool_call_id: &edit_id,
+        new_context_id: "",
+    };
+    let request = ProposeRequest { session_id: &session_id, run_id: &edit_id, trace_id, call: &call };
+    let session = stores.with_env(&NoContexts, |env| review::suggest(page, &request, env))?;
+    stores.sessions.put(&session, Some(&proposal))?;
+    stores.events.push(events::review_updated(&session, &now.at));
+    let draft = AuditDraft::for_session(AuditAction::ReviewPropose, &session, &acting.user, &now.at, page.revision);
+    audit::record(&mut *stores.audit, draft)?;
+    to_json(&session)
 }
 
 #[cfg(test)]

@@ -57,6 +57,9 @@ pub trait SessionStore {
     fn find_proposal(&self, key: &ProposalKey) -> Result<Option<ReviewSessionV1>, Error>;
     /// Stores a new session (with the proposal it was made for) or an update of a stored one.
     fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error>;
+    /// The sessions that wait for a person (`awaiting_user`, `stale`), oldest first: what the page's
+    /// suggestions are made of.
+    fn waiting(&self) -> Result<Vec<ReviewSessionV1>, Error>;
 }
 
 /// The frozen contexts of one document, each valid until its expiry.

@@ -58,6 +58,9 @@ pub struct MemorySessions {
 }
 
 impl SessionStore for MemorySessions {
+    fn waiting(&self) -> Result<Vec<ReviewSessionV1>, Error> {
+        Ok(self.by_id.values().map(|(s, _)| s).filter(|s| s.state.awaits_person()).cloned().collect())
+    }
     fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error> {
         Ok(self.by_id.get(session_id).map(|(s, _)| s.clone()))
     }

@@ -187,6 +187,29 @@ impl SessionTable {
 }
 
 impl SessionStore for SessionTable {
+    fn waiting(&self) -> Result<Vec<ReviewSessionV1>, Error> {
+        let open: Vec<SqlStorageValue> = open_states().iter().map(|s| s.as_str().into()).collect();
+        let marks = vec!["?"; open.len()].join(", ");
+        let query = format!("SELECT body FROM review_sessions WHERE state IN ({marks}) ORDER BY rowid");
+        let rows: Vec<BodyRow> = self
+            .sql
+            .exec(&query, open)
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| storage("list waiting review_sessions", e))?;
+        let mut waiting = Vec::with_capacity(rows.len());
+        for row in rows {
+            waiting.extend(Self::decode(Some(row))?);
+        }
+        // What this command stored and has not committed yet wins.
+        for session in &self.sessions {
+            waiting.retain(|s| s.session_id != session.session_id);
+            if session.state.awaits_person() {
+                waiting.push(session.clone());
+            }
+        }
+        Ok(waiting)
+    }
+
     fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error> {
         if let Some(session) = self.sessions.iter().rev().find(|s| s.session_id == session_id) {
             return Ok(Some(session.clone()));
