@@ -72,6 +72,7 @@ mod suggestion;
 mod write;
 
 pub use crate::vocab::{Action, State};
+pub use crate::wire::{AuthorKind, AuthorV1, SUGGESTION_V1, SuggestionDiffV1, SuggestionState, SuggestionV1};
 pub use decide::{AcceptRequest, abort, accept, reject};
 pub use propose::{ProposeRequest, RetryRequest, propose, retry, suggest};
 pub use revert::{RevertRequest, revert};
