@@ -91,7 +91,7 @@ describe('people suggest', { timeout: 600_000 }, () => {
     const tab = openLive(doc, 'eve');
     await tab.until((m) => m.kind === 'hello');
 
-    const body = edit(0, 'p_1', 'Ship the final plan on Friday.');
+    const body = { ...edit(0, 'p_1', 'Ship the final plan on Friday.'), reason: 'the plan is final now' };
     const suggested = await as('vic', 'POST', `/api/documents/${doc}/suggestions`, body);
     assert.equal(suggested.status, 200, suggested.text);
     const session = suggested.body;
@@ -119,6 +119,7 @@ describe('people suggest', { timeout: 600_000 }, () => {
     assert.equal(suggestion.schema, 'mnote.suggestion.v1');
     assert.deepEqual([suggestion.sessionId, suggestion.blockId, suggestion.state], [session.sessionId, 'p_1', 'pending']);
     assert.deepEqual(suggestion.author, { kind: 'person', actor: 'user_vic' });
+    assert.equal(suggestion.reason, 'the plan is final now');
     assert.deepEqual(suggestion.diff.segments, [
       { tag: 'equal', text: 'Ship the ' },
       { tag: 'delete', text: 'draft' },

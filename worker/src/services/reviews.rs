@@ -171,7 +171,8 @@ pub struct SuggestionList<'a> {
 /// [`SuggestionList`] as JSON.
 pub fn suggestions(page: &Page, sessions: &dyn SessionStore) -> Result<String, Error> {
     let waiting = sessions.waiting()?;
-    let noted: Vec<Noted<'_>> = waiting.iter().map(Noted::from).collect();
+    let noted: Vec<Noted<'_>> =
+        waiting.iter().map(|(session, reason)| Noted { session, reason: reason.as_deref() }).collect();
     to_json(&SuggestionList { document_id: &page.document_id, suggestions: review::suggestions(&noted, page) })
 }
 

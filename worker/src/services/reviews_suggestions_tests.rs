@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::identity::Acting;
-use crate::services::block_edits::{self, BlockEdits};
+use crate::services::block_edits::{self, SuggestionBody};
 use crate::services::test_support::{MemoryStores, hermes_call, in_mode, json_of, page_of};
 use crate::services::tool_calls;
 
@@ -17,10 +17,10 @@ fn page() -> Page {
     page_of(&["alpha one", "beta two", "gamma"])
 }
 
-fn edits(key: &str, block: &str, text: &str) -> BlockEdits {
+fn edits(key: &str, block: &str, text: &str) -> SuggestionBody {
     let operations =
         serde_json::from_value(json!([{"op": "update", "blockId": block, "text": text}])).expect("operations");
-    BlockEdits { base_revision: 0, operations, idempotency_key: key.into(), revision_refs: None }
+    SuggestionBody { base_revision: 0, operations, idempotency_key: key.into(), revision_refs: None, reason: None }
 }
 
 fn as_person(memory: &mut MemoryStores, user: &str, role: Role) {
@@ -139,4 +139,41 @@ fn the_author_withdraws_their_own_and_no_other_viewer_can() {
     assert_eq!(rejected["state"], "rejected");
     assert_eq!(page.revision, 0, "a reject writes nothing");
     assert_eq!(memory.audit.entries().last().map(|e| e.action.clone()).as_deref(), Some("review.reject"));
+}
+
+#[test]
+fn the_list_shows_the_persons_reason_and_a_plans_summary() {
+    let mut page = page();
+    let mut memory = in_mode(ReviewMode::Review);
+    as_person(&mut memory, "alice", Role::Viewer);
+    let mut body = edits("k_r", "p_1", "ALPHA one");
+    body.reason = Some("  the heading style  ".into());
+    block_edits::suggest(&mut page, &body, "tr_1", &mut memory.stores()).expect("held");
+    as_person(&mut memory, "owner", Role::Owner);
+    let args = json!({
+        "documentId": "doc_1", "baseRevision": 0, "idempotencyKey": "k_plan", "summary": "Number the list",
+        "contextId": memory.frozen_page(&page),
+        "operations": [{"op": "replace", "blockId": "p_3", "matchText": "gamma", "content": "3. gamma"}],
+    });
+    tool_calls::call(&mut page, hermes_call("doc_plan_update", args), &mut memory.stores()).expect("held");
+    let list = listed(&page, &memory);
+    let reasons: Vec<(&str, &str)> = list["suggestions"]
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|s| (s["blockId"].as_str().unwrap_or(""), s["reason"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(reasons, [("p_1", "the heading style"), ("p_3", "Number the list")]);
+}
+
+#[test]
+fn too_long_a_reason_is_refused_and_holds_nothing() {
+    let mut page = page();
+    let mut memory = in_mode(ReviewMode::Review);
+    let mut body = edits("k_long", "p_1", "ALPHA one");
+    body.reason = Some("why ".repeat(block_edits::MAX_REASON_CHARS));
+    let err = block_edits::suggest(&mut page, &body, "tr_1", &mut memory.stores()).expect_err("too long");
+    assert_eq!(err.code().as_str(), "mnote_invalid_arguments");
+    assert_eq!(err.details()["errors"][0]["pointer"].as_str().or(err.details()["pointer"].as_str()), Some("/reason"));
+    assert!(memory.sessions.waiting().expect("read").is_empty());
 }

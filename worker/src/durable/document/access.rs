@@ -185,13 +185,14 @@ mod tests {
     #[test]
     fn anyone_may_suggest_and_try_to_withdraw_but_deciding_takes_accept() {
         let doc = || String::from("d");
-        let edits = pageai_core::edits::BlockEdits {
+        let body = crate::services::block_edits::SuggestionBody {
             base_revision: 0,
             operations: Vec::new(),
             idempotency_key: "k".into(),
             revision_refs: None,
+            reason: None,
         };
-        assert_eq!(DocumentCommand::Suggest { document_id: doc(), edits }.act(), Some(Act::Suggest));
+        assert_eq!(DocumentCommand::Suggest { document_id: doc(), body }.act(), Some(Act::Suggest));
         assert_eq!(DocumentCommand::ListSuggestions { document_id: doc() }.act(), Some(Act::Read));
         let review = |action| DocumentCommand::Review { document_id: doc(), session_id: "s".into(), action };
         // Whose suggestion it is, the service asks core (`review::may_act`).

@@ -70,8 +70,8 @@ pub enum DocumentCommand {
     Suggest {
         /// The document the object serves.
         document_id: String,
-        /// The edits.
-        edits: BlockEdits,
+        /// The edits, and why.
+        body: crate::services::block_edits::SuggestionBody,
     },
     /// The page's pending suggestions ([`crate::services::reviews::suggestions`]).
     ListSuggestions {

@@ -267,9 +267,9 @@ impl DocumentObject {
                     block_edits::apply(page, &edits, trace_id, stores)
                 })
             }
-            DocumentCommand::Suggest { document_id, edits } => {
+            DocumentCommand::Suggest { document_id, body } => {
                 self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
-                    block_edits::suggest(page, &edits, trace_id, stores)
+                    block_edits::suggest(page, &body, trace_id, stores)
                 })
             }
             DocumentCommand::ListSuggestions { document_id } => self.list_suggestions(&document_id, trace_id),
