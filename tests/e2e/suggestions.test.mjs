@@ -41,7 +41,7 @@ const headersOf = (user) => ({ authorization: USERS[user], origin: url });
 const as = (user, method, path, body) =>
   body === undefined ? fetchJson(`${url}${path}`, { method, headers: headersOf(user) }) : sendJson(`${url}${path}`, method, body, headersOf(user));
 
-/** A page in ws_s made by its owner; answers its id. */
+/** A page in ws_s made by its owner; answers its id and revision. */
 async function makePage(prefix) {
   const doc = fresh(prefix).replaceAll('.', '_');
   const blocks = [
@@ -50,7 +50,7 @@ async function makePage(prefix) {
   ];
   const made = await as('ana', 'PUT', `/api/documents/${doc}`, { workspaceId: 'ws_s', blocks });
   assert.equal(made.status, 200, made.text);
-  return doc;
+  return { doc, revision: made.body.revision };
 }
 
 const edit = (revision, blockId, text, key = fresh('k')) => ({
@@ -87,11 +87,11 @@ function openLive(doc, user) {
 
 describe('people suggest', { timeout: 600_000 }, () => {
   test('a viewer suggests, another tab hears it, a second person lists it, a viewer cannot accept, an editor does', async () => {
-    const doc = await makePage('suggest');
+    const { doc, revision } = await makePage('suggest');
     const tab = openLive(doc, 'eve');
     await tab.until((m) => m.kind === 'hello');
 
-    const body = { ...edit(0, 'p_1', 'Ship the final plan on Friday.'), reason: 'the plan is final now' };
+    const body = { ...edit(revision, 'p_1', 'Ship the final plan on Friday.'), reason: 'the plan is final now' };
     const suggested = await as('vic', 'POST', `/api/documents/${doc}/suggestions`, body);
     assert.equal(suggested.status, 200, suggested.text);
     const session = suggested.body;
@@ -108,7 +108,7 @@ describe('people suggest', { timeout: 600_000 }, () => {
     tab.close();
 
     const page = await as('wes', 'GET', `/api/documents/${doc}`);
-    assert.equal(page.body.revision, 0, 'a suggestion writes nothing');
+    assert.equal(page.body.revision, revision, 'a suggestion writes nothing');
     assert.equal(page.body.blocks[0].text, 'Ship the draft on Friday.');
 
     const listed = await as('wes', 'GET', `/api/documents/${doc}/suggestions`);
@@ -136,17 +136,17 @@ describe('people suggest', { timeout: 600_000 }, () => {
     assert.equal(accepted.status, 200, accepted.text);
     assert.equal(accepted.body.state, 'applied');
     const after = await as('wes', 'GET', `/api/documents/${doc}`);
-    assert.deepEqual([after.body.revision, after.body.blocks[0].text], [1, 'Ship the final plan on Friday.']);
+    assert.deepEqual([after.body.revision, after.body.blocks[0].text], [revision + 1, 'Ship the final plan on Friday.']);
     const trail = await as('ana', 'GET', `/api/documents/${doc}/audit`);
     const last = trail.body.entries.at(-1);
-    assert.deepEqual([last.action, last.actor, last.revision], ['review.accept', 'user_eve', 1]);
+    assert.deepEqual([last.action, last.actor, last.revision], ['review.accept', 'user_eve', revision + 1]);
     const none = await as('wes', 'GET', `/api/documents/${doc}/suggestions`);
     assert.deepEqual(none.body.suggestions, []);
   });
 
   test('the author withdraws their own suggestion; another viewer cannot', async () => {
-    const doc = await makePage('withdraw');
-    const suggested = await as('vic', 'POST', `/api/documents/${doc}/suggestions`, edit(0, 'p_2', '第二版计划'));
+    const { doc, revision } = await makePage('withdraw');
+    const suggested = await as('vic', 'POST', `/api/documents/${doc}/suggestions`, edit(revision, 'p_2', '第二版计划'));
     assert.equal(suggested.status, 200, suggested.text);
     const id = suggested.body.sessionId;
     const listed = await as('eve', 'GET', `/api/documents/${doc}/suggestions`);
@@ -157,14 +157,14 @@ describe('people suggest', { timeout: 600_000 }, () => {
     assert.equal(withdrawn.status, 200, withdrawn.text);
     assert.equal(withdrawn.body.state, 'rejected');
     const page = await as('vic', 'GET', `/api/documents/${doc}`);
-    assert.equal(page.body.revision, 0);
+    assert.equal(page.body.revision, revision, 'a withdrawn suggestion wrote nothing');
     const none = await as('eve', 'GET', `/api/documents/${doc}/suggestions`);
     assert.deepEqual(none.body.suggestions, []);
   });
 
   test('a suggestion on a block that is not there is refused like the edit, with the coded error', async () => {
-    const doc = await makePage('refused');
-    const refused = await as('vic', 'POST', `/api/documents/${doc}/suggestions`, edit(0, 'p_9', 'x'));
+    const { doc, revision } = await makePage('refused');
+    const refused = await as('vic', 'POST', `/api/documents/${doc}/suggestions`, edit(revision, 'p_9', 'x'));
     assert.equal(refused.status, 404, refused.text);
     assert.equal(refused.body.code, 'mnote_block_not_found');
     assert.equal(refused.body.ok, false);
