@@ -19,8 +19,8 @@ use super::partial;
 use super::session::ReviewSessionV1;
 use crate::error::Result;
 use crate::executor::{Origin, ToolCall, WriteArgs};
-use crate::ops::Operation;
 use crate::ops::diff::word_diff;
+use crate::ops::{ChangedBlock, Operation};
 use crate::page::Page;
 use crate::policy::{Act, Role};
 use crate::vocab::{Action, State};
@@ -77,7 +77,8 @@ pub fn author_of(session: &ReviewSessionV1) -> AuthorV1 {
     AuthorV1 { kind, actor: session.audit.created_by.clone(), run_id }
 }
 
-/// The pending suggestions of `page`: those of its sessions that wait for a person (`pending`, `stale`),
+/// The pending suggestions of `page`: those of its sessions that wait for a person (`pending`, or `stale`:
+/// marked so, or waiting on a block that changed since its preview),
 /// one per block each changes, in page order (a new block at its anchor), ties in the order of `sessions`.
 /// Sessions of other documents are skipped.
 pub fn suggestions(sessions: &[Noted<'_>], page: &Page) -> Vec<SuggestionV1> {
@@ -104,6 +105,10 @@ fn of_session(noted: &Noted<'_>, page: &Page) -> Vec<(usize, SuggestionV1)> {
         _ => None,
     };
     let Some(preview) = fresh.or(session.preview.as_ref()) else { return Vec::new() };
+    // A session still waiting whose blocks changed since its preview (another suggestion on the same
+    // block was accepted) no longer applies as shown: it is stale, as its accept would find.
+    let outdated = session.state == State::AwaitingUser && !preview.changed_blocks.iter().all(|c| unchanged(page, c));
+    let state = if outdated { SuggestionState::Stale } else { state };
     let by_block = operations_by_block(session, page);
     let author = author_of(session);
     preview
@@ -140,6 +145,16 @@ pub fn suggestions_of(noted: Noted<'_>, page: &Page) -> Vec<SuggestionV1> {
     let mut found = of_session(&noted, page);
     found.sort_by_key(|(at, _)| *at);
     found.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Whether the block a preview changed is as the preview saw it: same content hash (an inserted block,
+/// which the preview did not read, always is).
+fn unchanged(page: &Page, changed: &ChangedBlock) -> bool {
+    if changed.before.is_none() {
+        return true;
+    }
+    let seen = changed.revision_ref.rsplit(':').next();
+    page.block(&changed.block_id).is_some_and(|block| seen == Some(block.content_hash8().as_str()))
 }
 
 /// The session's operations by the block each changes (see [`partial`]). When they no longer replay on

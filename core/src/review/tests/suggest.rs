@@ -190,9 +190,15 @@ fn hermes_proposes_on_top_of_a_persons_pending_suggestion() {
     );
     assert_eq!(listed[1].author.run_id.as_deref(), Some("run_1"));
     assert_eq!(listed[0].author.run_id, None);
-    // Accepting one makes the other stale: it was previewed against the block as it was.
+    // Accepting one makes the other stale: it was previewed against the block as it was. The list says
+    // so before anyone tries to accept it.
     h.accept_as(&mut hermes, &mut page, "editor_1", "k_h");
     assert_eq!(page.blocks[2].text, "The API is draft. Release the draft.");
+    let left = suggestions(&[Noted::from(&mine), Noted::from(&hermes)], &page);
+    assert_eq!(
+        left.iter().map(|s| (s.session_id.as_str(), s.state)).collect::<Vec<_>>(),
+        [("rs_p", SuggestionState::Stale)]
+    );
     h.accept_as(&mut mine, &mut page, "editor_1", "k_m");
     assert_eq!(mine.state, State::Stale);
     assert_eq!(page.revision, 8, "only one write landed");
