@@ -205,9 +205,9 @@ describe("PageSession.preview", () => {
       }),
     );
     assert.deepEqual(rights, {
-      viewer: ["read", "propose"],
-      editor: ["read", "propose", "write", "accept"],
-      owner: ["read", "propose", "write", "accept", "change_profile"],
+      viewer: ["read", "propose", "suggest"],
+      editor: ["read", "propose", "suggest", "write", "accept"],
+      owner: ["read", "propose", "suggest", "write", "accept", "change_profile"],
     });
     assert.equal(new pageai.PageSession(page()).role, "owner", "a session made without a role is the owner's");
     const session = new pageai.PageSession(page(), { role: "viewer" });

@@ -113,6 +113,8 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesModels => hermes_proxy::models(ctx).await,
         Route::HermesTools => hermes_proxy::tools(req, ctx).await,
         Route::PatchBlocks { document_id } => documents::patch_blocks(req, document_id, ctx).await,
+        Route::Suggest { document_id } => documents::suggest(req, document_id, ctx).await,
+        Route::DocumentSuggestions { document_id } => documents::suggestions(req, document_id, ctx).await,
         Route::DocumentLive { document_id } => live::open(req, document_id, ctx).await,
         Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,
         Route::VerifyAudit { document_id } => documents::verify_audit(req, document_id, ctx).await,

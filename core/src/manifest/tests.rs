@@ -157,6 +157,7 @@ fn derived_schemas() -> Vec<(String, Value)> {
     // Not a tool's: the live channel's messages, for clients outside the browser package.
     all.push(("wire/live_event.v1.json".into(), derive::<crate::wire::LiveEventSchema>()));
     all.push(("wire/live_event.v2.json".into(), derive::<crate::wire::LiveEventSchemaV2>()));
+    all.push(("wire/suggestion.v1.json".into(), derive::<crate::wire::SuggestionV1>()));
     all
 }
 

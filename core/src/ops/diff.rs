@@ -106,6 +106,78 @@ pub fn inline_runs(before: &str, after: &str) -> Vec<(SpanTag, usize)> {
     runs
 }
 
+/// The word-level diff of `before` → `after`, as runs: what a suggestion shows a reader. A run of letters
+/// or digits of a spaced script is one token, so English changes word by word; every other character
+/// (CJK, which has no spaces, punctuation, each space) is its own token, so Chinese changes character by
+/// character. Same Myers diff as [`inline_diff`], over tokens instead of chars; adjacent runs of the same
+/// tag are merged.
+pub fn word_diff<'a>(before: &'a str, after: &'a str) -> Vec<InlineSpan> {
+    let (old, new) = (words(before), words(after));
+    let mut interned: hashbrown::HashMap<&'a str, u32> = hashbrown::HashMap::new();
+    let mut ids = |tokens: &[&'a str]| -> Vec<u32> {
+        let mut out = Vec::with_capacity(tokens.len());
+        for &token in tokens {
+            let next = u32::try_from(interned.len()).unwrap_or(u32::MAX);
+            out.push(*interned.entry(token).or_insert(next));
+        }
+        out
+    };
+    let (old_ids, new_ids) = (ids(&old), ids(&new));
+    let mut spans: Vec<InlineSpan> = Vec::new();
+    let mut push = |tag: SpanTag, tokens: &[&str]| {
+        if tokens.is_empty() {
+            return;
+        }
+        let text: String = tokens.concat();
+        match spans.last_mut() {
+            Some(last) if last.tag == tag => last.text.push_str(&text),
+            _ => spans.push(InlineSpan { tag, text }),
+        }
+    };
+    for op in diff_ops(&old_ids, &new_ids) {
+        let (tag, deleted, inserted) = op.as_tag_tuple();
+        let (gone, came) = (old.get(deleted).unwrap_or_default(), new.get(inserted).unwrap_or_default());
+        match tag {
+            DiffTag::Equal => push(SpanTag::Equal, gone),
+            DiffTag::Delete => push(SpanTag::Delete, gone),
+            DiffTag::Insert => push(SpanTag::Insert, came),
+            DiffTag::Replace => {
+                push(SpanTag::Delete, gone);
+                push(SpanTag::Insert, came);
+            }
+        }
+    }
+    spans
+}
+
+/// Whether `c` belongs to a word of a spaced script: a letter or digit that is not CJK.
+fn in_word(c: char) -> bool {
+    c.is_alphanumeric() && !is_cjk(c)
+}
+
+/// Han, kana, Hangul and the CJK symbols and full-width forms: scripts written without spaces.
+fn is_cjk(c: char) -> bool {
+    matches!(u32::from(c),
+        0x1100..=0x11FF | 0x2E80..=0x9FFF | 0xA960..=0xA97F | 0xAC00..=0xD7FF | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF | 0x20000..=0x3FFFF)
+}
+
+/// `text` cut into [`word_diff`]'s tokens.
+fn words(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(first) = rest.chars().next() {
+        let end = match in_word(first) {
+            true => rest.char_indices().find(|(_, c)| !in_word(*c)).map_or(rest.len(), |(at, _)| at),
+            false => first.len_utf8(),
+        };
+        let (token, tail) = rest.split_at_checked(end).unwrap_or((rest, ""));
+        out.push(token);
+        rest = tail;
+    }
+    out
+}
+
 /// The first `chars` chars of `text`, which moves past them.
 fn take_chars<'a>(text: &mut &'a str, chars: usize) -> &'a str {
     let end = text.char_indices().nth(chars).map_or(text.len(), |(at, _)| at);
@@ -234,6 +306,38 @@ mod tests {
         );
         let d = block_diff("p_1", "第一版计划", "第二版计划");
         assert!(d.unified.contains("-第一版计划") && d.unified.contains("+第二版计划"), "{}", d.unified);
+    }
+
+    #[test]
+    fn a_word_diff_is_by_word_in_english_and_by_character_in_chinese() {
+        let tagged =
+            |spans: Vec<InlineSpan>| -> Vec<(SpanTag, String)> { spans.into_iter().map(|s| (s.tag, s.text)).collect() };
+        assert_eq!(
+            tagged(word_diff("Ship the draft today", "Ship the final plan today")),
+            [
+                (SpanTag::Equal, "Ship the ".into()),
+                (SpanTag::Delete, "draft".into()),
+                (SpanTag::Insert, "final plan".into()),
+                (SpanTag::Equal, " today".into()),
+            ]
+        );
+        assert_eq!(
+            tagged(word_diff("第一版计划", "第二版计划")),
+            [
+                (SpanTag::Equal, "第".into()),
+                (SpanTag::Delete, "一".into()),
+                (SpanTag::Insert, "二".into()),
+                (SpanTag::Equal, "版计划".into()),
+            ]
+        );
+        // Both sides rebuild from the runs.
+        let spans = word_diff("mixed 中文 text", "mixed 英文 words");
+        let side = |skip: SpanTag| spans.iter().filter(|s| s.tag != skip).map(|s| s.text.as_str()).collect::<String>();
+        assert_eq!(
+            (side(SpanTag::Insert), side(SpanTag::Delete)),
+            ("mixed 中文 text".into(), "mixed 英文 words".into())
+        );
+        assert!(word_diff("", "").is_empty());
     }
 
     /// Texts built from a few lines of a small alphabet, so that lines and chars repeat and every line

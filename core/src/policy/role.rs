@@ -5,13 +5,21 @@
 //! |---|---|---|---|
 //! | `read` (pages, audit, events, review sessions, contexts) | yes | yes | yes |
 //! | `propose` (an AI run's writes held for review) | yes | yes | yes |
+//! | `suggest` (a person's edit held as a suggestion; withdraw one's own) | yes | yes | yes |
 //! | `write` (PUT, block edits, a write that lands) | no | yes | yes |
-//! | `accept` (a review session's accept, retry, revert) | no | yes | yes |
+//! | `accept` (a review session's accept, retry, revert, and a reject or abort of another's) | no | yes | yes |
 //! | `change_profile` (the workspace's page-AI profile) | no | no | yes |
 //!
 //! A workspace the person holds no role in is invisible to them: the Worker answers its documents as if
 //! they did not exist. A write an AI makes for a viewer is held as a proposal ([`super::Hold::Role`]):
 //! the run carries at most the rights of the person it was made for.
+//!
+//! Why everyone may suggest and only editors and owners accept: a suggestion changes nothing until someone
+//! who may write decides, so it is the one way a viewer (who may already let an AI propose for them) can
+//! offer a change, and an editor can ask a co-editor's eye before a write lands. Accepting writes the page,
+//! so it takes the right to write. The author of a suggestion may always withdraw it (reject or abort their
+//! own, [`crate::review::may_act`]): it was theirs to offer. A person's suggestion is never applied by the
+//! profile's `yolo` mode, which is about AI writes.
 //!
 //! ```
 //! use pageai_core::policy::{Act, Grants, Role};
@@ -36,7 +44,7 @@ use crate::error::Error;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
-    /// Reads, and lets an AI propose.
+    /// Reads, lets an AI propose, and suggests.
     Viewer,
     /// Also writes and accepts.
     Editor,
@@ -52,6 +60,8 @@ pub enum Act {
     Read,
     /// Let an AI write land as a proposal that waits for a person.
     Propose,
+    /// Hold one's own edit as a suggestion that waits for a person, or withdraw it.
+    Suggest,
     /// Change the page.
     Write,
     /// Decide a review session: accept, retry, revert.
@@ -67,7 +77,7 @@ impl Role {
     /// Whether this role allows `act` (the table in the module docs).
     pub fn permits(self, act: Act) -> bool {
         match act {
-            Act::Read | Act::Propose => true,
+            Act::Read | Act::Propose | Act::Suggest => true,
             Act::Write | Act::Accept => self >= Role::Editor,
             Act::ChangeProfile => self == Role::Owner,
         }
@@ -98,9 +108,9 @@ impl Role {
 
 impl Act {
     /// Every act, in the order of the table in the module docs.
-    pub const ALL: [Act; 5] = [Act::Read, Act::Propose, Act::Write, Act::Accept, Act::ChangeProfile];
+    pub const ALL: [Act; 6] = [Act::Read, Act::Propose, Act::Suggest, Act::Write, Act::Accept, Act::ChangeProfile];
 
-    /// The act named `name` (`read`, `propose`, `write`, `accept`, `change_profile`).
+    /// The act named `name` (`read`, `propose`, `suggest`, `write`, `accept`, `change_profile`).
     pub fn parse(name: &str) -> Option<Act> {
         Act::ALL.into_iter().find(|act| act.as_str() == name)
     }
@@ -110,6 +120,7 @@ impl Act {
         match self {
             Act::Read => "read",
             Act::Propose => "propose",
+            Act::Suggest => "suggest",
             Act::Write => "write",
             Act::Accept => "accept",
             Act::ChangeProfile => "change_profile",
@@ -180,10 +191,12 @@ mod tests {
         let table = [
             (Act::Read, [true, true, true]),
             (Act::Propose, [true, true, true]),
+            (Act::Suggest, [true, true, true]),
             (Act::Write, [false, true, true]),
             (Act::Accept, [false, true, true]),
             (Act::ChangeProfile, [false, false, true]),
         ];
+        assert_eq!(table.map(|(act, _)| act), Act::ALL, "every act has its row");
         for (act, allowed) in table {
             for (role, allowed) in Role::ALL.into_iter().zip(allowed) {
                 assert_eq!(role.permits(act), allowed, "{role} {act}");

@@ -13,6 +13,9 @@
 //!   blocks makes the session `stale`, with a fresh preview.
 //! - Undo of an applied session: [`revert`], while the blocks it touched are unchanged since.
 //! - The rules alone, e.g. to grey out buttons: [`next`] and [`allowed_actions`].
+//! - A person's edit held as a suggestion rather than written: [`suggest`] (the same dry-run as
+//!   [`propose`], never applied). The page's pending changes, AI and people's alike, as
+//!   `mnote.suggestion.v1`: [`suggestions`]; who may decide one: [`may_act`].
 //!
 //! Every write goes through [`crate::executor::execute`]; nothing here re-checks scope, revision,
 //! editability, idempotency or policy. Sessions are plain serde data: the caller stores them (the Worker in
@@ -65,11 +68,13 @@ mod revert;
 mod session;
 mod state;
 mod submit;
+mod suggestion;
 mod write;
 
 pub use crate::vocab::{Action, State};
+pub use crate::wire::{AuthorKind, AuthorV1, SUGGESTION_V1, SuggestionDiffV1, SuggestionState, SuggestionV1};
 pub use decide::{AcceptRequest, abort, accept, reject};
-pub use propose::{ProposeRequest, RetryRequest, propose, retry};
+pub use propose::{ProposeRequest, RetryRequest, propose, retry, suggest};
 pub use revert::{RevertRequest, revert};
 pub use session::{
     AcceptActionV1, ActionsV1, AnswerRecordV1, AppliedV1, BaseV1, BlockStampV1, MAX_TRANSITIONS,
@@ -78,6 +83,7 @@ pub use session::{
 };
 pub use state::{allowed_actions, next};
 pub use submit::{Proposal, REVIEW_PENDING, Submission, answer, submit};
+pub use suggestion::{Noted, author_of, may_act, reason_of, state_of, suggestions, suggestions_of};
 
 use alloc::string::String;
 

@@ -45,7 +45,11 @@ pub(crate) fn select(session: &ReviewSessionV1, page: &Page, block_ids: &[String
 }
 
 /// Every operation of `operations` paired with the block it changes, with block-less replaces expanded.
-fn attribute(page: &Page, operations: &[Operation], allowed: Option<&[String]>) -> Result<Vec<(String, Operation)>> {
+pub(crate) fn attribute(
+    page: &Page,
+    operations: &[Operation],
+    allowed: Option<&[String]>,
+) -> Result<Vec<(String, Operation)>> {
     let mut sim = page.clone();
     // Inserted blocks join the scope of the operations after them, as they do in the executor.
     let mut inserted: Vec<String> = Vec::new();

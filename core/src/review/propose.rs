@@ -44,6 +44,38 @@ pub struct ProposeRequest<'a> {
 /// same minted ids), and a call that arrives with a plan (the command route's shortcut, which the router
 /// planned) is not planned again.
 pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>) -> Result<ReviewSessionV1> {
+    if !request.call.origin.is_ai() {
+        return Err(Error::invalid("/origin", "a person's edit is held with review::suggest, or written"));
+    }
+    hold(page, request, env, Held::ByPolicy)
+}
+
+/// Holds a person's edit (`request.call`, origin `user`) as a suggestion: a session `awaiting_user` made
+/// exactly as [`propose`] makes an AI's, through the same executor dry-run (so the same errors refuse a bad
+/// edit), but never applied, whatever the profile's mode (`yolo` is about AI writes). The session's
+/// `source.origin` is `user` and its `audit.createdBy` the person.
+///
+/// Fails with `mnote_role_forbidden` unless the person's role (`env.role`) allows `suggest`, and with
+/// `mnote_invalid_arguments` for a call that is not a person's.
+pub fn suggest(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>) -> Result<ReviewSessionV1> {
+    if request.call.origin != crate::executor::Origin::User {
+        return Err(Error::invalid("/origin", "a suggestion is a person's edit; an AI write goes through propose"));
+    }
+    env.role.check(crate::policy::Act::Suggest)?;
+    hold(page, request, env, Held::Always)
+}
+
+/// Whether a preview that passed is held for a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// As the policy said in the preview (`blocked`).
+    ByPolicy,
+    /// Always: a person's suggestion.
+    Always,
+}
+
+/// The one path of [`propose`] and [`suggest`]: preview, then hold or apply.
+fn hold(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>, held: Held) -> Result<ReviewSessionV1> {
     let call = request.call;
     if call.args.write().is_none() {
         return Err(Error::invalid("/toolName", "a review session holds writes; this tool only reads"));
@@ -56,7 +88,7 @@ pub fn propose(page: &mut Page, request: &ProposeRequest<'_>, env: &mut Env<'_>)
     session.step(Action::Preview, at)?;
     // Held or applied is the one review rule's answer (`policy::held`, which the executor asked for this
     // very preview): `blocked`. An AI write is held in every mode but `yolo`, and there when high-risk.
-    let blocked = preview.blocked;
+    let blocked = preview.blocked || held == Held::Always;
     let key = preview.audit.idempotency_key.clone();
     session.preview = Some(preview);
     if blocked {

@@ -10,6 +10,7 @@
 //! | `live_v1` | `v1/live_event.*` |
 //! | `live_v2` | `v2/live_event.*` |
 //! | `route` | `v1/page_ai_command_route.*` |
+//! | `suggestion` | `v1/suggestion.*` |
 //!
 //! Each fixture keeps its input and the answer core gives it; a test recomputes the answer from the
 //! stored input. Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must
@@ -22,6 +23,7 @@ mod live_v1;
 mod live_v2;
 mod review;
 mod route;
+mod suggestion;
 mod support;
 
 /// Every wire schema core lists (`wire::SCHEMA_IDS`) is spelled out in at least one golden fixture, so the

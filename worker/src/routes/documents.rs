@@ -122,6 +122,30 @@ pub async fn patch_blocks(mut req: Request, document_id: String, ctx: &RequestCo
     Ok(answer.pass_rows(response, &ctx.trace_id)?)
 }
 
+/// `POST …/suggestions {baseRevision, operations, idempotencyKey, revisionRefs?, reason?}`: the body of
+/// `PATCH …/blocks` (and an optional reason), held as the person's suggestion instead of written (any role may suggest; core's role
+/// table says why). Answers the `mnote.page_ai_review_session.v1` that holds it, `awaiting_user`, or the
+/// coded error the same dry-run gives an edit; an editor or owner accepts it through the review session
+/// routes, and its author may reject it.
+pub async fn suggest(mut req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    let body: crate::services::block_edits::SuggestionBody = read_json(&mut req, ctx).await?;
+    body.reason()?;
+    let client =
+        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
+    let command = DocumentCommand::Suggest { document_id: document_id.clone(), body };
+    let answer = client.call_raw(&command, &ctx.trace_id).await?;
+    let response = raw_json_response(answer.value.clone(), &ctx.trace_id)?;
+    Ok(answer.pass_rows(response, &ctx.trace_id)?)
+}
+
+/// `GET …/suggestions`: `{documentId, suggestions:[mnote.suggestion.v1]}`, the page's pending changes
+/// (people's and AI's) in page order.
+pub async fn suggestions(_req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    relay(&document_id, DocumentCommand::ListSuggestions { document_id: document_id.clone() }, ctx).await
+}
+
 /// Largest page of audit entries, events or sessions one request returns.
 const MAX_LIST: u64 = 5_000;
 

@@ -77,6 +77,16 @@ pub enum Route {
         /// The path's document id, not yet validated.
         document_id: String,
     },
+    /// `POST /api/documents/{id}/suggestions`: a person's block edits held as their suggestion.
+    Suggest {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
+    /// `GET /api/documents/{id}/suggestions`: the page's pending suggestions.
+    DocumentSuggestions {
+        /// The path's document id, not yet validated.
+        document_id: String,
+    },
     /// `GET /api/documents/{id}/live`: the live channel (WebSocket upgrade).
     DocumentLive {
         /// The path's document id, not yet validated.
@@ -162,6 +172,11 @@ impl Route {
             ["api", "documents", doc, "blocks"] if !doc.is_empty() => {
                 only(Method::Patch, Route::PatchBlocks { document_id: id(doc) })
             }
+            ["api", "documents", doc, "suggestions"] if !doc.is_empty() => match method {
+                Method::Get => Ok(Route::DocumentSuggestions { document_id: id(doc) }),
+                Method::Post => Ok(Route::Suggest { document_id: id(doc) }),
+                _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
+            },
             ["api", "documents", doc, "live"] if !doc.is_empty() => {
                 only(Method::Get, Route::DocumentLive { document_id: id(doc) })
             }
@@ -251,6 +266,8 @@ impl Route {
             | Route::HermesModels
             | Route::HermesTools => Access::Hermes,
             Route::PatchBlocks { .. }
+            | Route::Suggest { .. }
+            | Route::DocumentSuggestions { .. }
             | Route::DocumentLive { .. }
             | Route::DocumentAudit { .. }
             | Route::VerifyAudit { .. }
@@ -349,6 +366,10 @@ mod tests {
         assert_eq!(code(post("/api/documents/d/live")), "mnote_method_not_allowed");
         assert_eq!(Route::DocumentLive { document_id: "d".into() }.access(), Access::Mnote);
         assert_eq!(get("/api/documents/d/review-sessions"), Ok(Route::DocumentSessions { document_id: "d".into() }));
+        assert_eq!(post("/api/documents/d/suggestions"), Ok(Route::Suggest { document_id: "d".into() }));
+        assert_eq!(get("/api/documents/d/suggestions"), Ok(Route::DocumentSuggestions { document_id: "d".into() }));
+        assert_eq!(code(Route::resolve(&Method::Patch, "/api/documents/d/suggestions")), "mnote_method_not_allowed");
+        assert_eq!(Route::Suggest { document_id: "d".into() }.access(), Access::Mnote);
     }
 
     #[test]

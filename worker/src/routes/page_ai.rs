@@ -10,7 +10,9 @@
 //! - `GET /api/page-ai/review-sessions/{id}` answers the session; `POST …/{id}/accept {idempotencyKey,
 //!   blockIds?}` and `…/revert {idempotencyKey}` answer `mnote.page_ai_review_answer.v1` (byte for byte the
 //!   same on a replay); `…/reject`, `…/abort` (no body) and `…/retry {toolCallId, operations?}` answer the
-//!   session.
+//!   session. Accept, retry and revert take an editor or owner; so do reject and abort, except that the
+//!   author of a person's suggestion (`POST /api/documents/{id}/suggestions`) may reject or abort their
+//!   own (core's `review::may_act`).
 //!
 //! A session id names its document (`rs.{documentId}.{random}`, see [`crate::ids::session_document`]), so
 //! these routes need nothing besides the path to find the document's object.

@@ -6,6 +6,9 @@
 //! `review.retry`). An idempotent replay of an accept or revert answers the stored bytes and records
 //! nothing. An `Err` means nothing changed.
 //!
+//! Who may act is core's rule (`review::may_act`): an editor or owner; the author of a person's
+//! suggestion may also withdraw it (reject or abort). [`suggestions`] lists the page's pending ones.
+//!
 //! Accept and revert answer core's `mnote.page_ai_review_answer.v1`, byte for byte the same on a replay;
 //! the other actions (and `Get`) answer the session itself.
 
@@ -15,10 +18,12 @@ use pageai_core::events;
 use pageai_core::executor::Origin;
 use pageai_core::json::to_json;
 use pageai_core::page::Page;
-use pageai_core::review::{self, AcceptRequest, Answer, RetryRequest, RevertRequest, ReviewSessionV1, Stamp};
+use pageai_core::review::{
+    self, AcceptRequest, Answer, Noted, RetryRequest, RevertRequest, ReviewSessionV1, Stamp, SuggestionV1,
+};
 use serde::{Deserialize, Serialize};
 
-use super::stores::Stores;
+use super::stores::{SessionStore, Stores};
 
 /// Who acts on review sessions until browser sign-in names the user.
 pub const REVIEWER: &str = "user";
@@ -61,6 +66,10 @@ pub fn act(page: &mut Page, session_id: &str, action: &ReviewAction, stores: &mu
         .sessions
         .get(session_id)?
         .ok_or_else(|| Error::ReviewSessionNotFound { session_id: session_id.into() })?;
+    // Who may decide it: core's rule (an editor or owner; the author may withdraw their own suggestion).
+    if let Some(verb) = action.verb() {
+        review::may_act(&session, verb, &stores.acting.user, stores.acting.role)?;
+    }
     let now = stores.now;
     let stamp = Stamp { actor: &stores.acting.user, at: &now.at };
     // Review writes carry no contextId: their scope is the session's own `base.allowedTargetBlockIds`.
@@ -146,6 +155,25 @@ fn moved(
         AuditDraft::for_session(action, session, &stores.acting.user, &stores.now.at, revision),
     )?;
     to_json(session)
+}
+
+/// `GET /api/documents/{id}/suggestions`: the page's pending changes, people's and AI's alike.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SuggestionList<'a> {
+    /// The page's document.
+    pub document_id: &'a str,
+    /// `mnote.suggestion.v1`, in page order (core's `review::suggestions`).
+    pub suggestions: Vec<SuggestionV1>,
+}
+
+/// The pending suggestions of `page`, from the sessions that wait for a person; answers a
+/// [`SuggestionList`] as JSON.
+pub fn suggestions(page: &Page, sessions: &dyn SessionStore) -> Result<String, Error> {
+    let waiting = sessions.waiting()?;
+    let noted: Vec<Noted<'_>> =
+        waiting.iter().map(|(session, reason)| Noted { session, reason: reason.as_deref() }).collect();
+    to_json(&SuggestionList { document_id: &page.document_id, suggestions: review::suggestions(&noted, page) })
 }
 
 #[cfg(test)]

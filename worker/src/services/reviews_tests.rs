@@ -149,3 +149,6 @@ fn unknown_sessions_are_not_found() {
     let error = act(&mut page, "rs.doc_1.nope", &ReviewAction::Get, &mut memory.stores()).expect_err("unknown");
     assert_eq!(error.code().as_str(), "mnote_review_session_not_found");
 }
+
+#[path = "reviews_suggestions_tests.rs"]
+mod suggestions;

@@ -57,6 +57,12 @@ pub trait SessionStore {
     fn find_proposal(&self, key: &ProposalKey) -> Result<Option<ReviewSessionV1>, Error>;
     /// Stores a new session (with the proposal it was made for) or an update of a stored one.
     fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error>;
+    /// The sessions that wait for a person (`awaiting_user`, `stale`), oldest first, each with the reason
+    /// kept for it: what the page's suggestions are made of.
+    fn waiting(&self) -> Result<Vec<(ReviewSessionV1, Option<String>)>, Error>;
+    /// Keeps the reason the author gave for session `session_id` (a person's note, Hermes' plan summary),
+    /// beside the session: its shape, `mnote.page_ai_review_session.v1`, has no place for one.
+    fn note_reason(&mut self, session_id: &str, reason: &str) -> Result<(), Error>;
 }
 
 /// The frozen contexts of one document, each valid until its expiry.

@@ -55,9 +55,19 @@ pub fn json_of(text: &str) -> Value {
 pub struct MemorySessions {
     /// By id: the session and its proposal.
     pub by_id: BTreeMap<String, (ReviewSessionV1, Option<ProposalKey>)>,
+    /// Reasons, by session id.
+    pub reasons: BTreeMap<String, String>,
 }
 
 impl SessionStore for MemorySessions {
+    fn waiting(&self) -> Result<Vec<(ReviewSessionV1, Option<String>)>, Error> {
+        let waiting = self.by_id.values().map(|(s, _)| s).filter(|s| s.state.awaits_person());
+        Ok(waiting.map(|s| (s.clone(), self.reasons.get(&s.session_id).cloned())).collect())
+    }
+    fn note_reason(&mut self, session_id: &str, reason: &str) -> Result<(), Error> {
+        self.reasons.insert(session_id.into(), reason.into());
+        Ok(())
+    }
     fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error> {
         Ok(self.by_id.get(session_id).map(|(s, _)| s.clone()))
     }

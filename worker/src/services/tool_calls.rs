@@ -237,6 +237,10 @@ fn session(
     let propose = ProposeRequest { session_id: &session_id, run_id: ids.run_id, trace_id: ids.trace_id, call };
     let session = stores.with_env(contexts, |env| review::propose(page, &propose, env))?;
     stores.sessions.put(&session, Some(&proposal))?;
+    // A plan's summary is its reason, which the page's suggestions show.
+    if let Some(reason) = review::reason_of(call) {
+        stores.sessions.note_reason(&session.session_id, reason)?;
+    }
     stores.events.push(events::review_updated(&session, &stores.now.at));
     if let Some(applied) = &session.applied {
         stores.applied(call.origin, ids.run_id, Some(&session.session_id), &applied.result);

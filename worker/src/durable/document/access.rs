@@ -39,6 +39,7 @@ impl DocumentCommand {
         match self {
             DocumentCommand::Get { .. }
             | DocumentCommand::ListSessions { .. }
+            | DocumentCommand::ListSuggestions { .. }
             | DocumentCommand::EndSession { .. }
             | DocumentCommand::Audit { .. }
             | DocumentCommand::VerifyAudit { .. }
@@ -50,6 +51,10 @@ impl DocumentCommand {
                 Some(Act::Propose)
             }
             DocumentCommand::Put { .. } | DocumentCommand::EditBlocks { .. } => Some(Act::Write),
+            DocumentCommand::Suggest { .. } => Some(Act::Suggest),
+            // The author of a suggestion may withdraw it: the gate lets anyone who may suggest try, and
+            // the service asks core's `review::may_act` whose session it is.
+            DocumentCommand::Review { action: ReviewAction::Reject | ReviewAction::Abort, .. } => Some(Act::Suggest),
             DocumentCommand::Review { .. } => Some(Act::Accept),
             DocumentCommand::CallTool { .. } | DocumentCommand::PutProfile { .. } => None,
         }
@@ -175,5 +180,25 @@ mod tests {
             // Every role may read and propose: a viewer's run reads the page and its writes are held.
             assert!(Role::ALL.iter().all(|role| role.check(act).is_ok()));
         }
+    }
+
+    #[test]
+    fn anyone_may_suggest_and_try_to_withdraw_but_deciding_takes_accept() {
+        let doc = || String::from("d");
+        let body = crate::services::block_edits::SuggestionBody {
+            base_revision: 0,
+            operations: Vec::new(),
+            idempotency_key: "k".into(),
+            revision_refs: None,
+            reason: None,
+        };
+        assert_eq!(DocumentCommand::Suggest { document_id: doc(), body }.act(), Some(Act::Suggest));
+        assert_eq!(DocumentCommand::ListSuggestions { document_id: doc() }.act(), Some(Act::Read));
+        let review = |action| DocumentCommand::Review { document_id: doc(), session_id: "s".into(), action };
+        // Whose suggestion it is, the service asks core (`review::may_act`).
+        assert_eq!(review(ReviewAction::Reject).act(), Some(Act::Suggest));
+        assert_eq!(review(ReviewAction::Abort).act(), Some(Act::Suggest));
+        let accept = pageai_core::review::AcceptRequest { block_ids: None, idempotency_key: "k".into() };
+        assert_eq!(review(ReviewAction::Accept(accept)).act(), Some(Act::Accept));
     }
 }

@@ -65,6 +65,19 @@ pub enum DocumentCommand {
         /// The edits.
         edits: BlockEdits,
     },
+    /// Hold a person's block edits as their suggestion ([`crate::services::block_edits::suggest`]) under the
+    /// object's copy of the profile; answers the review session.
+    Suggest {
+        /// The document the object serves.
+        document_id: String,
+        /// The edits, and why.
+        body: crate::services::block_edits::SuggestionBody,
+    },
+    /// The page's pending suggestions ([`crate::services::reviews::suggestions`]).
+    ListSuggestions {
+        /// The document the object serves.
+        document_id: String,
+    },
     /// The document's review sessions: open ones first, each group newest first (core's
     /// [`pageai_core::review::listing`]).
     ListSessions {
@@ -164,6 +177,8 @@ impl DocumentCommand {
             | DocumentCommand::Command { document_id, .. }
             | DocumentCommand::Review { document_id, .. }
             | DocumentCommand::EditBlocks { document_id, .. }
+            | DocumentCommand::Suggest { document_id, .. }
+            | DocumentCommand::ListSuggestions { document_id }
             | DocumentCommand::ListSessions { document_id, .. }
             | DocumentCommand::EndSession { document_id, .. }
             | DocumentCommand::Audit { document_id, .. }
@@ -182,10 +197,12 @@ impl DocumentCommand {
             | DocumentCommand::Command { .. }
             | DocumentCommand::Review { .. }
             | DocumentCommand::EditBlocks { .. }
+            | DocumentCommand::Suggest { .. }
             | DocumentCommand::FreezeRun { .. } => true,
             DocumentCommand::Get { .. }
             | DocumentCommand::Put { .. }
             | DocumentCommand::ListSessions { .. }
+            | DocumentCommand::ListSuggestions { .. }
             | DocumentCommand::EndSession { .. }
             | DocumentCommand::Audit { .. }
             | DocumentCommand::VerifyAudit { .. }

@@ -267,6 +267,12 @@ impl DocumentObject {
                     block_edits::apply(page, &edits, trace_id, stores)
                 })
             }
+            DocumentCommand::Suggest { document_id, body } => {
+                self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
+                    block_edits::suggest(page, &body, trace_id, stores)
+                })
+            }
+            DocumentCommand::ListSuggestions { document_id } => self.list_suggestions(&document_id, trace_id),
             DocumentCommand::ListSessions { document_id, filter, cursor, limit } => {
                 self.list_sessions(&document_id, filter.as_deref(), cursor.as_deref(), limit, trace_id)
             }

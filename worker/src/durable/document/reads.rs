@@ -77,6 +77,14 @@ impl DocumentObject {
         to_json(&Listing { document_id, items: tables.sessions.list(filter, cursor, limit)? })
     }
 
+    /// The page's pending suggestions (`mnote.suggestion.v1`), from its sessions that wait for a person.
+    pub(super) fn list_suggestions(&self, document_id: &str, trace_id: &str) -> Result<String, Error> {
+        let tables = self.read_tables(document_id, trace_id)?;
+        let mut cache = self.cache.borrow_mut();
+        let page = cache.page(document_id, trace_id)?.0;
+        crate::services::reviews::suggestions(page, &tables.sessions)
+    }
+
     /// Audit entries after `after`, oldest first, with the chain's head.
     pub(super) fn audit_page(
         &self,

@@ -44,6 +44,7 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
         contexts::SCHEMA,
         sessions::SCHEMA,
         sessions::INDEX,
+        sessions::REASONS,
         audit::SCHEMA,
         audit::HEAD_SCHEMA,
         events::SCHEMA,

@@ -20,12 +20,24 @@ pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS review_sessions (
     body TEXT NOT NULL
 )";
 
+/// The reason an author gave for a session (a person's note, Hermes' plan summary), beside it.
+pub(super) const REASONS: &str = "CREATE TABLE IF NOT EXISTS session_reasons (
+    session_id TEXT PRIMARY KEY,
+    reason TEXT NOT NULL
+)";
+
 pub(super) const INDEX: &str =
     "CREATE INDEX IF NOT EXISTS review_sessions_by_proposal ON review_sessions (proposal_key, proposal_fingerprint)";
 
 #[derive(Deserialize)]
 struct BodyRow {
     body: String,
+}
+
+#[derive(Deserialize)]
+struct NotedRow {
+    body: String,
+    reason: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -78,11 +90,13 @@ pub struct SessionTable {
     /// whole-page context lists every block of the page).
     sessions: Vec<ReviewSessionV1>,
     pending: Vec<Pending>,
+    /// Reasons this command kept, by session id.
+    reasons: Vec<(String, String)>,
 }
 
 impl SessionTable {
     pub(super) fn new(sql: SqlStorage) -> Self {
-        SessionTable { sql, sessions: Vec::new(), pending: Vec::new() }
+        SessionTable { sql, sessions: Vec::new(), pending: Vec::new(), reasons: Vec::new() }
     }
 
     /// The sessions this command stored, in order, as stored.
@@ -158,6 +172,13 @@ impl SessionTable {
 
     /// Upserts the sessions; a stored session keeps the proposal it was made for.
     pub(super) fn flush(self, sql: &dyn Sql) -> worker::Result<()> {
+        for (session_id, reason) in self.reasons {
+            sql.run(
+                "INSERT INTO session_reasons (session_id, reason) VALUES (?, ?)
+                 ON CONFLICT (session_id) DO UPDATE SET reason = excluded.reason",
+                vec![session_id.into(), reason.into()],
+            )?;
+        }
         for (session, Pending { proposal, body }) in self.sessions.into_iter().zip(self.pending) {
             let (key, fingerprint) = match proposal {
                 Some(p) => (SqlStorageValue::from(p.idempotency_key), SqlStorageValue::from(p.fingerprint)),
@@ -187,6 +208,40 @@ impl SessionTable {
 }
 
 impl SessionStore for SessionTable {
+    fn waiting(&self) -> Result<Vec<(ReviewSessionV1, Option<String>)>, Error> {
+        let open: Vec<SqlStorageValue> = open_states().iter().map(|s| s.as_str().into()).collect();
+        let marks = vec!["?"; open.len()].join(", ");
+        let query = format!(
+            "SELECT s.body AS body, r.reason AS reason FROM review_sessions s
+             LEFT JOIN session_reasons r ON r.session_id = s.session_id
+             WHERE s.state IN ({marks}) ORDER BY s.rowid"
+        );
+        let rows: Vec<NotedRow> = self
+            .sql
+            .exec(&query, open)
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| storage("list waiting review_sessions", e))?;
+        let mut waiting = Vec::with_capacity(rows.len());
+        for NotedRow { body, reason } in rows {
+            waiting.extend(Self::decode(Some(BodyRow { body }))?.map(|s| (s, reason)));
+        }
+        // What this command stored and has not committed yet wins.
+        for session in &self.sessions {
+            let kept =
+                waiting.iter().position(|(s, _)| s.session_id == session.session_id).map(|at| waiting.remove(at));
+            let reason = self.reasons.iter().rev().find(|(id, _)| *id == session.session_id).map(|(_, r)| r.clone());
+            if session.state.awaits_person() {
+                waiting.push((session.clone(), reason.or(kept.and_then(|(_, r)| r))));
+            }
+        }
+        Ok(waiting)
+    }
+
+    fn note_reason(&mut self, session_id: &str, reason: &str) -> Result<(), Error> {
+        self.reasons.push((session_id.into(), reason.into()));
+        Ok(())
+    }
+
     fn get(&self, session_id: &str) -> Result<Option<ReviewSessionV1>, Error> {
         if let Some(session) = self.sessions.iter().rev().find(|s| s.session_id == session_id) {
             return Ok(Some(session.clone()));
