@@ -32,14 +32,7 @@ after(async () => {
   await demo?.stop();
 });
 
-async function send(method, path, body) {
-  const res = await fetch(`${demo.worker.url}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...demo.worker.auth },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const send = (method, path, body) => demo.send(method, path, body);
 
 /** A fresh document of `blocks` (paragraphs from strings). */
 async function freshDocument(blocks) {

@@ -40,14 +40,7 @@ after(async () => {
   await double?.close();
 });
 
-async function send(method, path, body) {
-  const res = await fetch(`${demo.worker.url}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...demo.worker.auth },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const send = (method, path, body) => demo.send(method, path, body);
 
 const BLOCKS = [
   { blockId: "h_title", type: "heading", text: "Launch plan", attrs: { level: 1 } },

@@ -35,6 +35,15 @@ export async function startDemo({ vars = {} } = {}) {
     worker,
     browser,
     api,
+    /** `method path` with a JSON body, as the demo's signed-in person: `{status, body}` (body parsed). */
+    async send(method, path, body) {
+      const res = await fetch(`${worker.url}${path}`, {
+        method,
+        headers: { "content-type": "application/json", ...worker.auth },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
     /** The stored page of a document. */
     storedPage: (documentId = "welcome") => api(`/api/documents/${documentId}`),
     /** A tab at `viewport` on the demo (`path`, default the welcome page), once it is ready. */
