@@ -11,7 +11,7 @@
 //   node --test tests/e2e/mcp_clients.test.mjs      (build first: make wasm worker; setup: scripts/setup)
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -112,6 +112,20 @@ function assertRetryable(results, calls) {
   assert.equal(by('no documentId').details.pointer, '/documentId');
 }
 
+/**
+ * Runs the Python MCP client on `input` (JSON on its stdin) and answers what it prints. Asynchronously: a
+ * synchronous run blocks this process's event loop for seconds, in which the Worker may close an idle
+ * keep-alive connection unseen, and the next fetch then meets a closed socket ("fetch failed" under load).
+ */
+function pythonClient(input) {
+  return new Promise((resolve, reject) => {
+    const child = execFile(PYTHON, [join(ROOT, 'tests', 'e2e', 'mcp_python_client.py')], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(Object.assign(error, { message: `${error.message}\n${stderr}` })) : resolve(stdout),
+    );
+    child.stdin.end(input);
+  });
+}
+
 describe('MCP clients', () => {
   test("the Worker's tools/list is the package's mcpToolsList() for the same profile", async () => {
     const listed = await mcp(worker.url, 'tools/list', {});
@@ -157,7 +171,7 @@ describe('MCP clients', () => {
       assert.ok(validators, 'the list test ran first');
       const calls = plan(await freshPage());
       const input = JSON.stringify({ url: `${worker.url}/mcp`, token: TOOL_TOKEN, mode, calls });
-      const out = JSON.parse(execFileSync(PYTHON, [join(ROOT, 'tests', 'e2e', 'mcp_python_client.py')], { input, encoding: 'utf8', timeout: 60_000 }));
+      const out = JSON.parse(await pythonClient(input));
       assert.deepEqual(out.tools.map((t) => t.name), catalog.mcpToolsList(profile).map((t) => t.name));
       calls.forEach((call, i) => assertReceived(call, out.results[i], `python ${mode}`));
       assertRetryable(out.results, calls);
