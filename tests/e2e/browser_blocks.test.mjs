@@ -20,10 +20,8 @@ let seq = 0;
 
 before(
   async () => {
-    demo = await startDemo();
     // The assistant's commands apply at once (for the undo tests' writes by someone else).
-    const res = await send("PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "yolo" });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
+    demo = await startDemo({ profile: { tools: { disabled: [] }, reviewMode: "yolo" } });
   },
   { timeout: 300_000 },
 );

@@ -18,10 +18,8 @@ let seq = 0;
 
 before(
   async () => {
-    demo = await startDemo();
     // AI commands apply at once (the review modes have their own suite).
-    const res = await send("PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "yolo" });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
+    demo = await startDemo({ profile: { tools: { disabled: [] }, reviewMode: "yolo" } });
   },
   { timeout: 300_000 },
 );

@@ -13,9 +13,9 @@ export const SCREENS = join(ROOT, "tests", "artifacts", "screens");
 
 /**
  * Builds the package's web build (a no-op when up to date), starts a Worker that signs the demo in (plus
- * `vars`) and Chromium. `stop()` ends both.
+ * `vars`) and Chromium, and stores `profile` (the workspace's page-AI profile) when given. `stop()` ends both.
  */
-export async function startDemo({ vars = {} } = {}) {
+export async function startDemo({ vars = {}, profile } = {}) {
   // The Worker serves web-demo/pkg, which the package build writes.
   execFileSync(join(ROOT, "scripts", "build-wasm"), { stdio: "inherit" });
   mkdirSync(SCREENS, { recursive: true });
@@ -31,7 +31,7 @@ export async function startDemo({ vars = {} } = {}) {
     const res = await fetch(`${worker.url}${path}`, { ...init, headers: { ...worker.auth, ...init.headers } });
     return res.json();
   };
-  return {
+  const demo = {
     worker,
     browser,
     api,
@@ -58,6 +58,14 @@ export async function startDemo({ vars = {} } = {}) {
       await worker.stop();
     },
   };
+  if (profile) {
+    const res = await demo.send("PUT", "/api/profile", profile).catch((error) => ({ status: 0, body: String(error) }));
+    if (res.status !== 200) {
+      await demo.stop();
+      assert.fail(`the demo's profile was not stored: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+  }
+  return demo;
 }
 
 /**
