@@ -110,6 +110,7 @@ bench: setup-dev wasm
 	node benches/worker_cold_start.mjs
 	node --experimental-websocket benches/live_fanout.mjs
 	node benches/live_writes.mjs
+	node benches/page_open.mjs
 
 # Fuzzes core's parsers (SPEC §12): tool arguments, router prompts, Markdown import, continuation tokens.
 # Stable Rust: cargo-fuzz with --sanitizer none (core is safe Rust; the fuzzer hunts panics and broken

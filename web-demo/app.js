@@ -27,6 +27,8 @@ import { createPageView } from "./js/page-view.js";
 import { createPromptMemory } from "./js/prompts.js";
 import { createSaveStatus } from "./js/save-status.js";
 
+/** From how many blocks a page is long: its context is frozen when the browser is idle, not at once. */
+const LONG_PAGE_BLOCKS = 1_000;
 const documentId = new URLSearchParams(location.search).get("doc") || "welcome";
 const $ = (selector) => document.querySelector(selector);
 const layout = createLayout(document.body, $("#tabbar"));
@@ -75,13 +77,29 @@ async function main() {
     onModel: () => editor?.draw(),
     onSession: () => {
       showMeta(edits.view());
-      contextPanel?.refresh();
+      refreshContext();
       commandPanel?.refresh();
       void refreshAudit();
     },
     onStatus: (state, error) => saveStatus.show(state, error),
   });
   const session = () => edits.session();
+  // The context panel freezes the whole page again after every change. A long page's costs its size, so it
+  // waits until the browser is idle (the page is drawn, the person paused), once per burst of changes.
+  let contextQueued = false;
+  function refreshContext() {
+    if (!contextPanel) return;
+    if (edits.view().blocks.length <= LONG_PAGE_BLOCKS) return contextPanel.refresh();
+    if (contextQueued) return;
+    contextQueued = true;
+    requestIdleCallback(
+      () => {
+        contextQueued = false;
+        contextPanel?.refresh();
+      },
+      { timeout: 1_000 },
+    );
+  }
   // What this person may do here, by core's role table (the session knows their role): the page shows a
   // control only to someone the server would let use it.
   const may = { write: session().may("write"), accept: session().may("accept"), changeProfile: session().may("change_profile") };
@@ -195,7 +213,7 @@ async function main() {
     canChangeMode: may.changeProfile,
     canDecide: may.accept,
   });
-  contextPanel.refresh();
+  refreshContext();
   // Opened before the panels are read: the channel resumes from the revision this page was read at, so
   // nothing committed in between is missed.
   const isOpen = (session) => engine.vocabulary.openReviewStates.includes(session?.state);

@@ -42,6 +42,8 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     continuation: null,
     chunk: 1,
     context: null,
+    // What the person asked to see in full: "targets" (every chip), "view" (the coloured code view).
+    expanded: new Set(),
   };
 
   // --- Controls ---------------------------------------------------------------------------------------
@@ -338,7 +340,8 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     // chunks, while the allowed targets are the whole snapshot's).
     const held = blocksIn(ctx);
     const chunked = ctx.truncated || state.chunk > 1;
-    const inChunk = ctx.allowedTargetBlockIds.filter((id) => held.includes(id));
+    const heldSet = new Set(held);
+    const inChunk = ctx.allowedTargetBlockIds.filter((id) => heldSet.has(id));
     const chars = ctx.pageText?.length ?? (ctx.blocks ?? []).reduce((n, b) => n + b.text.length + 1, 0);
     replace(
       stats,
@@ -352,15 +355,17 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
     replace(
       targets,
       ctx.allowedTargetBlockIds.length
-        ? ctx.allowedTargetBlockIds.map((id) =>
+        ? shown(ctx.allowedTargetBlockIds, MAX_CHIPS, state.expanded.has("targets")).map((id) =>
             h(
               "button",
-              { type: "button", class: `chip${chunked && !held.includes(id) ? " chip-elsewhere" : ""}`, "data-block-id": id, "data-key": id, onclick: () => pageView.reveal(id) },
+              { type: "button", class: `chip${chunked && !heldSet.has(id) ? " chip-elsewhere" : ""}`, "data-block-id": id, "data-key": id, onclick: () => pageView.reveal(id) },
               id,
             ),
           )
         : h("span", { class: "subtle" }, ctx.scope === "outline" ? "None: the outline is read-only." : "None in this chunk."),
     );
+    const hiddenTargets = ctx.allowedTargetBlockIds.length - shown(ctx.allowedTargetBlockIds, MAX_CHIPS, state.expanded.has("targets")).length;
+    if (hiddenTargets > 0) targets.append(showAll(`Show all ${count(ctx.allowedTargetBlockIds.length)}`, "targets", () => (state.expanded.add("targets"), paintResult(ctx, ms))));
     targetKeys.sync();
 
     chunkBar.hidden = !ctx.truncated && state.chunk === 1;
@@ -409,10 +414,18 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
       ),
     );
     output.dataset.view = state.view;
-    replace(
-      output,
-      state.view === "page_xml" ? xmlView(ctx.pageXml) : state.view === "json" ? jsonView(ctx.blocks) : ctx.pageText,
-    );
+    // A large view shows its beginning until the person asks for all of it: coloured, a 10,000-block page
+    // is some 100,000 elements, and even as plain text it is a megabyte to lay out as the page opens. Copy
+    // copies all of it either way.
+    const text = viewText(ctx, state.view) ?? "";
+    if (text.length <= MAX_VIEW_CHARS || state.expanded.has("view")) {
+      replace(output, state.view === "page_xml" ? xmlView(ctx.pageXml) : state.view === "json" ? jsonView(ctx.blocks) : ctx.pageText);
+    } else {
+      const cut = text.lastIndexOf("\n", MAX_VIEW_CHARS);
+      const head = text.slice(0, cut > 0 ? cut : MAX_VIEW_CHARS);
+      const more = `Show all ${count(text.length)} characters`;
+      replace(output, head, "\n", showAll(more, "view", () => (state.expanded.add("view"), paintResult(ctx, ms))));
+    }
 
     replace(
       meta,
@@ -450,6 +463,16 @@ export function createContextPanel(root, { session, isPageAiError, pageView, onP
 
   return { pick, picked, refresh: restart };
 }
+
+// How much the panel draws at once; the rest is one click away (a 10,000-block page has 10,000 targets).
+const MAX_CHIPS = 200;
+const MAX_VIEW_CHARS = 20_000;
+
+/** The first `max` of `list`, or all of it once the person asked for all. */
+const shown = (list, max, all) => (all || list.length <= max ? list : list.slice(0, max));
+
+/** A button that shows all of `what`: `onclick` remembers that and draws again. */
+const showAll = (label, what, onclick) => h("button", { type: "button", class: "ghost small show-all", "data-show-all": what, onclick }, label);
 
 function viewText(ctx, view) {
   if (!ctx) return undefined;

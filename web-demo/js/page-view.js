@@ -35,6 +35,13 @@ export function createPageView(root, { onPick }) {
   let marked = []; // ids of blocks whose matches are marked now
   const keys = new WeakMap(); // element → what it was drawn from
   const shapes = new WeakMap(); // element → its block's type and attributes, as drawn
+  // A long page is drawn in steps: the first FIRST_DRAW blocks at once, then DRAW_STEP more per task, so
+  // it shows and takes input at once while the rest follows (`drawn` blocks so far; `more` is the timer).
+  let drawn = 0;
+  let more = null;
+  let lastDraw = null; // [page, options] of the newest render, which the next step draws
+  // What painted the drawn blocks, given again to blocks drawn later: the context, the pick mode, the picks.
+  let painted = { context: null, pick: null, picked: [] };
 
   root.addEventListener("click", (event) => {
     if (!root.dataset.pick) return;
@@ -71,19 +78,27 @@ export function createPageView(root, { onPick }) {
   /** Whether the person is typing in the block (a preview or a mark must not replace its text then). */
   const typingIn = (el) => el.contains(document.activeElement) && document.activeElement.matches(".block-text");
 
-  return {
+  const view = {
     /**
      * Draws every block of `page`. With `editable`, the text of each block a person may change is
      * editable in place. A block that looks as before keeps its element, and so does the one the person
-     * is typing in (the editor owns its text), so drawing again never moves the caret.
+     * is typing in (the editor owns its text), so drawing again never moves the caret. A long page is
+     * drawn in steps (its top at once, the rest in later tasks; `data-drawn` on the root says "partial"
+     * until it is all there).
      */
     render(page, { editable = false } = {}) {
       clearOverlays();
+      cancelIdleCallback(more);
+      lastDraw = [page, { editable }];
+      const total = page.blocks.length;
+      // A long page's first drawing shows its top; an unfinished one goes on where it was.
+      const upTo = Math.min(total, drawn === 0 ? FIRST_DRAW : drawn + DRAW_STEP);
       const numbering = numberer();
       const numbers = page.blocks.map((block) => numbering(block));
       // The text the person is typing in keeps its element (a focused checkbox is simply focused again).
       const focused = document.activeElement?.matches(".block-text") ? document.activeElement : null;
-      const nodes = page.blocks.map((block, i) => {
+      const fresh = [];
+      const nodes = page.blocks.slice(0, upTo).map((block, i) => {
         const key = JSON.stringify([block, numbers[i], editable]);
         const shape = JSON.stringify([block.type, block.attrs ?? {}, block.editable, editable]);
         const old = elements.get(block.blockId);
@@ -98,6 +113,7 @@ export function createPageView(root, { onPick }) {
         const el = renderBlock(block, numbers[i], editable && !root.dataset.pick);
         keys.set(el, key);
         shapes.set(el, shape);
+        if (!old) fresh.push(el);
         return el;
       });
       elements = new Map(nodes.map((el) => [el.dataset.blockId, el]));
@@ -105,16 +121,29 @@ export function createPageView(root, { onPick }) {
       // The lists of the last drawing go first: they hold no focus, and only blocks are then in place.
       for (const list of root.querySelectorAll(":scope > .block-list")) list.remove();
       // In order, moving only what is out of place (moving the focused element would blur it).
-      nodes.forEach((node, i) => {
-        if (root.children[i] !== node) root.insertBefore(node, root.children[i] ?? null);
-      });
-      for (const extra of [...root.children].slice(nodes.length)) extra.remove();
+      // (A cursor, not root.children[i]: indexing the live list after each insert is quadratic.)
+      let at = root.firstElementChild;
+      for (const node of nodes) {
+        if (at === node) at = at.nextElementSibling;
+        else root.insertBefore(node, at);
+      }
+      while (at) {
+        const extra = at;
+        at = at.nextElementSibling;
+        extra.remove();
+      }
       // Each run of list items of one kind is one list to assistive tech ("list, 3 items"). The blocks stay
       // siblings (the editor and the page's order rely on it): an empty element before the run owns them.
-      for (const run of listRuns(page.blocks)) {
-        const owns = run.map((id) => elements.get(id).id).filter(Boolean).join(" ");
-        if (owns) root.insertBefore(h("div", { class: "block-list", role: "list", "aria-owns": owns }), elements.get(run[0]));
-      }
+      ownLists(page.blocks.slice(0, upTo));
+      // Blocks drawn for the first time take the context, pick mode and picks the drawn ones show.
+      if (fresh.length && drawn > 0) paint(fresh);
+      drawn = upTo;
+      drawLater();
+    },
+
+    /** Draws the rest of a long page now (something needs a block further down). */
+    drawAll() {
+      while (lastDraw && drawn < lastDraw[0].blocks.length) drawMore();
     },
 
     /** Draws one block's body again from the last render (its text formatted, after editing it). */
@@ -180,17 +209,13 @@ export function createPageView(root, { onPick }) {
     setPickMode(mode) {
       if (mode) root.dataset.pick = mode;
       else delete root.dataset.pick;
-      for (const el of elements.values()) {
-        if (mode) el.setAttribute("tabindex", "0");
-        else if (!el.classList.contains("is-locked")) el.removeAttribute("tabindex");
-        // While picking, a click picks the block instead of placing the caret in it.
-        const text = el.querySelector(".block-text[data-editable]");
-        if (text) text.setAttribute("contenteditable", mode ? "false" : "plaintext-only");
-      }
+      painted.pick = mode;
+      for (const el of elements.values()) pickMode(el, mode);
     },
 
     /** Marks the picked blocks. */
     setPicked(ids) {
+      painted.picked = ids;
       const picked = new Set(ids);
       for (const [id, el] of elements) el.classList.toggle("is-picked", picked.has(id));
     },
@@ -200,31 +225,114 @@ export function createPageView(root, { onPick }) {
      * Without the json view, membership comes from allowedTargetBlockIds and pageXml ids.
      */
     showContext(context) {
-      const inContext = new Set();
-      const contextOnly = new Set();
-      if (context) {
-        for (const b of context.blocks ?? []) (b.contextOnly ? contextOnly : inContext).add(b.blockId);
-        if (!context.blocks && context.pageXml) {
-          for (const m of context.pageXml.matchAll(/<block id="([^"]+)"([^>]*)>/g)) {
-            (/context-only="true"/.test(m[2]) ? contextOnly : inContext).add(m[1]);
-          }
-        }
-      }
-      const targets = new Set(context?.allowedTargetBlockIds ?? []);
-      const known = inContext.size + contextOnly.size > 0;
-      for (const [id, el] of elements) {
-        el.classList.toggle("is-target", targets.has(id));
-        el.classList.toggle("in-context", inContext.has(id));
-        el.classList.toggle("is-context-only", contextOnly.has(id));
-        el.classList.toggle("is-outside", Boolean(context) && known && !inContext.has(id) && !contextOnly.has(id));
-      }
+      painted.context = context && contextMarks(context);
+      for (const el of elements.values()) contextClasses(el, painted.context);
     },
 
-    /** Scrolls a block into view. */
+    /** Scrolls a block into view (drawing the rest of a long page first, when it is further down). */
     reveal(blockId) {
+      if (!elements.has(blockId)) view.drawAll();
       elements.get(blockId)?.scrollIntoView({ block: "center", behavior: "smooth" });
     },
   };
+
+  /** Says whether the page is all drawn, and asks for the next step when it is not. */
+  function drawLater() {
+    const partial = lastDraw !== null && drawn < lastDraw[0].blocks.length;
+    root.dataset.drawn = partial ? "partial" : "all";
+    // When the browser is idle (the page shown, its requests answered, no input waiting), at the latest
+    // after DRAW_WAIT_MS.
+    if (partial) more = requestIdleCallback(drawMore, { timeout: DRAW_WAIT_MS });
+  }
+
+  /**
+   * Draws the next DRAW_STEP blocks of the last rendered page, after the drawn ones, which are as drawn:
+   * a step keeps what is shown over them (a preview, marks) and touches nothing else.
+   */
+  function drawMore() {
+    cancelIdleCallback(more);
+    const [page, { editable }] = lastDraw;
+    const upTo = Math.min(page.blocks.length, drawn + DRAW_STEP);
+    const numbering = numberer();
+    const numbers = page.blocks.slice(0, upTo).map((block) => numbering(block));
+    const fresh = [];
+    for (let i = drawn; i < upTo; i++) {
+      const block = page.blocks[i];
+      const el = renderBlock(block, numbers[i], editable && !root.dataset.pick);
+      keys.set(el, JSON.stringify([block, numbers[i], editable]));
+      shapes.set(el, JSON.stringify([block.type, block.attrs ?? {}, block.editable, editable]));
+      elements.set(block.blockId, el);
+      fresh.push(el);
+    }
+    root.append(...fresh);
+    // A list that runs across the step's edge is one list: the runs are owned again.
+    for (const list of root.querySelectorAll(":scope > .block-list")) list.remove();
+    ownLists(page.blocks.slice(0, upTo));
+    paint(fresh);
+    drawn = upTo;
+    drawLater();
+  }
+
+  /** Each run of list items of one kind among `drawnBlocks` is one list to assistive tech. */
+  function ownLists(drawnBlocks) {
+    for (const run of listRuns(drawnBlocks)) {
+      const owns = run.map((id) => elements.get(id).id).filter(Boolean).join(" ");
+      if (owns) root.insertBefore(h("div", { class: "block-list", role: "list", "aria-owns": owns }), elements.get(run[0]));
+    }
+  }
+
+  /** Gives blocks drawn after the others what the others show: the context's marks, pick mode, picks. */
+  function paint(els) {
+    const picked = new Set(painted.picked);
+    for (const el of els) {
+      contextClasses(el, painted.context);
+      if (painted.pick) pickMode(el, painted.pick);
+      if (picked.has(el.dataset.blockId)) el.classList.add("is-picked");
+    }
+  }
+
+  return view;
+}
+
+// How many blocks a long page draws at once, then per step, and how long a step may wait for an idle
+// browser (see `render`).
+const FIRST_DRAW = 200;
+const DRAW_STEP = 500;
+const DRAW_WAIT_MS = 500;
+
+/** Whether clicking a block picks it (`mode`) or places the caret in it. */
+function pickMode(el, mode) {
+  if (mode) el.setAttribute("tabindex", "0");
+  else if (!el.classList.contains("is-locked")) el.removeAttribute("tabindex");
+  // While picking, a click picks the block instead of placing the caret in it.
+  const text = el.querySelector(".block-text[data-editable]");
+  if (text) text.setAttribute("contenteditable", mode ? "false" : "plaintext-only");
+}
+
+/**
+ * Which blocks a context holds, as sets: in it, context-only neighbours, write targets. Without the json
+ * view, membership comes from allowedTargetBlockIds and pageXml ids.
+ */
+function contextMarks(context) {
+  const inContext = new Set();
+  const contextOnly = new Set();
+  for (const b of context.blocks ?? []) (b.contextOnly ? contextOnly : inContext).add(b.blockId);
+  if (!context.blocks && context.pageXml) {
+    for (const m of context.pageXml.matchAll(/<block id="([^"]+)"([^>]*)>/g)) {
+      (/context-only="true"/.test(m[2]) ? contextOnly : inContext).add(m[1]);
+    }
+  }
+  return { inContext, contextOnly, targets: new Set(context.allowedTargetBlockIds ?? []) };
+}
+
+/** Paints a block by the context's marks (`null`: no context). */
+function contextClasses(el, marks) {
+  const id = el.dataset.blockId;
+  const known = marks && marks.inContext.size + marks.contextOnly.size > 0;
+  el.classList.toggle("is-target", Boolean(marks?.targets.has(id)));
+  el.classList.toggle("in-context", Boolean(marks?.inContext.has(id)));
+  el.classList.toggle("is-context-only", Boolean(marks?.contextOnly.has(id)));
+  el.classList.toggle("is-outside", Boolean(known && !marks.inContext.has(id) && !marks.contextOnly.has(id)));
 }
 
 /** Numbers consecutive numbered items per depth; any other block ends the run. */

@@ -1,0 +1,149 @@
+// Benchmark: opening a large page with pending suggestions in Chromium (issue 33), under `wrangler dev`.
+//
+// A 10,000-block page is stored, and 100 of its blocks get a pending suggestion each (a person's edit held
+// through `POST /api/documents/{id}/suggestions`). The demo then opens the page in headless Chromium, as a
+// person opens a link, and the figure is the time from the start of navigation (the browser's own
+// `performance.now()` origin) to the page shown (ready, its top drawn, its first suggestion marked inline),
+// and to every block drawn with every suggestion marked (a long page is drawn in steps). The same page
+// without suggestions is opened in the same run as the floor: the ratio says what the suggestions cost.
+//
+//   node benches/page_open.mjs            # or: make bench
+//   BENCH_OPENS=9 BENCH_BLOCKS=10000 BENCH_SUGGESTIONS=100 node benches/page_open.mjs
+//
+// Results also go to tests/artifacts/bench-page-open.json.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { DESKTOP, launchBrowser, newTab } from '../tests/e2e/lib/browser.mjs';
+import { ROOT, startWorker } from '../tests/e2e/lib/wrangler.mjs';
+
+const OPENS = Number(process.env.BENCH_OPENS ?? 7);
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10_000);
+const SUGGESTIONS = Number(process.env.BENCH_SUGGESTIONS ?? 100);
+const TARGET_MS = 1000;
+/** What the demo draws for each pending suggestion, inline in its block. */
+const MARK = '[data-suggestion-id]';
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms) => `${ms.toFixed(0)} ms`;
+
+/** A page of `n` blocks: a heading every 50 blocks, paragraphs in English and Chinese between them. */
+function blocksOf(n) {
+  return Array.from({ length: n }, (_, i) =>
+    i % 50 === 0
+      ? { blockId: `h_${i}`, type: 'heading', attrs: { level: 2 }, text: `Section ${i / 50 + 1}` }
+      : { blockId: `p_${i}`, type: 'paragraph', text: i % 2 ? `Paragraph ${i}: ship the draft on Friday after the review.` : `第${i}段：周五前提交初稿，并与财务核对数字。` },
+  );
+}
+
+async function send(worker, method, path, body) {
+  const res = await fetch(`${worker.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...worker.auth },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 400)}`);
+  return JSON.parse(text);
+}
+
+/** Stores a page of BLOCKS blocks as `doc`, with `suggestions` pending suggestions spread over it. */
+async function makePage(worker, doc, suggestions) {
+  const blocks = blocksOf(BLOCKS);
+  const made = await send(worker, 'PUT', `/api/documents/${doc}`, { blocks });
+  const paragraphs = blocks.filter((b) => b.type === 'paragraph');
+  const step = Math.floor(paragraphs.length / Math.max(suggestions, 1));
+  for (let i = 0; i < suggestions; i++) {
+    const block = paragraphs[i * step];
+    await send(worker, 'POST', `/api/documents/${doc}/suggestions`, {
+      baseRevision: made.revision,
+      operations: [{ op: 'update', blockId: block.blockId, text: `${block.text} (suggested ${i})` }],
+      idempotencyKey: `bench_${doc}_${i}`,
+    });
+  }
+  const listed = await (await fetch(`${worker.url}/api/documents/${doc}/suggestions`, { headers: worker.auth })).json();
+  const count = (listed.suggestions ?? listed).length;
+  if (count !== suggestions) throw new Error(`${doc}: ${count} suggestions listed, ${suggestions} made`);
+}
+
+/**
+ * Opens `doc` in a fresh tab. Answers the milliseconds from navigation start until the page is shown (ready,
+ * its top drawn, and the first suggestion marked when it has any) and until it is all there (every block
+ * drawn, `marks` suggestion marks).
+ */
+async function openOnce(browser, worker, doc, marks) {
+  const tab = await newTab(browser, { viewport: DESKTOP });
+  const at = (predicate, arg) => tab.page.waitForFunction(predicate, arg, { polling: 'raf', timeout: 120_000 }).then((h) => h.jsonValue());
+  try {
+    await tab.page.goto(`${worker.url}/?doc=${doc}`, { waitUntil: 'commit' });
+    const shown = await at(
+      ([mark, marks]) =>
+        document.body?.dataset.state === 'ready' &&
+        document.querySelector('[data-block-id]') !== null &&
+        (marks === 0 || document.querySelector(mark) !== null) &&
+        performance.now(),
+      [MARK, marks],
+    );
+    const all = await at(
+      ([mark, marks, last]) =>
+        document.querySelectorAll(mark).length >= marks && document.querySelector(`[data-block-id="${last}"]`) !== null && performance.now(),
+      [MARK, marks, `p_${BLOCKS - 1}`],
+    );
+    return { shown, all };
+  } finally {
+    await tab.context.close();
+  }
+}
+
+const worker = await startWorker({ vars: { MNOTE_DEV_AUTO_LOGIN: 'true' } });
+let browser;
+try {
+  browser = await launchBrowser();
+  await makePage(worker, 'bench_open_plain', 0);
+  await makePage(worker, 'bench_open_suggested', SUGGESTIONS);
+  // One open of each first, so the module, the Worker's objects and Chromium's caches are warm for both.
+  await openOnce(browser, worker, 'bench_open_plain', 0);
+  await openOnce(browser, worker, 'bench_open_suggested', SUGGESTIONS);
+  const plain = [];
+  const suggested = [];
+  for (let i = 0; i < OPENS; i++) {
+    plain.push(await openOnce(browser, worker, 'bench_open_plain', 0));
+    suggested.push(await openOnce(browser, worker, 'bench_open_suggested', SUGGESTIONS));
+  }
+  const med = (runs, key) => median(runs.map((r) => r[key]));
+  const figures = {
+    blocks: BLOCKS,
+    suggestions: SUGGESTIONS,
+    opens: OPENS,
+    shownMs: { plain: med(plain, 'shown'), suggested: med(suggested, 'shown') },
+    allMs: { plain: med(plain, 'all'), suggested: med(suggested, 'all') },
+    targetMs: TARGET_MS,
+    samples: { plain, suggested },
+  };
+  figures.ratio = { shown: figures.shownMs.suggested / figures.shownMs.plain, all: figures.allMs.suggested / figures.allMs.plain };
+  const verdict = (ms) => `< ${TARGET_MS} ms ${ms < TARGET_MS ? 'ok' : 'OVER'}`;
+  console.log(`\nOpening a ${BLOCKS.toLocaleString('en-US')}-block page in Chromium (from navigation start; median of ${OPENS}):`);
+  console.table([
+    { page: 'no suggestions (floor)', shown: fmt(figures.shownMs.plain), 'all blocks drawn': fmt(figures.allMs.plain), budget: '' },
+    {
+      page: `${SUGGESTIONS} pending suggestions`,
+      shown: fmt(figures.shownMs.suggested),
+      'all blocks drawn': fmt(figures.allMs.suggested),
+      budget: `shown ${verdict(figures.shownMs.suggested)}`,
+    },
+    {
+      page: 'ratio (suggestions / floor)',
+      shown: `${figures.ratio.shown.toFixed(2)}×`,
+      'all blocks drawn': `${figures.ratio.all.toFixed(2)}×`,
+      budget: '',
+    },
+  ]);
+  console.log('Shown: ready, the top of the page drawn and its first suggestion marked; the rest is drawn in later tasks.');
+  const out = join(ROOT, 'tests', 'artifacts');
+  await mkdir(out, { recursive: true });
+  await writeFile(join(out, 'bench-page-open.json'), `${JSON.stringify(figures, null, 2)}\n`);
+} finally {
+  await browser?.close();
+  await worker.stop();
+}
