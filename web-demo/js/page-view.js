@@ -35,6 +35,7 @@ export function createPageView(root, { onPick }) {
   let marked = []; // ids of blocks whose matches are marked now
   const keys = new WeakMap(); // element → what it was drawn from
   const shapes = new WeakMap(); // element → its block's type and attributes, as drawn
+  let drawn = () => {}; // what draws over the blocks once they are drawn (the pending suggestions)
 
   root.addEventListener("click", (event) => {
     if (!root.dataset.pick) return;
@@ -115,10 +116,19 @@ export function createPageView(root, { onPick }) {
         const owns = run.map((id) => elements.get(id).id).filter(Boolean).join(" ");
         if (owns) root.insertBefore(h("div", { class: "block-list", role: "list", "aria-owns": owns }), elements.get(run[0]));
       }
+      drawn();
     },
 
     /** Draws one block's body again from the last render (its text formatted, after editing it). */
-    redraw: (blockId) => restore(blockId),
+    redraw(blockId) {
+      restore(blockId);
+      drawn();
+    },
+
+    /** `fn` runs after every drawing of the blocks, to draw over them (js/suggestion-view.js). */
+    afterDraw(fn) {
+      drawn = fn;
+    },
 
     /** The element of a block, and the editable text in it (null when the block has none). */
     elementOf: (blockId) => elements.get(blockId) ?? null,
@@ -142,7 +152,7 @@ export function createPageView(root, { onPick }) {
     showPreview(result, { reveal = false } = {}) {
       for (const id of previewed) restore(id);
       previewed = [];
-      if (!result) return;
+      if (!result) return drawn();
       for (const d of result.diff) {
         const el = elements.get(d.blockId);
         if (!el || typingIn(el)) continue; // an inserted block (the command panel shows it), or in use
