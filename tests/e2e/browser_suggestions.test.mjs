@@ -282,4 +282,41 @@ describe("suggesting in the page", { timeout: 600_000 }, () => {
     for (const tab of [viewer, editor, owner]) assert.deepEqual(problems(tab), []);
     for (const p of [v, editor.page, o]) await p.close();
   });
+
+  test("a suggestion whose block changed since says it is stale, and offers to preview it again", async () => {
+    const { doc, revision } = await makePage(["The launch is in May."]);
+    const editor = await openAs("editor", doc);
+    const viewer = await openAs("viewer", doc);
+    await suggesting(editor.page);
+    await typeOver(editor.page, "p_1", "May", "June");
+    await leave(editor.page);
+    await typeOver(viewer.page, "p_1", "launch", "release");
+    await leave(viewer.page);
+    const owner = await openAs("owner", doc);
+    const o = owner.page;
+    await o.waitForFunction(() => document.querySelectorAll('#page-blocks [data-block-id="p_1"] .suggestion-bar').length === 2);
+    await o.getByRole("button", { name: /^Accept user_eve's suggestion/ }).click();
+    // The viewer's suggestion was made on the text before: stale, with no accept, and a way on.
+    const stale = block(o, "p_1").locator('.suggestion-bar[data-state="stale"]');
+    await stale.waitFor();
+    assert.match(await stale.innerText(), /Stale: the block changed since/);
+    assert.equal(await stale.locator(".suggestion-accept").count(), 0);
+    await shoot(o, "suggestions-stale-desktop");
+    await stale.getByRole("button", { name: /^Preview user_vic's suggestion on “The launch is in May\.” again/ }).click();
+    // Previewed again on the current page: pending, on the accepted text, and acceptable.
+    const fresh = block(o, "p_1").locator('.suggestion-bar[data-state="pending"]');
+    await fresh.waitFor();
+    await o.waitForFunction(() => document.querySelector('#page-blocks [data-block-id="p_1"] .suggestion-del'));
+    // The marks are the server's segments, run for run (the demo diffs nothing itself).
+    const [again] = await pending(doc);
+    assert.equal(again.diff.before, "The launch is in June.");
+    const tag = { equal: "text", insert: "ins", delete: "del" };
+    assert.deepEqual(await marks(o, "p_1"), again.diff.segments.map((seg) => [tag[seg.tag], seg.text]));
+    await fresh.locator(".suggestion-accept").click();
+    await o.waitForFunction(() => !document.querySelector("#page-blocks .suggestion-bar"));
+    const now = await stored(doc);
+    assert.deepEqual([now.revision, now.blocks[0].text], [revision + 2, again.diff.after]);
+    for (const tab of [editor, viewer, owner]) assert.deepEqual(problems(tab), []);
+    for (const tab of [editor, viewer, owner]) await tab.page.close();
+  });
 });

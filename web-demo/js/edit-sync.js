@@ -534,9 +534,17 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
       const pendingIds = new Set(suggestions.map((s) => s.sessionId));
       const ended = [...held].filter(([, h]) => h.seq <= seq && !pendingIds.has(h.sessionId)).map(([id]) => id);
       if (!ended.length) return;
-      restore(ended);
+      // A block the person went on editing keeps their text, to be suggested anew on the server's page.
+      const untouched = (id) => {
+        const now = model[index(id)] ?? null;
+        const version = held.get(id).version;
+        return now === null || version === null ? now === version : same(now, version);
+      };
+      for (const id of ended) if (!untouched(id)) held.delete(id);
+      restore(ended.filter((id) => held.has(id)));
       onModel();
-      if (status !== "saving") setStatus(conflicts.size ? "conflict" : pending() ? "unsaved" : "saved");
+      if (pending()) schedule(0);
+      else if (status !== "saving") setStatus(conflicts.size ? "conflict" : "saved");
     },
 
     /** How many batches this tab has suggested: a read of the suggestions started now knows them all. */

@@ -216,7 +216,10 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
 
   /** The bars under the shown blocks: drawn again only when what they say changed (a focused button stays). */
   function paintBars(bars) {
-    for (const el of root.querySelectorAll(".block[data-block-id]")) {
+    // Only the blocks that have a bar now or had one: a long page is not walked on every drawing.
+    const els = new Set([...root.querySelectorAll(".block.has-suggestion")]);
+    for (const id of bars.keys()) if (pageView.elementOf(id)) els.add(pageView.elementOf(id));
+    for (const el of els) {
       const list = bars.get(el.dataset.blockId) ?? [];
       const key = JSON.stringify([list.map((s) => [s.suggestionId, s.state, s.reason, sessionSize(s)]), busy, user]);
       const old = el.querySelector(":scope > .suggestion-bars");
@@ -283,7 +286,8 @@ const authorKey = (s) => `${s.author.kind}:${s.author.actor}:${s.author.runId ??
 export function authorName(s, user) {
   const { kind, actor, runId } = s.author;
   if (kind === "person") return actor === user ? "You" : actor;
-  const run = runId ? ` · run ${runId.length > 14 ? `${runId.slice(0, 12)}…` : runId}` : "";
+  const id = runId?.replace(/^run_/, "");
+  const run = id ? ` · run ${id.length > 12 ? `${id.slice(0, 10)}…` : id}` : "";
   return `${kind === "hermes" ? "Hermes" : "Command"}${run}`;
 }
 
