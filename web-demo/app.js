@@ -51,7 +51,8 @@ async function main() {
       pill(`Revision ${p.revision}`, "", "doc-revision"),
       pill(`${count(p.blocks.length)} blocks`, "pill-extra"),
       p.permission === "read" ? pill("Read-only", "pill-warn") : null,
-      p.permission !== "read" && !may.write ? pill(may.suggest ? "Suggest only" : "View only", "pill-warn", "doc-view-only") : null,
+      // A person who may only suggest: on a phone the locked switch above the page says it, and the title keeps its room.
+      p.permission !== "read" && !may.write ? pill(may.suggest ? "Suggest only" : "View only", may.suggest ? "pill-warn pill-extra" : "pill-warn", "doc-view-only") : null,
       pill(
         engine.wasmBytes ? `WASM ${Math.round(engine.wasmBytes / 1024)} KB · ${Math.round(engine.loadMs)} ms` : "WASM ready",
         "pill-ok pill-extra",

@@ -249,6 +249,13 @@ describe("suggesting in the page", { timeout: 600_000 }, () => {
     assert.equal(await v.locator(".suggestion-accept").count(), 0, "a viewer accepts nothing");
     assert.equal(await v.locator("#page-blocks .suggestion-withdraw").count(), 3, "their own they may withdraw");
     await shoot(v, "suggestions-viewer-desktop");
+    // At a phone's width: the switch, the reason and every button are a finger's size, nothing overflows.
+    await v.setViewportSize(PHONE);
+    for (const box of await v.locator("#suggest-toggle, #suggest-reason, #page-blocks .suggestion-action").evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON())))
+      assert.ok(box.height >= 44, JSON.stringify(box));
+    assert.ok(await v.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "nothing overflows the phone");
+    await shoot(v, "suggestions-viewer-phone");
+    await v.setViewportSize(DESKTOP);
     await v.getByRole("button", { name: /^Withdraw your suggestion on “Gamma three\.”/ }).click();
     await v.waitForFunction(() => document.querySelectorAll("#page-blocks .suggestion-bar").length === 2);
     await v.waitForFunction(() => document.querySelector('#page-blocks [data-block-id="p_3"] .block-text').textContent === "Gamma three.");
