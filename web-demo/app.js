@@ -10,7 +10,7 @@
 // appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
 // starts and ends. Nothing polls.
 
-import { ApiError, abortRun, createDocument, fetchDocumentAndRole, runCommand, streamRun } from "./js/api.js";
+import { ApiError, abortRun, createDocument, fetchDocumentAndRole, fetchSuggestions, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
@@ -26,6 +26,8 @@ import { connectLiveStatus } from "./js/live-status.js";
 import { createPageView } from "./js/page-view.js";
 import { createPromptMemory } from "./js/prompts.js";
 import { createSaveStatus } from "./js/save-status.js";
+import { createSuggestSwitch } from "./js/suggest-switch.js";
+import { createSuggestionView } from "./js/suggestion-view.js";
 
 /** From how many blocks a page is long: its context is frozen when the browser is idle, not at once. */
 const LONG_PAGE_BLOCKS = 1_000;
@@ -40,7 +42,7 @@ $("#skip-to-command").addEventListener("click", (event) => {
 });
 
 async function main() {
-  const [engine, { page, role }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
+  const [engine, { page, role, user }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -51,7 +53,8 @@ async function main() {
       pill(`Revision ${p.revision}`, "", "doc-revision"),
       pill(`${count(p.blocks.length)} blocks`, "pill-extra"),
       p.permission === "read" ? pill("Read-only", "pill-warn") : null,
-      p.permission !== "read" && !may.write ? pill("View only", "pill-warn", "doc-view-only") : null,
+      // A person who may only suggest: on a phone the locked switch above the page says it, and the title keeps its room.
+      p.permission !== "read" && !may.write ? pill(may.suggest ? "Suggest only" : "View only", may.suggest ? "pill-warn pill-extra" : "pill-warn", "doc-view-only") : null,
       pill(
         engine.wasmBytes ? `WASM ${Math.round(engine.wasmBytes / 1024)} KB · ${Math.round(engine.loadMs)} ms` : "WASM ready",
         "pill-ok pill-extra",
@@ -63,9 +66,17 @@ async function main() {
   let auditPanel;
   let reviewPanel;
   let editor;
+  let suggestionView;
   // A burst of live messages reads each panel once more, not once per message.
   const refreshAudit = serial(() => auditPanel?.refresh());
   const refreshReview = serial((pick) => reviewPanel?.refresh(pick));
+  const refreshSuggestions = serial(async () => {
+    // A batch this tab suggests while the list is read is not taken for decided (js/edit-sync.js settle).
+    const seq = edits.heldSeq();
+    const { suggestions } = await fetchSuggestions(documentId);
+    edits.settle(suggestions, seq);
+    suggestionView?.show(suggestions);
+  });
   const saveStatus = createSaveStatus($("#save-status"), { retry: () => edits.retry() });
   // The page as the person edits it; its WASM session (the server's page as this tab knows it) is what
   // every preview, context and edit is computed on.
@@ -82,6 +93,7 @@ async function main() {
       void refreshAudit();
     },
     onStatus: (state, error) => saveStatus.show(state, error),
+    onSuggested: () => void refreshSuggestions(),
   });
   const session = () => edits.session();
   // The context panel freezes the whole page again after every change. A long page's costs its size, so it
@@ -102,10 +114,36 @@ async function main() {
   }
   // What this person may do here, by core's role table (the session knows their role): the page shows a
   // control only to someone the server would let use it.
-  const may = { write: session().may("write"), accept: session().may("accept"), changeProfile: session().may("change_profile") };
+  const may = {
+    write: session().may("write"),
+    suggest: session().may("suggest"),
+    accept: session().may("accept"),
+    changeProfile: session().may("change_profile"),
+  };
   const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => contextPanel.pick(blockId) });
-  const editable = page.permission !== "read" && may.write;
+  // A viewer edits too, but only as suggestions (core's role table: anyone may suggest, editors write).
+  const editable = page.permission !== "read" && (may.write || may.suggest);
+  const suggestSwitch = editable
+    ? createSuggestSwitch($("section.doc"), {
+        documentId,
+        locked: !may.write,
+        onChange: (on) => edits.setSuggesting(on),
+        onReason: (text) => edits.setReason(text),
+      })
+    : null;
+  if (suggestSwitch?.on()) await edits.setSuggesting(true);
   editor = createBlockEditor($("#page-blocks"), { sync: edits, pageView, editable, mintBlockId: engine.mintBlockId });
+  // The pending suggestions, read again (once for a burst) when the live channel says one may have moved.
+  suggestionView = createSuggestionView($("#page-blocks"), {
+    pageView,
+    sync: edits,
+    authors: suggestSwitch?.authors ?? $("section.doc").insertBefore(document.createElement("div"), $("#page-blocks")),
+    user,
+    canDecide: may.accept,
+    engine,
+    onDecided: () => Promise.all([refreshSuggestions(), reload(), refreshReview(), refreshAudit()]).then(() => {}),
+  });
+  pageView.afterDraw(() => suggestionView?.paint());
   showMeta(page);
   editor.draw();
   $("#page-blocks").removeAttribute("aria-busy");
@@ -225,11 +263,13 @@ async function main() {
       switch (message.kind) {
         case "hello":
           // Back after a cut: what the replay did not carry (a snapshot skips review updates) is read again.
-          if (hellos++ > 0 || message.hello.snapshot) void Promise.all([refreshReview(), refreshAudit()]);
+          if (hellos++ > 0 || message.hello.snapshot) void Promise.all([refreshReview(), refreshAudit(), refreshSuggestions()]);
           break;
         case "page.changed":
           // The page followed already (edits.live() applied it; the audit log follows the session). The
           // blocks a change made elsewhere wrote light up for a moment, so the eye finds them.
+          // A write can make a pending suggestion stale, or be one accepted.
+          void refreshSuggestions();
           if (!applied?.applied) break;
           for (const { blockId } of message.change.blocks) if (!applied.mine?.has(blockId)) pageView.flash(blockId);
           break;
@@ -247,17 +287,19 @@ async function main() {
         case "review.updated":
           // A proposal that now waits for review is the one to show.
           void refreshReview(isOpen(message.session) ? message.session.sessionId : undefined);
+          void refreshSuggestions();
           void refreshAudit();
           break;
         case "refetch":
           // Too large to send: the client read the page again for a page change; a review session is read here.
           if (message.refetch.skipped === "review.updated") void refreshReview(message.refetch.reviewSessionId);
+          void refreshSuggestions();
           void refreshAudit();
           break;
       }
     },
   });
-  await Promise.all([toolsPanel.load(), reviewPanel.refresh(), auditPanel.refresh()]);
+  await Promise.all([toolsPanel.load(), reviewPanel.refresh(), auditPanel.refresh(), refreshSuggestions()]);
   commandPanel.refresh();
   document.body.dataset.state = "ready";
 }

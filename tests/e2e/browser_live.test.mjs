@@ -67,6 +67,17 @@ async function openLive(viewport, documentId) {
 }
 
 const textOf = (page, blockId) => page.locator(`#page-blocks [data-block-id="${blockId}"] .block-text`);
+/**
+ * The block's text as the page has it, and what a pending suggestion inserts there (drawn inline in the
+ * block since issue 33, marked as an insertion, not the page's text).
+ */
+const pageTextOf = (page, blockId) =>
+  textOf(page, blockId).evaluate((el) => {
+    const copy = el.cloneNode(true);
+    const inserted = [...copy.querySelectorAll(".suggestion-ins")].map((ins) => ins.textContent);
+    for (const ins of copy.querySelectorAll(".suggestion-ins")) ins.remove();
+    return { text: copy.textContent, inserted };
+  });
 
 /** Waits until the block's shown text is `text`. */
 async function shows(page, blockId, text) {
@@ -211,8 +222,9 @@ describe("writes made elsewhere", () => {
     assert.equal(res.body.outcome, "review", JSON.stringify(res.body));
     const sessionId = res.body.reviewSession.sessionId;
     await tab.page.waitForSelector(`#review-session[data-session-id="${sessionId}"][data-state=awaiting_user]`, { timeout: 60_000 });
-    // Nothing was written: the page still says what it said.
-    assert.equal(await textOf(tab.page, "q_motto").textContent(), "Stay hungry");
+    // Nothing was written: the page still says what it said, the proposal marked in it as a suggestion.
+    await tab.page.waitForSelector('#page-blocks [data-block-id="q_motto"] .suggestion-ins');
+    assert.deepEqual(await pageTextOf(tab.page, "q_motto"), { text: "Stay hungry", inserted: ["patient"] });
     await notReloaded(tab.page);
     assert.deepEqual([...tab.problems, ...phone.problems], []);
   });
@@ -262,7 +274,8 @@ describe("a Hermes run", () => {
     await send("PUT", "/api/profile", { tools: { disabled: [] }, reviewMode: "review" });
     await write("Stay hungry", "Stay polished");
     await page.waitForSelector("#review-session[data-state=awaiting_user]", { timeout: 60_000 });
-    assert.equal(await textOf(page, "q_motto").textContent(), "Stay hungry", "held, not written");
+    await page.waitForSelector('#page-blocks [data-block-id="q_motto"] .suggestion-ins');
+    assert.deepEqual(await pageTextOf(page, "q_motto"), { text: "Stay hungry", inserted: ["polished"] }, "held, not written");
     await page.waitForFunction(() => /waiting for your review/.test(document.querySelector("#hermes-events")?.textContent ?? ""));
     // The run still goes on: all of this came while it streamed.
     assert.equal(await page.locator("#hermes-run").getAttribute("data-status"), "streaming");

@@ -82,6 +82,10 @@ describe("the demo offers a control only to a person the server would let use it
     page.evaluate(() => ({
       viewOnly: Boolean(document.querySelector("#doc-view-only")),
       editableBlocks: document.querySelectorAll("#page-blocks .block-text[contenteditable=plaintext-only]").length,
+      // Editing that can only suggest (issue 33): the Suggesting switch on and locked.
+      suggestOnly:
+        document.querySelector("#suggest-toggle")?.getAttribute("aria-pressed") === "true" &&
+        document.querySelector("#suggest-toggle")?.getAttribute("aria-disabled") === "true",
       modesOff: [...document.querySelectorAll("#review-mode [data-mode]")].every((b) => b.disabled),
       toolsOff: [...document.querySelectorAll("#tool-list input")].every((i) => i.disabled),
       toolsNote: Boolean(document.querySelector("#tools-owner-only")),
@@ -96,9 +100,10 @@ describe("the demo offers a control only to a person the server would let use it
       if (role === "viewer") await shoot(page, "roles-viewer-controls");
       await page.close();
     }
-    assert.deepEqual(seen.viewer, { viewOnly: true, editableBlocks: 0, modesOff: true, toolsOff: true, toolsNote: true });
-    assert.deepEqual(seen.editor, { viewOnly: false, editableBlocks: 1, modesOff: true, toolsOff: true, toolsNote: true });
-    assert.deepEqual(seen.owner, { viewOnly: false, editableBlocks: 1, modesOff: false, toolsOff: false, toolsNote: false });
+    // A viewer edits only as suggestions (core's role table: anyone may suggest; only editors write).
+    assert.deepEqual(seen.viewer, { viewOnly: true, editableBlocks: 1, suggestOnly: true, modesOff: true, toolsOff: true, toolsNote: true });
+    assert.deepEqual(seen.editor, { viewOnly: false, editableBlocks: 1, suggestOnly: false, modesOff: true, toolsOff: true, toolsNote: true });
+    assert.deepEqual(seen.owner, { viewOnly: false, editableBlocks: 1, suggestOnly: false, modesOff: false, toolsOff: false, toolsNote: false });
   });
 
   test("a viewer's held command waits for an editor: the viewer sees its buttons off and why, the editor can accept", async () => {

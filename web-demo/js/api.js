@@ -65,15 +65,25 @@ export const createDocument = (documentId, page) =>
 export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);
 
 /**
- * The page of a document and the signed-in person's role in its workspace (`viewer`, `editor` or `owner`),
- * which the Worker names in the `x-mnote-role` header of the page's GET: the WASM session previews writes
- * for that role, so a viewer's preview says "held" where the server would hold the write.
+ * The page of a document, the signed-in person's role in its workspace (`viewer`, `editor` or `owner`),
+ * which the Worker names in the `x-mnote-role` header of the page's GET, and their user id (`x-mnote-user`):
+ * the WASM session previews writes for that role, so a viewer's preview says "held" where the server would
+ * hold the write, and the id tells the person's own suggestions (theirs to withdraw) from others'.
  */
 export async function fetchDocumentAndRole(documentId) {
   const { body, headers } = await exchange(`/api/documents/${encodeURIComponent(documentId)}`);
   const role = headers.get("x-mnote-role");
-  return { page: body, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner" };
+  return { page: body, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner", user: headers.get("x-mnote-user") };
 }
+
+/**
+ * Holds a person's block edits as their suggestion (`POST /api/documents/{id}/suggestions`, the body of
+ * `PATCH …/blocks` and an optional `reason`): nothing is written; answers the review session that holds it.
+ */
+export const suggestBlocks = (documentId, body) => postJson(`/api/documents/${encodeURIComponent(documentId)}/suggestions`, body);
+
+/** The page's pending suggestions, `mnote.suggestion.v1` each, in page order. */
+export const fetchSuggestions = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}/suggestions`);
 
 /**
  * Saves a person's block edits (`PATCH /api/documents/{id}/blocks`, `{baseRevision, operations,

@@ -16,11 +16,23 @@
 // (based on the session's revision, each text change pinned to the block's `revisionRef` through the
 // package's `PageSession.editBlock`), so an edit of another block in between never stops it: the server
 // answers a conflict only for a block someone else changed.
+//
+// While the person suggests (the editor's "Suggesting" switch), the same difference is sent as their
+// suggestion instead (`POST …/suggestions`, js/suggest-batch.js), batched the same way; the page stays as
+// the server has it, and the blocks the suggestion holds keep the suggested text in the person's page
+// (`held`), so they can go on editing it: the next batch that touches them withdraws the suggestion that
+// held them and suggests the whole change again. A suggestion that is decided (accepted, rejected,
+// withdrawn elsewhere) leaves `held`, the page showing what the server has.
 
-import { fetchDocument, saveBlocks } from "./api.js";
+import { fetchDocument, reviewAction, saveBlocks, suggestBlocks } from "./api.js";
+import { blockOf, suggestionBatch } from "./suggest-batch.js";
 
 /** How long typing may pause before the block is saved. */
 export const SAVE_PAUSE_MS = 700;
+/** How long typing may pause before it is suggested (a suggestion sent again is withdrawn and made anew). */
+export const SUGGEST_PAUSE_MS = 1500;
+/** The save states, while the person suggests. */
+const SUGGESTING_STATES = { saved: "suggested", saving: "suggesting", unsaved: "unsuggested" };
 
 /**
  * @param {object} deps
@@ -32,8 +44,10 @@ export const SAVE_PAUSE_MS = 700;
  * @param {() => void} deps.onModel the person's page or its conflicts changed: draw them
  * @param {() => void} deps.onSession the session moved to another server page
  * @param {(state: string, error?: Error) => void} deps.onStatus `saved`, `saving`, `unsaved`, `failed`, `conflict`
+ * @param {(session: object | null) => void} [deps.onSuggested] a batch was suggested (the review session
+ *   that holds it), or only withdrawn (null)
  */
-export function createEditSync({ engine, documentId, page, role = "owner", onModel, onSession, onStatus }) {
+export function createEditSync({ engine, documentId, page, role = "owner", onModel, onSession, onStatus, onSuggested }) {
   let session = new engine.PageSession(page, { role });
   let meta = metaOf(page);
   let model = page.blocks.map(copy);
@@ -45,10 +59,17 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
   let failed = null; // {json, key, error} of the last save that did not reach the server
   let inflight = null; // what the save under way sent: blockId → block, or null for a deletion
   let status = "saved";
+  let suggesting = false;
+  let reason = "";
+  /** blockId → {version: Block | null, sessionId, seq}: what this tab's pending suggestions hold for each block. */
+  const held = new Map();
+  let heldSeq = 0;
+  let lastSuggested = null; // the last batch suggested, as sent
 
   const setStatus = (next, error) => {
     status = next;
-    onStatus(next, error);
+    // Said as what happens to the person's edits: while suggesting, they are sent as suggestions.
+    onStatus(suggesting ? (SUGGESTING_STATES[next] ?? next) : next, error);
   };
 
   /** Saves soon (after `delay` ms), or at once with 0. */
@@ -90,6 +111,7 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
   }
 
   async function saveOnce() {
+    if (suggesting) return suggestOnce();
     const base = byId(session.page().blocks);
     const { operations, revisionRefs, sent } = difference(base);
     if (!operations.length) {
@@ -122,6 +144,94 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
     if (!follow(result)) adopt(await fetchDocument(documentId), known);
     else onSession();
     return "done";
+  }
+
+  /**
+   * Sends the person's changes since their last suggestion as one suggestion: the blocks it changes, and
+   * every block of the suggestions of theirs it supersedes (withdrawn first), against the server's page.
+   */
+  async function suggestOnce() {
+    const server = byId(session.page().blocks);
+    const fresh = difference(heldBase()).operations;
+    if (!fresh.length) {
+      setStatus(conflicts.size ? "conflict" : "saved");
+      return "stop";
+    }
+    const all = difference(server);
+    const batch = suggestionBatch({ fresh, all, held });
+    if (!batch.operations.length && !batch.superseded.length) {
+      setStatus(conflicts.size ? "conflict" : "saved");
+      return "stop";
+    }
+    const edit = { baseRevision: session.revision, operations: batch.operations, ...(batch.revisionRefs.length ? { revisionRefs: batch.revisionRefs } : {}) };
+    const json = JSON.stringify([edit, reason, batch.superseded]);
+    // The same batch as the one just suggested: nothing new to send (a guard against sending it for ever).
+    if (json === lastSuggested) {
+      setStatus(conflicts.size ? "conflict" : "saved");
+      return "stop";
+    }
+    const idempotencyKey = failed?.json === json ? failed.key : engine.mintIdempotencyKey();
+    setStatus("saving");
+    // What the suggestion holds is the page as sent: typing goes on while it is on its way.
+    const shown = byId(model);
+    let answer = null;
+    try {
+      // The suggestions it replaces go first: a failure then leaves the edit unsent, to be sent again. Their
+      // blocks are not taken for decided meanwhile (settle), whatever a read of the list says.
+      for (const h of held.values()) if (batch.superseded.includes(h.sessionId)) h.seq = Infinity;
+      for (const sessionId of batch.superseded) await reviewAction(sessionId, "reject").catch((error) => ignoreDecided(error));
+      for (const id of batch.blocks) if (batch.superseded.includes(held.get(id)?.sessionId)) held.delete(id);
+      if (batch.operations.length) answer = await suggestBlocks(documentId, { ...edit, idempotencyKey, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+    } catch (error) {
+      failed = { json, key: idempotencyKey };
+      setStatus("failed", error);
+      return "stop";
+    }
+    failed = null;
+    lastSuggested = json;
+    heldSeq++;
+    if (answer) for (const id of new Set(batch.operations.map(blockOf))) held.set(id, { version: shown.get(id) ?? null, sessionId: answer.sessionId, seq: heldSeq });
+    onSuggested?.(answer);
+    return "done";
+  }
+
+  /**
+   * The server's page as this tab's pending suggestions would make it, in the person's order: each held
+   * block in its suggested version (gone when deleted), a new one after the block it follows here.
+   */
+  function heldBase() {
+    let out = session
+      .page()
+      .blocks.filter((b) => held.get(b.blockId)?.version !== null)
+      .map((b) => held.get(b.blockId)?.version ?? b);
+    for (const [id, h] of held) {
+      if (!h.version || out.some((b) => b.blockId === id)) continue;
+      const previous = model.slice(0, Math.max(index(id), 0)).findLast((p) => out.some((o) => o.blockId === p.blockId));
+      out = out.toSpliced(previous ? out.findIndex((o) => o.blockId === previous.blockId) + 1 : 0, 0, h.version);
+    }
+    return byId(out);
+  }
+
+  /**
+   * Puts the server's version of each block back in the person's page: a suggestion of theirs that held it
+   * was decided (or the person stopped suggesting).
+   */
+  function restore(ids) {
+    const server = session.page().blocks;
+    const theirs = byId(server);
+    for (const id of ids) {
+      held.delete(id);
+      const t = theirs.get(id);
+      const i = index(id);
+      if (!t) {
+        if (i >= 0) model = model.toSpliced(i, 1);
+      } else if (i >= 0) model = model.with(i, copy(t));
+      else {
+        const at = server.findIndex((b) => b.blockId === id);
+        const previous = server.slice(0, at).findLast((p) => index(p.blockId) >= 0);
+        model = model.toSpliced(previous ? index(previous.blockId) + 1 : 0, 0, copy(t));
+      }
+    }
   }
 
   /**
@@ -202,6 +312,11 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
         out.push(m);
       } else if (same(t, b) || same(t, m)) out.push(m);
       else if (same(m, b)) out.push(t);
+      else if (held.has(t.blockId)) {
+        // Written meanwhile by someone else: the page shows theirs, and the suggestion (now stale) beside it.
+        held.delete(t.blockId);
+        out.push(t);
+      }
       else {
         conflicts.set(t.blockId, { theirs: t, yours: m });
         out.push(m);
@@ -307,8 +422,7 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
   }
 
   function pending() {
-    const base = byId(session.page().blocks);
-    return difference(base).operations.length > 0;
+    return difference(heldBase()).operations.length > 0;
   }
 
   const index = (blockId) => model.findIndex((b) => b.blockId === blockId);
@@ -339,7 +453,7 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
       const i = index(blockId);
       if (i < 0 || model[i].text === text) return;
       model = model.with(i, { ...model[i], text });
-      schedule(SAVE_PAUSE_MS);
+      schedule(suggesting ? SUGGEST_PAUSE_MS : SAVE_PAUSE_MS);
     },
 
     /** A change of the page's blocks (a split, a merge, a deletion, a type or a checkbox): saved at once. */
@@ -390,7 +504,60 @@ export function createEditSync({ engine, documentId, page, role = "owner", onMod
 
     /** Tries the failed save again. */
     retry: () => save(),
+
+    /** Whether the person's edits are sent as suggestions. */
+    suggesting: () => suggesting,
+
+    /**
+     * Turns suggesting on or off. What was typed before goes as it would have (saved, or suggested); off,
+     * the blocks this tab's suggestions hold show the server's text again (the suggestions stay pending).
+     */
+    async setSuggesting(on) {
+      await (status === "saved" && !timer ? Promise.resolve() : save());
+      if (suggesting === on) return;
+      if (!on) restore([...held.keys()]);
+      suggesting = on;
+      onModel();
+    },
+
+    /** The reason sent with the next suggestions ("" for none). */
+    setReason(text) {
+      reason = text;
+    },
+
+    /**
+     * Follows the page's pending suggestions (`mnote.suggestion.v1`, read at `seq` = `heldSeq()` of when
+     * the read started): a block held by a suggestion of this tab that is no longer pending shows what the
+     * server has (accepted: the suggested text; rejected or withdrawn: the text before).
+     */
+    settle(suggestions, seq) {
+      const pendingIds = new Set(suggestions.map((s) => s.sessionId));
+      const ended = [...held].filter(([, h]) => h.seq <= seq && !pendingIds.has(h.sessionId)).map(([id]) => id);
+      if (!ended.length) return;
+      // A block the person went on editing keeps their text, to be suggested anew on the server's page.
+      const untouched = (id) => {
+        const now = model[index(id)] ?? null;
+        const version = held.get(id).version;
+        return now === null || version === null ? now === version : same(now, version);
+      };
+      for (const id of ended) if (!untouched(id)) held.delete(id);
+      restore(ended.filter((id) => held.has(id)));
+      onModel();
+      if (pending()) schedule(0);
+      else if (status !== "saving") setStatus(conflicts.size ? "conflict" : "saved");
+    },
+
+    /** How many batches this tab has suggested: a read of the suggestions started now knows them all. */
+    heldSeq: () => heldSeq,
+
+    /** The blocks this tab's pending suggestions hold. */
+    held: () => held,
   };
+}
+
+/** A withdrawal of a suggestion that someone decided meanwhile has nothing left to do; anything else fails. */
+function ignoreDecided(error) {
+  if (!["mnote_review_invalid_transition", "mnote_review_session_not_found"].includes(error?.code)) throw error;
 }
 
 function metaOf(page) {

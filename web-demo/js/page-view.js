@@ -42,6 +42,7 @@ export function createPageView(root, { onPick }) {
   let lastDraw = null; // [page, options] of the newest render, which the next step draws
   // What painted the drawn blocks, given again to blocks drawn later: the context, the pick mode, the picks.
   let painted = { context: null, pick: null, picked: [] };
+  let afterDrawing = () => {}; // what draws over the blocks once they are drawn (the pending suggestions)
 
   root.addEventListener("click", (event) => {
     if (!root.dataset.pick) return;
@@ -138,6 +139,7 @@ export function createPageView(root, { onPick }) {
       // Blocks drawn for the first time take the context, pick mode and picks the drawn ones show.
       if (fresh.length && drawn > 0) paint(fresh);
       drawn = upTo;
+      afterDrawing();
       drawLater();
     },
 
@@ -147,7 +149,15 @@ export function createPageView(root, { onPick }) {
     },
 
     /** Draws one block's body again from the last render (its text formatted, after editing it). */
-    redraw: (blockId) => restore(blockId),
+    redraw(blockId) {
+      restore(blockId);
+      afterDrawing();
+    },
+
+    /** `fn` runs after every drawing of the blocks, to draw over them (js/suggestion-view.js). */
+    afterDraw(fn) {
+      afterDrawing = fn;
+    },
 
     /** The element of a block, and the editable text in it (null when the block has none). */
     elementOf: (blockId) => elements.get(blockId) ?? null,
@@ -171,7 +181,7 @@ export function createPageView(root, { onPick }) {
     showPreview(result, { reveal = false } = {}) {
       for (const id of previewed) restore(id);
       previewed = [];
-      if (!result) return;
+      if (!result) return afterDrawing();
       for (const d of result.diff) {
         const el = elements.get(d.blockId);
         if (!el || typingIn(el)) continue; // an inserted block (the command panel shows it), or in use
@@ -270,6 +280,7 @@ export function createPageView(root, { onPick }) {
     ownLists(page.blocks.slice(0, upTo));
     paint(fresh);
     drawn = upTo;
+    afterDrawing();
     drawLater();
   }
 

@@ -10,6 +10,10 @@ const WORDS = {
   saving: "Saving…",
   unsaved: "Not saved yet",
   conflict: "Choose a version",
+  // While the person suggests (their edits go as suggestions, js/edit-sync.js).
+  suggested: "Suggested",
+  suggesting: "Suggesting…",
+  unsuggested: "Not suggested yet",
 };
 
 /**

@@ -1,5 +1,5 @@
 //! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown (a `GET` also
-//! names the caller's role in the page's workspace, in [`ROLE_HEADER`]);
+//! names the caller's role in the page's workspace, in [`ROLE_HEADER`], and their user id, in [`USER_HEADER`]);
 //! `PATCH /api/documents/{id}/blocks`: a person's block edits; and what the
 //! document's object keeps beside the page: `…/audit` (the hash-chained log, `?after=&limit=`),
 //! `…/audit/verify`, `…/events` (tool and review events, `?runId=&after=&limit=`) and `…/review-sessions`.
@@ -74,6 +74,7 @@ pub async fn get(req: Request, document_id: String, ctx: &RequestContext) -> Res
     if let Some(role) = principal.role_in(&page.workspace_id) {
         response.headers_mut().set(ROLE_HEADER, role.as_str()).or_internal("set the role header", &ctx.trace_id)?;
     }
+    response.headers_mut().set(USER_HEADER, &principal.user).or_internal("set the user header", &ctx.trace_id)?;
     Ok(response)
 }
 
@@ -81,6 +82,11 @@ pub async fn get(req: Request, document_id: String, ctx: &RequestContext) -> Res
 /// (`viewer`, `editor`, `owner`): what the browser package's `PageSession` previews for, so its preview
 /// says what the server will do with that person's writes.
 pub const ROLE_HEADER: &str = "x-mnote-role";
+
+/// The header of `GET /api/documents/{id}` that names the caller's user id (the `actor` of their
+/// suggestions and audit entries): the demo tells a person's own suggestions, which they may withdraw,
+/// from others'.
+pub const USER_HEADER: &str = "x-mnote-user";
 
 /// Replaces the page with the body (a page as JSON, or Markdown) and answers the stored page.
 pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) -> Result<Response, Failure> {
