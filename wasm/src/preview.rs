@@ -104,6 +104,7 @@ fn stamped(
         contexts,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     Ok(preview(&stamp, &mut env)?.json)
 }

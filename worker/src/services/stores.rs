@@ -177,6 +177,7 @@ impl<'a> Stores<'a> {
             contexts,
             idempotency: &mut *self.idempotency,
             mint: &mut block_id,
+            suggestions: &[],
         };
         work(&mut env)
     }
