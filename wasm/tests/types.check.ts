@@ -61,6 +61,7 @@ import {
   type ContextScope,
   type Page,
   type PageAiContextV1,
+  type PageAiContextV2,
   type PageAiError,
   type PageAiErrorCode,
   type PageInput,
@@ -119,6 +120,12 @@ const outline: PageAiContextV1 = session.context({ scope: { type: "outline" } },
 for (const scope of scopes) session.context({ scope }, "ctx_4");
 const minted: string = session.context({ scope: { type: "full" } }).contextId;
 session.rememberContext(outline);
+// The server's fetches answer v2: its suggestions are typed, and a session remembers it too.
+declare const fetched: PageAiContextV2;
+const fetchedSchema: "mnote.page_ai_context.v2" = fetched.schema;
+const suggestionState: "pending" | "stale" | undefined = fetched.suggestions[0]?.state;
+const suggestionAuthor: "person" | "hermes" | "command" | undefined = fetched.suggestions[0]?.author.kind;
+session.rememberContext(fetched);
 
 // Routing: only the prompt (and small options) per keystroke.
 const profile: Profile = { tools: { disabled: ["mnote.page.save"] }, reviewMode: "yolo" };

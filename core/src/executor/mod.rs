@@ -99,12 +99,15 @@ impl FrozenContext {
     ) -> Result<(PageAiContextV2, Self)> {
         let snapshot = context::build_snapshot_v2(page, request, context_id, suggestions)?;
         let hashes = snapshot.blocks.iter().map(|b| (b.block_id.clone(), b.content_hash8())).collect();
-        let context = &snapshot.context;
+        let frozen = FrozenContext { block_hashes: hashes, ..FrozenContext::of_v2(&snapshot.context) };
+        Ok((snapshot.context, frozen))
+    }
+
+    /// [`FrozenContext::of`] for a `mnote.page_ai_context.v2` context: the same fields bind it.
+    pub fn of_v2(context: &PageAiContextV2) -> Self {
         let blocks = context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref));
         let allowed = &context.allowed_target_block_ids;
-        let kept =
-            Self::kept(&context.context_id, &context.document_id, context.revision, &context.scope, allowed, blocks);
-        Ok((snapshot.context, FrozenContext { block_hashes: hashes, ..kept }))
+        Self::kept(&context.context_id, &context.document_id, context.revision, &context.scope, allowed, blocks)
     }
 
     /// The frozen part of a context built elsewhere: block hashes come from its `json` view (the
