@@ -549,3 +549,6 @@ fn take_chars(s: &str, n: usize) -> &str {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod shown_tests;
