@@ -256,6 +256,42 @@ mod tests {
         assert!(routed.requires_hermes_run);
     }
 
+    /// A run's context shows the page's pending suggestions in its `page_xml`, and the instructions say what
+    /// one is: not the page's text, something the model may propose on top of, and only people accept.
+    #[test]
+    fn say_what_a_pending_suggestion_is_and_that_only_people_accept() {
+        let fixture: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../tests/fixtures/wire/v1/suggestion.hermes_on_person.json"))
+                .expect("a fixture");
+        let page: Page = serde_json::from_value(fixture["input"]["page"].clone()).expect("a page");
+        let suggestions: Vec<pageai_core::wire::SuggestionV1> =
+            serde_json::from_value(fixture["output"].clone()).expect("suggestions");
+        let request = ContextRequest::new(Scope::Full).with_formats(&[Format::PageXml]);
+        let context = build_context_v2(&page, &request, "ctx_abc", &suggestions).expect("builds");
+        let profile = Profile::default();
+        let frozen = FrozenContext::of_v2(&context);
+        let input = RouteInput {
+            page: &page,
+            context: &frozen,
+            selection: &[],
+            profile: &profile,
+            grants: None,
+            idempotency_key: "k",
+        };
+        let routed = route("把文风改得更专业", &input);
+        let manifest = pageai_core::manifest::manifest(&profile, None, Permission::Edit);
+        let text =
+            instructions(&RunBrief { context: &context, route: &routed, manifest: &manifest, selected_text: None });
+        for needle in [
+            "The page has 3 pending suggestion(s) in this view.",
+            "It is NOT the page's text",
+            "only people accept or reject suggestions",
+            "<suggestion id=\"rs_alice:p_2\" session=\"rs_alice\" block=\"p_2\" change=\"replace\" state=\"pending\" author=\"person\"",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+        }
+    }
+
     /// The lines of `text` outside any fenced block, as CommonMark reads it: a fence opens with three or
     /// more backticks or tildes after at most three spaces, and closes only with a line of at least as many
     /// of its characters.
