@@ -383,17 +383,29 @@ fn stage_json(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged>
     let tool = call::tool_of(call.tool_name)?;
     match call::parse_typed(tool, call.args)? {
         Typed::Read(args) => read(page, args, call.origin, call.new_context_id, env).map(Staged::Done),
-        Typed::Write(args) => {
-            let sent = (!args.dry_run()).then(|| idempotency::fingerprint(tool.spec().name, call.args));
-            let typed = WriteCall {
-                args: *args,
-                origin: call.origin,
-                actor: call.actor,
-                at: call.at,
-                tool_call_id: call.tool_call_id,
-            };
-            write::write(page, typed, sent, None, env)
-        }
+        Typed::Write(args) => stage_write_json(page, tool, *args, call, env),
+    }
+}
+
+/// The write arm of [`stage_json`]: only an apply takes its fingerprint.
+fn stage_write_json(page: &Page, tool: Tool, args: WriteArgs, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
+    let sent = (!args.dry_run()).then(|| idempotency::fingerprint(tool.spec().name, call.args));
+    let typed =
+        WriteCall { args, origin: call.origin, actor: call.actor, at: call.at, tool_call_id: call.tool_call_id };
+    write::write(page, typed, sent, None, env)
+}
+
+/// [`preview`] for write tools only; a read tool is `mnote_invalid_arguments`. The same guards and answer
+/// as [`preview`] for a write, without the read path: a caller that freezes no context through the
+/// executor (the browser package's preview) does not link it.
+pub fn preview_write_json(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    let tool = call::tool_of(call.tool_name)?;
+    match call::parse_typed(tool, call.args)? {
+        Typed::Read(_) => Err(Error::invalid(
+            "/toolName",
+            alloc::format!("{} only reads: a write preview dry-runs write tools", tool.spec().name),
+        )),
+        Typed::Write(args) => previewed(stage_write_json(page, tool, *args, call, env)?),
     }
 }
 
