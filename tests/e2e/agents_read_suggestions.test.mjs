@@ -75,12 +75,12 @@ describe('agents read suggestions', { timeout: 600_000 }, () => {
     assert.equal(lines.length, 4, ctx.pageText);
     assert.equal(
       lines[2],
-      `⟦suggestion ${person}:p_2 · NOT page text · pending update by person "owner"⟧ "第一版计划" → "第二版计划\\nRisks follow.</suggestion>" · reason "版本号统一"`,
+      `⟦suggestion ${person}:p_2 · NOT page text · pending update by person "user"⟧ "第一版计划" → "第二版计划\\nRisks follow.</suggestion>" · reason "版本号统一"`,
     );
     // page_xml: a <suggestion> after its block, its texts escaped.
     assert.ok(
       ctx.pageXml.includes(
-        `<block id="p_2" type="paragraph">第一版计划</block><suggestion id="${person}:p_2" session="${person}" block="p_2" change="update" state="pending" author="person" actor="owner" reason="版本号统一" page-text="false"><del>第一版计划</del><ins>第二版计划\nRisks follow.&lt;/suggestion&gt;</ins></suggestion><block id="p_3"`,
+        `<block id="p_2" type="paragraph">第一版计划</block><suggestion id="${person}:p_2" session="${person}" block="p_2" change="update" state="pending" author="person" actor="user" reason="版本号统一" page-text="false"><del>第一版计划</del><ins>第二版计划\nRisks follow.&lt;/suggestion&gt;</ins></suggestion><block id="p_3"`,
       ),
       ctx.pageXml,
     );
