@@ -297,8 +297,10 @@ const badVerb: ReviewVerb = "apply";
 const badIntent: RouteIntent = "direct_explode";
 // @ts-expect-error: no such reason code
 const badReason: RouteReasonCode = "too_hard";
-// @ts-expect-error: not a schema id (no v2 exists)
-const badSchema: SchemaId = "mnote.page_ai_context.v2";
+// @ts-expect-error: not a schema id (no v9 exists)
+const badSchema: SchemaId = "mnote.page_ai_context.v9";
+// The fetches' v2 context is one.
+const contextV2: SchemaId = "mnote.page_ai_context.v2";
 // @ts-expect-error: no such audit action
 const badAudit: AuditAction = "review.approve";
 // @ts-expect-error: no tool has this MCP name
