@@ -13,7 +13,9 @@
 //!   lands when the blocks it touches did not change since.
 //! - [`markdown`] (feature `std`): import and export of local-first `.md` pages, with block ids kept in
 //!   optional `<!-- mnote:block id=… -->` markers.
-//! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads.
+//! - [`context`]: freezes a page into `mnote.page_ai_context.v1`, the addressable context a model reads, or
+//!   into `mnote.page_ai_context.v2`, which also shows the page's pending suggestions, marked in every view as
+//!   not its text (what `mnote.doc.fetch` and `mnote.block.fetch` answer).
 //! - [`manifest`]: the one tool catalog (`mnote.ai_tool_manifest.v1`) and its MCP and OpenAI exports.
 //! - [`executor`]: the single entry point of every tool call; every write is checked and applied there. A
 //!   write conflicts only when a block it touches changed since the caller's read.

@@ -70,6 +70,7 @@ fn apply(page: &mut Page, operations: &[Operation]) -> Option<ToolResultV1> {
         contexts: &NoContexts,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     let call = Call {
         tool_name: "mnote.doc.apply_block_ops",

@@ -138,6 +138,7 @@ fn dry_run(args: &Value) -> String {
         contexts: &NoContexts,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     let call = Call {
         tool_name: "doc_apply_block_ops",

@@ -123,6 +123,7 @@ fn run_at(
         contexts: &NoContexts,
         idempotency: store,
         mint: &mut mint,
+        suggestions: &[],
     };
     execute(page, &call, &mut env)
 }

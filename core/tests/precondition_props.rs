@@ -110,6 +110,7 @@ impl World {
             contexts: &self.contexts,
             idempotency: &mut self.store,
             mint: &mut mint,
+            suggestions: &[],
         };
         f(&mut env)
     }

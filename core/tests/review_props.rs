@@ -106,6 +106,7 @@ impl World {
             contexts: &NoContexts,
             idempotency: &mut self.store,
             mint: &mut mint,
+            suggestions: &[],
         };
         let out = f(&mut env);
         self.minted = minted;

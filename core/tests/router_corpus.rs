@@ -79,6 +79,7 @@ fn dry_run(case: &Case, r: &RouteV1) -> Option<ToolResultV1> {
         contexts: &contexts,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     let c = Call {
         tool_name: &call.tool_name,

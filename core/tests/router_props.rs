@@ -169,7 +169,7 @@ proptest! {
             let mut store = MemoryIdempotencyStore::new();
             let mut mint = || "b_0000000001".to_string();
             let profile = Profile::default();
-            let mut env = Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &contexts, idempotency: &mut store, mint: &mut mint };
+            let mut env = Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &contexts, idempotency: &mut store, mint: &mut mint, suggestions: &[] };
             let c = Call { tool_name: &call.tool_name, args: &call.args, origin: Origin::User, actor: "u", at: "t", tool_call_id: "c", new_context_id: "x" };
             let out = preview(&p, &c, &mut env);
             prop_assert!(matches!(out, Ok(ref o) if matches!(o.effect, Effect::Previewed(_))), "{prompt:?} → {out:?}");
@@ -258,7 +258,7 @@ proptest! {
             let mut store = MemoryIdempotencyStore::new();
             let mut mint = || "b_0000000001".to_string();
             let profile = Profile::default();
-            let mut env = Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &contexts, idempotency: &mut store, mint: &mut mint };
+            let mut env = Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &contexts, idempotency: &mut store, mint: &mut mint, suggestions: &[] };
             let c = Call { tool_name: &call.tool_name, args: &call.args, origin: Origin::User, actor: "u", at: "t", tool_call_id: "c", new_context_id: "x" };
             if let Ok(out) = preview(&p, &c, &mut env) && let Effect::Previewed(result) = out.effect {
                 for locked in p.blocks.iter().filter(|b| !b.editable) {

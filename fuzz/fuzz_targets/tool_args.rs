@@ -42,8 +42,15 @@ fuzz_target!(|data: &[u8]| {
         tool_call_id: "call_fuzz",
         new_context_id: "ctx_fuzz",
     };
-    let mut env =
-        Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile: &profile,
+        grants: None,
+        role: pageai_core::policy::Role::Owner,
+        contexts: &NoContexts,
+        idempotency: &mut store,
+        mint: &mut mint,
+        suggestions: &[],
+    };
     let outcome = execute(&mut page, &call, &mut env);
     let dry_run = args.get("dryRun").and_then(Value::as_bool) != Some(false);
     if outcome.is_err() || dry_run {

@@ -72,6 +72,7 @@ fn main() {
                 contexts: &contexts,
                 idempotency: &mut store,
                 mint: &mut mint,
+                suggestions: &[],
             };
             let call = Call {
                 tool_name: &call.tool_name,

@@ -2,7 +2,7 @@
 //!
 //! Core takes no hidden inputs, so this is where the package plays the caller: it stamps the audit with the
 //! JS clock and minted ids unless the options name them, and it mints ids for inserted blocks. Nothing is
-//! ever written: `executor::preview` refuses a call that would apply.
+//! ever written: `executor::preview_write_json` refuses a call that would apply.
 
 use pageai_core::error::Error;
 use pageai_core::executor::idempotency::MemoryIdempotencyStore;
@@ -37,7 +37,8 @@ pub(crate) fn run(
             tool_call_id: &stamp.tool_call_id,
             new_context_id: "",
         };
-        executor::preview(page, &call, env)
+        // Write tools only (reads were refused above): the package links no read path.
+        executor::preview_write_json(page, &call, env)
     })?;
     interop::parse(&json)
 }
@@ -104,6 +105,7 @@ fn stamped(
         contexts,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     Ok(preview(&stamp, &mut env)?.json)
 }

@@ -118,7 +118,8 @@ impl PageSession {
         error::throw(self.freeze(&request, context_id.as_ref()))
     }
 
-    /// Remembers a context frozen elsewhere (the server's, from `mnote.doc.fetch`), so that `route` and
+    /// Remembers a context frozen elsewhere (the server's, from `mnote.doc.fetch`: `mnote.page_ai_context.v2`,
+    /// or a v1 one from `buildContext`), so that `route` and
     /// `preview` can bind to its `contextId`. It reads what a bound write is checked against (the ids, the
     /// revision, the scope, the allowed targets and the `json` view's `revisionRef`s); the rest of the
     /// context is not read.
@@ -128,7 +129,7 @@ impl PageSession {
     #[wasm_bindgen(js_name = rememberContext)]
     pub fn remember_context(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "PageAiContextV1 | string")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "PageAiContextV1 | PageAiContextV2 | string")] context: JsValue,
     ) -> Result<(), JsValue> {
         error::throw(self.remember(&context))
     }
@@ -230,7 +231,10 @@ impl PageSession {
     fn remember(&mut self, context: &JsValue) -> Result<(), Error> {
         self.live()?;
         let context: ContextHeldV1 = interop::from_js(context, "")?;
-        wire::check_schema(&context.schema, wire::PAGE_AI_CONTEXT_V1)?;
+        // The server's fetches answer v2 (v1 plus the page's suggestions); both bind writes alike.
+        if context.schema != wire::PAGE_AI_CONTEXT_V2 {
+            wire::check_schema(&context.schema, wire::PAGE_AI_CONTEXT_V1)?;
+        }
         if context.document_id != self.page.document_id {
             let reason = format!("this session holds document {:?}", self.page.document_id);
             return Err(Error::invalid("/documentId", reason));

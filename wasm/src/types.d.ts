@@ -173,6 +173,38 @@ export interface PageAiContextV1 {
   continuation: string | null;
 }
 
+/**
+ * `mnote.page_ai_context.v2`: v1 plus the page's pending suggestions, shown in every view and marked as not
+ * the page's text (what the server's `mnote.doc.fetch` and `mnote.block.fetch` answer). `rememberContext`
+ * takes it as it takes v1.
+ */
+export interface PageAiContextV2 extends Omit<PageAiContextV1, "schema"> {
+  schema: SchemaIdsV2["page_ai_context"];
+  /** The pending suggestions on this chunk's blocks, in the order the views show them. */
+  suggestions: ContextSuggestionV2[];
+}
+
+/** A pending suggestion as a `mnote.page_ai_context.v2` shows it. Only a person accepts or rejects it. */
+export interface ContextSuggestionV2 {
+  /** `{sessionId}:{blockId}`. */
+  suggestionId: string;
+  /** The review session that holds it. */
+  sessionId: string;
+  /** The block it changes (a new block's id, for an insert). */
+  blockId: string;
+  /** The page block it is shown after. */
+  anchorBlockId: string;
+  change: "replace" | "insert" | "update" | "delete" | "move";
+  author: { kind: "person" | "hermes" | "command"; actor: string; runId?: string };
+  /** Why, in the author's words, when they gave one. */
+  reason?: string;
+  state: "pending" | "stale";
+  /** The block's text now; null for an insert. */
+  before: string | null;
+  /** Its text if accepted; null for a delete. */
+  after: string | null;
+}
+
 /** One run of a character-level diff: what a preview paints, and what `diffChars` answers. */
 export interface InlineSpanV1 {
   tag: "equal" | "insert" | "delete";

@@ -108,7 +108,10 @@ describe("PageSession.route", () => {
     session.rememberContext(server);
     assert.equal(session.route('replace "final" with "settled"', { contextId: "ctx_server" }).recommendedToolCall.args.contextId, "ctx_server");
     coded(() => session.rememberContext({ ...server, documentId: "doc_2" }), "mnote_invalid_arguments");
-    coded(() => session.rememberContext({ ...server, schema: "mnote.page_ai_context.v2" }), "mnote_unsupported_schema");
+    coded(() => session.rememberContext({ ...server, schema: "mnote.page_ai_context.v9" }), "mnote_unsupported_schema");
+    // The server's doc.fetch answers v2 (v1 plus the page's suggestions): it binds writes as v1 does.
+    session.rememberContext({ ...server, schema: "mnote.page_ai_context.v2", contextId: "ctx_server_v2", suggestions: [] });
+    assert.equal(session.route('replace "final" with "settled"', { contextId: "ctx_server_v2" }).recommendedToolCall.args.contextId, "ctx_server_v2");
 
     const missing = coded(() => session.route("x", { contextId: "ctx_nope" }), "mnote_context_not_found");
     assert.equal(missing.details.contextId, "ctx_nope");

@@ -61,6 +61,7 @@ import {
   type ContextScope,
   type Page,
   type PageAiContextV1,
+  type PageAiContextV2,
   type PageAiError,
   type PageAiErrorCode,
   type PageInput,
@@ -119,6 +120,12 @@ const outline: PageAiContextV1 = session.context({ scope: { type: "outline" } },
 for (const scope of scopes) session.context({ scope }, "ctx_4");
 const minted: string = session.context({ scope: { type: "full" } }).contextId;
 session.rememberContext(outline);
+// The server's fetches answer v2: its suggestions are typed, and a session remembers it too.
+declare const fetched: PageAiContextV2;
+const fetchedSchema: "mnote.page_ai_context.v2" = fetched.schema;
+const suggestionState: "pending" | "stale" | undefined = fetched.suggestions[0]?.state;
+const suggestionAuthor: "person" | "hermes" | "command" | undefined = fetched.suggestions[0]?.author.kind;
+session.rememberContext(fetched);
 
 // Routing: only the prompt (and small options) per keystroke.
 const profile: Profile = { tools: { disabled: ["mnote.page.save"] }, reviewMode: "yolo" };
@@ -290,8 +297,10 @@ const badVerb: ReviewVerb = "apply";
 const badIntent: RouteIntent = "direct_explode";
 // @ts-expect-error: no such reason code
 const badReason: RouteReasonCode = "too_hard";
-// @ts-expect-error: not a schema id (no v2 exists)
-const badSchema: SchemaId = "mnote.page_ai_context.v2";
+// @ts-expect-error: not a schema id (no v9 exists)
+const badSchema: SchemaId = "mnote.page_ai_context.v9";
+// The fetches' v2 context is one.
+const contextV2: SchemaId = "mnote.page_ai_context.v2";
 // @ts-expect-error: no such audit action
 const badAudit: AuditAction = "review.approve";
 // @ts-expect-error: no tool has this MCP name

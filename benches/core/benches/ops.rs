@@ -71,6 +71,7 @@ fn bench(c: &mut Criterion) {
                 contexts: &NoContexts,
                 idempotency: &mut store,
                 mint: &mut mint,
+                suggestions: &[],
             };
             black_box(execute(page, &call, &mut env).unwrap());
         })

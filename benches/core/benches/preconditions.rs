@@ -74,6 +74,7 @@ fn write(page: &mut Page, args: &ApplyBlockOpsArgs, contexts: &dyn ContextLookup
         contexts,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     let call = WriteCall {
         args: WriteArgs::ApplyBlockOps(args.clone()),

@@ -1,4 +1,6 @@
-//! The context builder: freezes a page into `mnote.page_ai_context.v1`.
+//! The context builder: freezes a page into `mnote.page_ai_context.v1`, or into
+//! `mnote.page_ai_context.v2` with the page's pending suggestions shown in every view (what
+//! `mnote.doc.fetch` and `mnote.block.fetch` answer; see [`crate::wire::PageAiContextV2`]).
 //!
 //! A context is what a model reads before it edits: the blocks of one scope, with their ids and
 //! `revisionRef`s, the page's `conflictDetectionKey`, and the only blocks a write may target
@@ -9,9 +11,12 @@
 //! fails with `mnote_context_stale`.
 //!
 //! The budget counts characters of the `text` view (each block's text plus one separator), whatever views
-//! are requested, so the same budget yields the same chunks for every view.
+//! are requested, so the same budget yields the same chunks for every view. A v2 context's suggestion
+//! lines are outside the budget, so v1 and v2 cut the same chunks and share continuation tokens; a chunk
+//! shows the suggestions of the blocks it shows.
 
 mod continuation;
+mod shown;
 mod xml;
 
 use alloc::borrow::ToOwned;
@@ -24,7 +29,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::normalize;
 use crate::page::{Block, BlockType, Page};
-use crate::wire::{ContextBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1, WarningV1};
+use crate::wire::{
+    ContextBlockV1, ContextSuggestionV2, PAGE_AI_CONTEXT_V1, PAGE_AI_CONTEXT_V2, PageAiContextV1, PageAiContextV2,
+    SuggestionV1, WarningV1,
+};
 
 pub use continuation::Cursor;
 pub use xml::escape_into as xml_escape_into;
@@ -179,6 +187,50 @@ pub struct Snapshot<'p> {
 /// [`build_context`], together with the blocks the context shows: what a frozen context remembers of them
 /// ([`crate::executor::FrozenContext::freeze`]).
 pub fn build_snapshot<'p>(page: &'p Page, request: &ContextRequest, context_id: &str) -> Result<Snapshot<'p>> {
+    let (context, blocks) = freeze(page, request, context_id, None)?;
+    Ok(Snapshot { context: into_v1(context), blocks })
+}
+
+/// Freezes `page` into a `mnote.page_ai_context.v2` context that shows `suggestions` (the page's, as
+/// [`crate::review::suggestions`] lists them; those of other documents, or no longer waiting, are skipped)
+/// on the blocks it shows, marked in every view as not the page's text.
+pub fn build_context_v2(
+    page: &Page,
+    request: &ContextRequest,
+    context_id: &str,
+    suggestions: &[SuggestionV1],
+) -> Result<PageAiContextV2> {
+    build_snapshot_v2(page, request, context_id, suggestions).map(|snapshot| snapshot.context)
+}
+
+/// A v2 context and the blocks it shows: [`Snapshot`] for [`build_context_v2`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotV2<'p> {
+    /// The context, as [`build_context_v2`] answers it.
+    pub context: PageAiContextV2,
+    /// The blocks of this chunk, in page order.
+    pub blocks: Vec<&'p Block>,
+}
+
+/// [`build_context_v2`], together with the blocks the context shows.
+pub fn build_snapshot_v2<'p>(
+    page: &'p Page,
+    request: &ContextRequest,
+    context_id: &str,
+    suggestions: &[SuggestionV1],
+) -> Result<SnapshotV2<'p>> {
+    let (context, blocks) = freeze(page, request, context_id, Some(suggestions))?;
+    Ok(SnapshotV2 { context, blocks })
+}
+
+/// The one builder: a v2 context (with no suggestions and no marking when `suggestions` is `None`, which
+/// is then v1's views exactly) and the blocks it shows.
+fn freeze<'p>(
+    page: &'p Page,
+    request: &ContextRequest,
+    context_id: &str,
+    suggestions: Option<&[SuggestionV1]>,
+) -> Result<(PageAiContextV2, Vec<&'p Block>)> {
     check_request(request)?;
     let resolved = resolve(page, &request.scope)?;
     let scope_tag = continuation::scope_tag(&request.scope);
@@ -186,8 +238,10 @@ pub fn build_snapshot<'p>(page: &'p Page, request: &ContextRequest, context_id: 
     let (pieces, next) = cut(&resolved.entries, start, request.budget);
     let has = |f: Format| request.formats.contains(&f);
     let blocks = pieces.iter().filter_map(|p| resolved.entries.get(p.entry)).map(|e| e.block).collect();
-    let context = PageAiContextV1 {
-        schema: PAGE_AI_CONTEXT_V1.to_string(),
+    let shown = suggestions.map(|all| shown_after(page, &pieces, &resolved.entries, all));
+    let views = Views { page, pieces: &pieces, entries: &resolved.entries, shown: shown.as_deref() };
+    let context = PageAiContextV2 {
+        schema: PAGE_AI_CONTEXT_V2.to_string(),
         workspace_id: page.workspace_id.clone(),
         document_id: page.document_id.clone(),
         title: page.title.clone(),
@@ -195,16 +249,78 @@ pub fn build_snapshot<'p>(page: &'p Page, request: &ContextRequest, context_id: 
         revision: page.revision,
         conflict_detection_key: page.conflict_detection_key(),
         context_id: context_id.to_string(),
-        page_text: has(Format::Text).then(|| page_text(&pieces)),
-        page_xml: has(Format::PageXml).then(|| xml::render(page, &pieces, &resolved.entries)),
+        page_text: has(Format::Text).then(|| page_text(&views)),
+        page_xml: has(Format::PageXml).then(|| xml::render(&views)),
         blocks: has(Format::Json).then(|| json_blocks(page, &pieces, &resolved.entries)),
+        suggestions: shown.into_iter().flatten().flat_map(|(_, list)| list).collect(),
         truncated: next.is_some(),
         warnings: warnings(next, &pieces, resolved.entries.len()),
         continuation: next.map(|cursor| cursor.encode(page, scope_tag)),
         allowed_target_block_ids: resolved.allowed,
         selected_block_ids: resolved.selected,
     };
-    Ok(Snapshot { context, blocks })
+    Ok((context, blocks))
+}
+
+/// The v1 form of a context built without suggestions: the same fields, v1's id.
+fn into_v1(context: PageAiContextV2) -> PageAiContextV1 {
+    PageAiContextV1 {
+        schema: PAGE_AI_CONTEXT_V1.to_string(),
+        workspace_id: context.workspace_id,
+        document_id: context.document_id,
+        title: context.title,
+        scope: context.scope,
+        revision: context.revision,
+        conflict_detection_key: context.conflict_detection_key,
+        context_id: context.context_id,
+        allowed_target_block_ids: context.allowed_target_block_ids,
+        selected_block_ids: context.selected_block_ids,
+        page_text: context.page_text,
+        page_xml: context.page_xml,
+        blocks: context.blocks,
+        truncated: context.truncated,
+        warnings: context.warnings,
+        continuation: context.continuation,
+    }
+}
+
+/// What the views render: the chunk's pieces and, for v2, the suggestions shown after each piece (by
+/// piece index).
+pub(crate) struct Views<'v, 'p> {
+    page: &'v Page,
+    pieces: &'v [Piece<'p>],
+    entries: &'v [Entry<'p>],
+    shown: Option<&'v [(usize, Vec<ContextSuggestionV2>)]>,
+}
+
+impl Views<'_, '_> {
+    /// The suggestions shown after piece `index`.
+    fn after(&self, index: usize) -> &[ContextSuggestionV2] {
+        let shown = self.shown.unwrap_or_default();
+        shown.iter().find(|(at, _)| *at == index).map_or(&[], |(_, list)| list.as_slice())
+    }
+}
+
+/// The suggestions each piece shows after it: those anchored on its block, when the piece ends its block
+/// and the block is not a context-only neighbour.
+fn shown_after(
+    page: &Page,
+    pieces: &[Piece<'_>],
+    entries: &[Entry<'_>],
+    suggestions: &[SuggestionV1],
+) -> Vec<(usize, Vec<ContextSuggestionV2>)> {
+    let mut anchored = shown::anchored(page, suggestions);
+    let mut out = Vec::new();
+    for (index, piece) in pieces.iter().enumerate() {
+        let Some(entry) = entries.get(piece.entry).filter(|e| piece.ends && !e.context_only) else { continue };
+        let id = &entry.block.block_id;
+        let (here, rest): (Vec<_>, Vec<_>) = anchored.into_iter().partition(|s| s.anchor_block_id == *id);
+        anchored = rest;
+        if !here.is_empty() {
+            out.push((index, here));
+        }
+    }
+    out
 }
 
 fn check_request(request: &ContextRequest) -> Result<()> {
@@ -250,14 +366,22 @@ fn warnings(next: Option<Cursor>, pieces: &[Piece<'_>], entries: usize) -> Vec<W
     warnings
 }
 
-/// The `text` view: the pieces' texts, one per line.
-fn page_text(pieces: &[Piece<'_>]) -> String {
-    let mut out = String::with_capacity(pieces.iter().map(|p| p.text.len() + 1).sum());
-    for (i, piece) in pieces.iter().enumerate() {
+/// The `text` view: the pieces' texts, one per line; for v2, each piece followed by a marked line per
+/// suggestion it shows, and any line of a block's text that could read as one escaped.
+fn page_text(views: &Views<'_, '_>) -> String {
+    let mut out = String::with_capacity(views.pieces.iter().map(|p| p.text.len() + 1).sum());
+    for (i, piece) in views.pieces.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        out.push_str(piece.text);
+        match views.shown {
+            None => out.push_str(piece.text),
+            Some(_) => shown::push_block_text(&mut out, piece.text),
+        }
+        for suggestion in views.after(i) {
+            out.push('\n');
+            shown::push_text_line(&mut out, suggestion);
+        }
     }
     out
 }
@@ -376,6 +500,8 @@ pub(crate) struct Piece<'p> {
     text: &'p str,
     partial: bool,
     offset: usize,
+    /// The piece reaches the end of its block (false only for a head cut inside a block).
+    ends: bool,
 }
 
 /// Takes entries from `start` while they fit the budget. Returns the pieces and, when cut, where to go on.
@@ -391,7 +517,7 @@ fn cut<'p>(entries: &[Entry<'p>], start: Cursor, budget: Option<Budget>) -> (Vec
         let cost = if max == usize::MAX { 0 } else { text.chars().count() + 1 };
         if used.saturating_add(cost) <= max {
             used += cost;
-            pieces.push(Piece { entry: index, text, partial: offset > 0, offset });
+            pieces.push(Piece { entry: index, text, partial: offset > 0, offset, ends: true });
             continue;
         }
         if !pieces.is_empty() {
@@ -400,7 +526,7 @@ fn cut<'p>(entries: &[Entry<'p>], start: Cursor, budget: Option<Budget>) -> (Vec
         // A single block larger than the whole budget: cut inside it, and say so.
         let take = max.saturating_sub(1).max(1);
         let head = take_chars(text, take);
-        pieces.push(Piece { entry: index, text: head, partial: true, offset });
+        pieces.push(Piece { entry: index, text: head, partial: true, offset, ends: false });
         return (pieces, Some(Cursor { entry: index, offset: offset + take }));
     }
     (pieces, None)
@@ -423,3 +549,6 @@ fn take_chars(s: &str, n: usize) -> &str {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod shown_tests;

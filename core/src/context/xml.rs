@@ -7,8 +7,7 @@
 use alloc::string::String;
 use core::fmt::Write;
 
-use super::{Entry, Piece};
-use crate::page::Page;
+use super::{Views, shown};
 
 /// Bytes that need a look: markup, C0 controls other than tab and newline, and 0xEF, the lead byte of
 /// U+FFFE and U+FFFF. Everything else is copied in runs, which keeps escaping close to memcpy speed.
@@ -99,7 +98,9 @@ pub fn escape_into(out: &mut String, text: &str) {
     out.push_str(text.get(start..).unwrap_or_default());
 }
 
-pub(super) fn render(page: &Page, pieces: &[Piece<'_>], entries: &[Entry<'_>]) -> String {
+/// The `page_xml` view; for v2, each `<block>` followed by a `<suggestion>` per suggestion it shows.
+pub(super) fn render(views: &Views<'_, '_>) -> String {
+    let (page, pieces, entries) = (views.page, views.pieces, views.entries);
     let text_len: usize = pieces.iter().map(|p| p.text.len()).sum();
     let mut out = String::with_capacity(text_len + pieces.len() * 64 + 128);
     out.push_str("<page id=\"");
@@ -107,7 +108,7 @@ pub(super) fn render(page: &Page, pieces: &[Piece<'_>], entries: &[Entry<'_>]) -
     let _ = write!(out, "\" revision=\"{}\" title=\"", page.revision);
     escape_into(&mut out, &page.title);
     out.push_str("\">");
-    for piece in pieces {
+    for (index, piece) in pieces.iter().enumerate() {
         let Some(entry) = entries.get(piece.entry) else {
             continue;
         };
@@ -135,6 +136,9 @@ pub(super) fn render(page: &Page, pieces: &[Piece<'_>], entries: &[Entry<'_>]) -
         out.push('>');
         escape_into(&mut out, piece.text);
         out.push_str("</block>");
+        for suggestion in views.after(index) {
+            shown::push_xml(&mut out, suggestion);
+        }
     }
     out.push_str("</page>");
     out

@@ -49,7 +49,7 @@ use crate::manifest::Tool;
 use crate::page::Page;
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
-use crate::wire::{ContextHeldV1, PageAiContextV1, ToolResultV1};
+use crate::wire::{ContextHeldV1, PageAiContextV1, PageAiContextV2, SuggestionV1, ToolResultV1};
 pub use call::{ReadArgs, SentCall, ToolArgs, ToolCall, Typed};
 use idempotency::{IdempotencyRecord, IdempotencyStore};
 pub use origin::{Origin, check_call_bound};
@@ -87,6 +87,27 @@ impl FrozenContext {
         let hashes = snapshot.blocks.iter().map(|b| (b.block_id.clone(), b.content_hash8())).collect();
         let frozen = FrozenContext { block_hashes: hashes, ..FrozenContext::of(&snapshot.context) };
         Ok((snapshot.context, frozen))
+    }
+
+    /// [`FrozenContext::freeze`] for `mnote.page_ai_context.v2`: the context shows `suggestions` (see
+    /// [`context::build_context_v2`]); what is frozen is the same as for v1.
+    pub fn freeze_v2(
+        page: &Page,
+        request: &ContextRequest,
+        context_id: &str,
+        suggestions: &[SuggestionV1],
+    ) -> Result<(PageAiContextV2, Self)> {
+        let snapshot = context::build_snapshot_v2(page, request, context_id, suggestions)?;
+        let hashes = snapshot.blocks.iter().map(|b| (b.block_id.clone(), b.content_hash8())).collect();
+        let frozen = FrozenContext { block_hashes: hashes, ..FrozenContext::of_v2(&snapshot.context) };
+        Ok((snapshot.context, frozen))
+    }
+
+    /// [`FrozenContext::of`] for a `mnote.page_ai_context.v2` context: the same fields bind it.
+    pub fn of_v2(context: &PageAiContextV2) -> Self {
+        let blocks = context.blocks.iter().flatten().map(|b| (&b.block_id, &b.revision_ref));
+        let allowed = &context.allowed_target_block_ids;
+        Self::kept(&context.context_id, &context.document_id, context.revision, &context.scope, allowed, blocks)
     }
 
     /// The frozen part of a context built elsewhere: block hashes come from its `json` view (the
@@ -210,6 +231,10 @@ pub struct Env<'a> {
     pub idempotency: &'a mut dyn IdempotencyStore,
     /// Mints block ids for inserted blocks.
     pub mint: &'a mut dyn FnMut() -> String,
+    /// The page's pending suggestions ([`crate::review::suggestions`]), which `mnote.doc.fetch` and
+    /// `mnote.block.fetch` show on the blocks they answer (`mnote.page_ai_context.v2`); empty when the
+    /// caller keeps none (a browser preview), and then the contexts show none.
+    pub suggestions: &'a [SuggestionV1],
 }
 
 /// What a call did, for the caller to persist.
@@ -358,17 +383,29 @@ fn stage_json(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged>
     let tool = call::tool_of(call.tool_name)?;
     match call::parse_typed(tool, call.args)? {
         Typed::Read(args) => read(page, args, call.origin, call.new_context_id, env).map(Staged::Done),
-        Typed::Write(args) => {
-            let sent = (!args.dry_run()).then(|| idempotency::fingerprint(tool.spec().name, call.args));
-            let typed = WriteCall {
-                args: *args,
-                origin: call.origin,
-                actor: call.actor,
-                at: call.at,
-                tool_call_id: call.tool_call_id,
-            };
-            write::write(page, typed, sent, None, env)
-        }
+        Typed::Write(args) => stage_write_json(page, tool, *args, call, env),
+    }
+}
+
+/// The write arm of [`stage_json`]: only an apply takes its fingerprint.
+fn stage_write_json(page: &Page, tool: Tool, args: WriteArgs, call: &Call<'_>, env: &mut Env<'_>) -> Result<Staged> {
+    let sent = (!args.dry_run()).then(|| idempotency::fingerprint(tool.spec().name, call.args));
+    let typed =
+        WriteCall { args, origin: call.origin, actor: call.actor, at: call.at, tool_call_id: call.tool_call_id };
+    write::write(page, typed, sent, None, env)
+}
+
+/// [`preview`] for write tools only; a read tool is `mnote_invalid_arguments`. The same guards and answer
+/// as [`preview`] for a write, without the read path: a caller that freezes no context through the
+/// executor (the browser package's preview) does not link it.
+pub fn preview_write_json(page: &Page, call: &Call<'_>, env: &mut Env<'_>) -> Result<Outcome> {
+    let tool = call::tool_of(call.tool_name)?;
+    match call::parse_typed(tool, call.args)? {
+        Typed::Read(_) => Err(Error::invalid(
+            "/toolName",
+            alloc::format!("{} only reads: a write preview dry-runs write tools", tool.spec().name),
+        )),
+        Typed::Write(args) => previewed(stage_write_json(page, tool, *args, call, env)?),
     }
 }
 
@@ -431,9 +468,11 @@ fn check_read(
     check_available(tool, page, origin, env)
 }
 
+/// A read's answer. The fetches answer `mnote.page_ai_context.v2`, with the suggestions of `env` on the
+/// blocks they show.
 fn read(page: &Page, args: ReadArgs, origin: Origin, new_context_id: &str, env: &Env<'_>) -> Result<Outcome> {
     let context = |request: ContextRequest| -> Result<Outcome> {
-        let (ctx, frozen) = FrozenContext::freeze(page, &request, new_context_id)?;
+        let (ctx, frozen) = FrozenContext::freeze_v2(page, &request, new_context_id, env.suggestions)?;
         Ok(Outcome { json: to_json(&ctx)?, effect: Effect::Read { frozen: Some(frozen) } })
     };
     match args {

@@ -54,6 +54,7 @@ impl Harness {
             contexts: &self.contexts,
             idempotency: &mut self.store,
             mint: &mut mint,
+            suggestions: &[],
         };
         let out = f(&mut env);
         self.minted = minted;
@@ -515,4 +516,44 @@ fn the_executor_itself_refuses_an_ai_write_bound_to_nothing() {
     }
     // A person's own write needs no context.
     assert_eq!(run(args(false, None), Origin::User).unwrap().1, 6);
+}
+
+/// The write-only preview answers a write exactly as `preview` does, and refuses a read.
+#[test]
+fn preview_write_json_answers_writes_as_preview_does_and_refuses_reads() {
+    let page = page();
+    let mut h = Harness::new();
+    let args = json!({"documentId": "doc_1", "baseRevision": 5, "dryRun": true, "idempotencyKey": "k_w",
+        "operations": [{"op": "replace", "blockId": "p_1", "matchText": "第一版", "content": "第二版"}]});
+    fn call(args: &Value) -> Call<'_> {
+        Call {
+            tool_name: "mnote.doc.apply_block_ops",
+            args,
+            origin: Origin::User,
+            actor: "tester",
+            at: "2026-11-30T00:00:00Z",
+            tool_call_id: "tc_1",
+            new_context_id: "",
+        }
+    }
+    let both = h.with_env(|env| (preview(&page, &call(&args), env), preview_write_json(&page, &call(&args), env)));
+    assert_eq!(both.0.unwrap().json, both.1.unwrap().json);
+    let fetch = json!({"scope": {"type": "full"}});
+    let read = Call { tool_name: "mnote.doc.fetch", ..call(&fetch) };
+    let err = h.with_env(|env| preview_write_json(&page, &read, env)).unwrap_err();
+    assert_eq!(err.code().as_str(), "mnote_invalid_arguments");
+}
+
+/// A fetch answers `mnote.page_ai_context.v2` with the suggestions the caller passes, on the blocks it shows.
+#[test]
+fn fetches_answer_v2_with_the_callers_suggestions() {
+    let mut page = page();
+    let mut h = Harness::new();
+    let out = h.call(&mut page, "mnote.doc.fetch", json!({"scope": {"type": "full"}}), Origin::Hermes).unwrap();
+    let ctx: Value = serde_json::from_str(&out.json).unwrap();
+    assert_eq!(
+        (ctx["schema"].as_str(), ctx["suggestions"].as_array().map(|a| a.len())),
+        (Some("mnote.page_ai_context.v2"), Some(0))
+    );
+    assert!(matches!(out.effect, Effect::Read { frozen: Some(_) }));
 }

@@ -53,6 +53,7 @@ fn write(page: &mut Page, operations: Value, origin: Origin) -> (ToolResultV1, V
         contexts: &context,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     let call = Call {
         tool_name: "mnote.doc.apply_block_ops",
@@ -244,6 +245,7 @@ fn a_proposal_is_told_with_its_stored_session_and_an_unstored_one_is_not() {
         contexts: &NoContexts,
         idempotency: &mut store,
         mint: &mut mint,
+        suggestions: &[],
     };
     let args = json!({"documentId": "doc_1", "baseRevision": 4, "idempotencyKey": "k_p",
         "operations": [{"op": "replace", "blockId": "p_3", "matchText": "gamma", "content": "GAMMA"}]});

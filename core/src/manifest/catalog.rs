@@ -65,7 +65,7 @@ impl Tool {
     /// The checked-in text of [`Tool::output_schema`].
     pub fn output_schema_json(self) -> &'static str {
         match self {
-            Tool::DocFetch | Tool::BlockFetch => include_str!("schemas/output/page_ai_context.json"),
+            Tool::DocFetch | Tool::BlockFetch => include_str!("schemas/output/page_ai_context.v2.json"),
             Tool::DocSearch => include_str!("schemas/output/doc_search.json"),
             Tool::DocApplyBlockOps
             | Tool::DocPlanUpdate

@@ -150,7 +150,9 @@ fn derived_schemas() -> Vec<(String, Value)> {
         (alloc::format!("input/{}.json", tool.spec().mcp_name), schema)
     };
     let mut all: Vec<(String, Value)> = Tool::ALL.into_iter().map(input).collect();
+    // v1 stays for readers of v1 contexts (`buildContext`); the fetch tools answer v2.
     all.push(("output/page_ai_context.json".into(), derive::<crate::wire::PageAiContextV1>()));
+    all.push(("output/page_ai_context.v2.json".into(), derive::<crate::wire::PageAiContextV2>()));
     all.push(("output/doc_search.json".into(), derive::<crate::wire::SearchResultV1>()));
     all.push(("output/tool_result.json".into(), derive::<crate::wire::ToolResultV1>()));
     all.push(("output/error.json".into(), derive::<crate::wire::ErrorBody>()));

@@ -36,7 +36,7 @@
 //! let profile = Profile::default(); // reviewMode: review
 //! let mut store = MemoryIdempotencyStore::new();
 //! let mut mint = || String::from("b_unused");
-//! let mut env = Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint };
+//! let mut env = Env { profile: &profile, grants: None, role: pageai_core::policy::Role::Owner, contexts: &NoContexts, idempotency: &mut store, mint: &mut mint, suggestions: &[] };
 //!
 //! let args = serde_json::json!({
 //!     "documentId": "doc_1", "baseRevision": 0, "dryRun": false, "idempotencyKey": "k_model",

@@ -194,6 +194,7 @@ fn self_check(
         contexts: input.context,
         idempotency: &mut store,
         mint,
+        suggestions: &[],
     };
     let call = WriteCall {
         args: WriteArgs::ApplyBlockOps(checked_args(input, args)),

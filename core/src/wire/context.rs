@@ -95,7 +95,8 @@ pub struct PageAiContextV1 {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextHeldV1 {
-    /// Always [`PAGE_AI_CONTEXT_V1`].
+    /// [`PAGE_AI_CONTEXT_V1`], or `mnote.page_ai_context.v2` (the server's fetches), whose fields read here
+    /// are the same.
     pub schema: String,
     /// The document.
     pub document_id: String,

@@ -25,6 +25,7 @@
 //! | `mnote.hermes_tool.v1` | the Worker's Hermes client tool entry ([`HermesToolV1`]) |
 //! | `mnote.suggestion.v1` | [`SuggestionV1`] |
 //! | `mnote.live_event.v2` | [`LiveEventV1`] with `schema` v2 and one more kind, `profile.changed` ([`ProfileChangeV2`]) |
+//! | `mnote.page_ai_context.v2` | [`PageAiContextV2`]: v1 plus the page's pending suggestions ([`ContextSuggestionV2`]), marked in every view; what `mnote.doc.fetch` and `mnote.block.fetch` answer |
 //! | (audit log entries) | [`AuditEntryV1`] |
 //! | (every error) | [`ErrorBody`] |
 //!
@@ -33,6 +34,7 @@
 
 mod audit;
 mod context;
+mod context_v2;
 mod doc_search;
 mod error;
 mod hermes_tool;
@@ -53,6 +55,7 @@ use crate::error::Error;
 pub use crate::json::{from_json, from_value, from_value_ref, serde_error};
 pub use audit::AuditEntryV1;
 pub use context::{ContextBlockV1, ContextHeldV1, HeldBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
+pub use context_v2::{ContextSuggestionV2, PAGE_AI_CONTEXT_V2, PageAiContextV2};
 pub use doc_search::{DOC_SEARCH_V1, SearchHitV1, SearchResultV1};
 pub use error::ErrorBody;
 pub use hermes_tool::{HERMES_TOOL_V1, HermesToolV1, hermes_tools};
@@ -78,7 +81,7 @@ pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultFollowV1, ToolResultV1}
 pub use warning::WarningV1;
 
 /// Every schema id above, in the table's order: what the adapters generate their lists and types from.
-pub const SCHEMA_IDS: [&str; 12] = [
+pub const SCHEMA_IDS: [&str; 13] = [
     PAGE_AI_CONTEXT_V1,
     TOOL_RESULT_V1,
     DOC_SEARCH_V1,
@@ -91,6 +94,7 @@ pub const SCHEMA_IDS: [&str; 12] = [
     HERMES_TOOL_V1,
     SUGGESTION_V1,
     LIVE_EVENT_V2,
+    PAGE_AI_CONTEXT_V2,
 ];
 
 /// Rejects a payload whose `schema` is not `expected`.

@@ -11,6 +11,7 @@
 //! | `live_v2` | `v2/live_event.*` |
 //! | `route` | `v1/page_ai_command_route.*` |
 //! | `suggestion` | `v1/suggestion.*` |
+//! | `context_v2` | `v2/page_ai_context.*` |
 //!
 //! Each fixture keeps its input and the answer core gives it; a test recomputes the answer from the
 //! stored input. Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must
@@ -19,6 +20,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, missing_docs)]
 
 mod context_tools;
+mod context_v2;
 mod live_v1;
 mod live_v2;
 mod review;

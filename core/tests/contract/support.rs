@@ -196,8 +196,15 @@ pub fn with_env<R>(profile: &Profile, page: &Page, f: impl FnOnce(&mut Env<'_>) 
         allowed_target_block_ids: page.blocks.iter().map(|b| b.block_id.clone()).collect(),
         block_hashes: Default::default(),
     };
-    let mut env =
-        Env { profile, grants: None, role: Role::Owner, contexts: &context, idempotency: &mut store, mint: &mut mint };
+    let mut env = Env {
+        profile,
+        grants: None,
+        role: Role::Owner,
+        contexts: &context,
+        idempotency: &mut store,
+        mint: &mut mint,
+        suggestions: &[],
+    };
     f(&mut env)
 }
 

@@ -23,7 +23,7 @@ use pageai_core::ids::Kind;
 use pageai_core::live::AppliedWrite;
 use pageai_core::profile::Profile;
 use pageai_core::review::ReviewSessionV1;
-use pageai_core::wire::ToolResultV1;
+use pageai_core::wire::{SuggestionV1, ToolResultV1};
 
 use crate::clock::Now;
 
@@ -168,6 +168,17 @@ impl<'a> Stores<'a> {
 
     /// Runs `work` with core's executor environment over these stores and the preloaded `contexts`.
     pub fn with_env<T>(&mut self, contexts: &dyn ContextLookup, work: impl FnOnce(&mut executor::Env<'_>) -> T) -> T {
+        self.with_env_showing(contexts, &[], work)
+    }
+
+    /// [`Stores::with_env`] with the page's pending suggestions, which the fetches show
+    /// (`mnote.page_ai_context.v2`).
+    pub fn with_env_showing<T>(
+        &mut self,
+        contexts: &dyn ContextLookup,
+        suggestions: &[SuggestionV1],
+        work: impl FnOnce(&mut executor::Env<'_>) -> T,
+    ) -> T {
         let mint = &mut *self.mint;
         let mut block_id = || mint.block_id();
         let mut env = executor::Env {
@@ -177,6 +188,7 @@ impl<'a> Stores<'a> {
             contexts,
             idempotency: &mut *self.idempotency,
             mint: &mut block_id,
+            suggestions,
         };
         work(&mut env)
     }

@@ -6,7 +6,7 @@
 //!
 //! | call | `review` / `required` | `yolo` |
 //! |---|---|---|
-//! | read (`doc.fetch`, `block.fetch`, `doc.search`) | runs; a fetch freezes its context with a TTL | same |
+//! | read (`doc.fetch`, `block.fetch`, `doc.search`) | runs; a fetch freezes its context with a TTL and shows the page's pending suggestions (`mnote.page_ai_context.v2`) | same |
 //! | write, `dryRun:true` | held: a review session `awaiting_user` (`review::propose`) | a plain preview |
 //! | write, `dryRun:false` | held, never applied | applied through `review::propose`, which keeps an `applied` session of the same shape; a high-risk write is held |
 //! | `doc.plan_update` | held | held |
@@ -23,8 +23,10 @@
 use pageai_core::audit::{self, AuditAction, AuditDraft};
 use pageai_core::events::{self, EventIds};
 use pageai_core::executor::{self, Effect, Origin, Outcome, SentCall, ToolCall};
+use pageai_core::manifest::Tool;
 use pageai_core::page::Page;
-use pageai_core::review::{self, Proposal, ProposeRequest, ReviewSessionV1, State, Submission};
+use pageai_core::review::{self, Noted, Proposal, ProposeRequest, ReviewSessionV1, State, Submission};
+use pageai_core::wire::SuggestionV1;
 use pageai_core::{Error, wire};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -194,7 +196,19 @@ fn run(page: &mut Page, sent: SentCall, ids: &Ids<'_>, stores: &mut Stores<'_>) 
     }
 }
 
-/// The executor, nothing more: reads, yolo previews, replays.
+/// The page's pending suggestions (`review::suggestions` over the sessions waiting for a person), for a
+/// call that shows them (`doc.fetch`, `block.fetch`); none for any other, which need not read them.
+fn shown_suggestions(page: &Page, tool: Tool, stores: &Stores<'_>) -> Result<Vec<SuggestionV1>, Error> {
+    if !matches!(tool, Tool::DocFetch | Tool::BlockFetch) {
+        return Ok(Vec::new());
+    }
+    let waiting = stores.sessions.waiting()?;
+    let noted: Vec<Noted<'_>> =
+        waiting.iter().map(|(session, reason)| Noted { session, reason: reason.as_deref() }).collect();
+    Ok(review::suggestions(&noted, page))
+}
+
+/// The executor, nothing more: reads (a fetch with the page's suggestions), yolo previews, replays.
 fn plain(
     page: &mut Page,
     call: ToolCall<'_>,
@@ -202,8 +216,10 @@ fn plain(
     contexts: &BoundContext,
     stores: &mut Stores<'_>,
 ) -> Result<(ToolReply, Outcome), Error> {
-    let (tool_name, origin) = (call.args.tool().spec().name, call.origin);
-    let outcome = stores.with_env(contexts, |env| executor::execute_call(page, call, env))?;
+    let (tool, origin) = (call.args.tool(), call.origin);
+    let tool_name = tool.spec().name;
+    let suggestions = shown_suggestions(page, tool, stores)?;
+    let outcome = stores.with_env_showing(contexts, &suggestions, |env| executor::execute_call(page, call, env))?;
     match &outcome.effect {
         Effect::Read { frozen: Some(frozen) } => stores.freeze(frozen)?,
         Effect::Applied(result) => {
@@ -271,3 +287,7 @@ fn raw(json: String) -> Result<Box<RawValue>, Error> {
 #[cfg(test)]
 #[path = "tool_calls_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "tool_calls_suggestions_tests.rs"]
+mod suggestions_tests;

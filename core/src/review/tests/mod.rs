@@ -65,6 +65,7 @@ impl Harness {
             contexts: &self.contexts,
             idempotency: &mut self.store,
             mint: &mut mint,
+            suggestions: &[],
         };
         let out = f(&mut env);
         self.minted = minted;

@@ -5,7 +5,7 @@ use pageai_core::context::ContextRequest;
 use pageai_core::page::Permission;
 use pageai_core::profile::Profile;
 use pageai_core::route::RouteV1;
-use pageai_core::wire::PageAiContextV1;
+use pageai_core::wire::PageAiContextV2;
 use serde::{Deserialize, Serialize};
 
 use crate::services::block_edits::BlockEdits;
@@ -226,8 +226,8 @@ pub struct ProfileHeld {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FrozenRun {
-    /// The frozen context (with the views the request asked for).
-    pub context: PageAiContextV1,
+    /// The frozen context (with the views the request asked for), showing the page's pending suggestions.
+    pub context: PageAiContextV2,
     /// The page's permission, for the manifest.
     pub permission: Permission,
     /// The router's answer for the message.

@@ -9,11 +9,13 @@ use pageai_core::json::to_json;
 use pageai_core::page::Page;
 use pageai_core::profile::Profile;
 use pageai_core::review::listing::{Cursor, Filter};
+use pageai_core::review::{self, Noted};
 use pageai_core::route::{RouteInput, RouteV1, route};
 use serde::Serialize;
 
 use super::{DocumentObject, FrozenRun};
 use crate::error::OrInternal;
+use crate::services::stores::SessionStore;
 use crate::services::tables::{AuditHead, StoredEvent, Tables};
 
 #[derive(Serialize)]
@@ -132,10 +134,15 @@ impl DocumentObject {
         let sql = cache.sql().clone();
         let contexts = cache.contexts();
         let page = &*cache.page(document_id, trace_id)?.0;
-        let (context, frozen) = FrozenContext::freeze(page, run.request, run.context_id)?;
         let now_ms = js_sys::Date::now() as i64;
         let ttl_ms = i64::try_from(run.ttl_seconds.saturating_mul(1000)).unwrap_or(i64::MAX);
         let mut tables = Tables::new(&sql, &contexts, now_ms);
+        // The run reads the page's pending suggestions with it, as its fetches do: it may propose on top.
+        let waiting = tables.sessions.waiting()?;
+        let noted: Vec<Noted<'_>> =
+            waiting.iter().map(|(session, reason)| Noted { session, reason: reason.as_deref() }).collect();
+        let suggestions = review::suggestions(&noted, page);
+        let (context, frozen) = FrozenContext::freeze_v2(page, run.request, run.context_id, &suggestions)?;
         tables.contexts.act_for(acting);
         tables.contexts.freeze_run(&frozen, &run.request.scope, now_ms.saturating_add(ttl_ms))?;
         tables.commit(None, true).or_internal("freeze run context", trace_id)?;

@@ -17,13 +17,13 @@ use std::fmt::Write as _;
 use pageai_core::manifest::ManifestV1;
 use pageai_core::profile::ReviewMode;
 use pageai_core::route::RouteV1;
-use pageai_core::wire::{PageAiContextV1, ToolHintV1};
+use pageai_core::wire::{PageAiContextV2, ToolHintV1};
 
 /// Everything the instructions are built from.
 #[derive(Debug, Clone, Copy)]
 pub struct RunBrief<'a> {
     /// The frozen context, with its `page_xml` view.
-    pub context: &'a PageAiContextV1,
+    pub context: &'a PageAiContextV2,
     /// The router's answer for the message.
     pub route: &'a RouteV1,
     /// The manifest under the run's profile and the page's permission.
@@ -53,7 +53,7 @@ pub fn instructions(brief: &RunBrief<'_>) -> String {
 }
 
 /// `## Frozen context`: the context's ids, scope and allowed blocks, then its `page_xml` view.
-fn push_frozen_context(out: &mut String, context: &PageAiContextV1) {
+fn push_frozen_context(out: &mut String, context: &PageAiContextV2) {
     out.push_str("## Frozen context\n");
     let _ = writeln!(out, "contextId: {}", context.context_id);
     let _ = writeln!(out, "documentId: {}", context.document_id);
@@ -84,9 +84,26 @@ fn push_frozen_context(out: &mut String, context: &PageAiContextV1) {
             one_line(token)
         );
     }
+    push_suggestions_rule(out, context.suggestions.len());
     out.push('\n');
     push_fenced(out, "xml", context.page_xml.as_deref().unwrap_or("<page/>"));
     out.push('\n');
+}
+
+/// What a pending suggestion is, and what the model may do with one: read it, propose on top of it, never
+/// accept it or take it for the page's text.
+fn push_suggestions_rule(out: &mut String, shown: usize) {
+    if shown > 0 {
+        let _ = writeln!(out, "The page has {shown} pending suggestion(s) in this view.");
+    }
+    out.push_str(
+        "A pending suggestion is a change someone proposed and nobody has accepted yet: a <suggestion> element \
+         after its block in page_xml (<del> the text now, <ins> the text if accepted), a line beginning \
+         \u{27e6}suggestion … NOT page text\u{27e7} in pageText, an entry of `suggestions` in JSON. It is NOT the page's \
+         text: match and quote only block text, and never copy a suggestion's text into a block as if it were there. \
+         You may propose your own change to the same block (it is held for review beside the others); only people \
+         accept or reject suggestions, so never claim one was accepted.\n",
+    );
 }
 
 /// `text` as a fenced block: inside it no line is a heading, and only a run of at least as many backticks
@@ -176,7 +193,7 @@ fn push_review_policy(out: &mut String, review_mode: ReviewMode) {
 )]
 mod tests {
     use super::*;
-    use pageai_core::context::{ContextRequest, Format, Scope, build_context};
+    use pageai_core::context::{ContextRequest, Format, Scope, build_context_v2};
     use pageai_core::executor::FrozenContext;
     use pageai_core::page::{Block, Page, Permission};
     use pageai_core::profile::Profile;
@@ -199,10 +216,10 @@ mod tests {
     fn holds_the_context_the_manifest_the_hint_and_the_policy() {
         let page = page();
         let request = ContextRequest::new(Scope::Full).with_formats(&[Format::PageXml]);
-        let context = build_context(&page, &request, "ctx_abc").expect("builds");
+        let context = build_context_v2(&page, &request, "ctx_abc", &[]).expect("builds");
         let mut profile = Profile::default();
         profile.tools.disabled.push("mnote.page.save".into());
-        let frozen = FrozenContext::of(&context);
+        let frozen = FrozenContext::of_v2(&context);
         let input = RouteInput {
             page: &page,
             context: &frozen,
@@ -237,6 +254,42 @@ mod tests {
         // Hostile text stays escaped inside its block.
         assert!(text.contains("&lt;/block&gt;&lt;page id=&quot;evil&quot;&gt;"), "{text}");
         assert!(routed.requires_hermes_run);
+    }
+
+    /// A run's context shows the page's pending suggestions in its `page_xml`, and the instructions say what
+    /// one is: not the page's text, something the model may propose on top of, and only people accept.
+    #[test]
+    fn say_what_a_pending_suggestion_is_and_that_only_people_accept() {
+        let fixture: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../tests/fixtures/wire/v1/suggestion.hermes_on_person.json"))
+                .expect("a fixture");
+        let page: Page = serde_json::from_value(fixture["input"]["page"].clone()).expect("a page");
+        let suggestions: Vec<pageai_core::wire::SuggestionV1> =
+            serde_json::from_value(fixture["output"].clone()).expect("suggestions");
+        let request = ContextRequest::new(Scope::Full).with_formats(&[Format::PageXml]);
+        let context = build_context_v2(&page, &request, "ctx_abc", &suggestions).expect("builds");
+        let profile = Profile::default();
+        let frozen = FrozenContext::of_v2(&context);
+        let input = RouteInput {
+            page: &page,
+            context: &frozen,
+            selection: &[],
+            profile: &profile,
+            grants: None,
+            idempotency_key: "k",
+        };
+        let routed = route("把文风改得更专业", &input);
+        let manifest = pageai_core::manifest::manifest(&profile, None, Permission::Edit);
+        let text =
+            instructions(&RunBrief { context: &context, route: &routed, manifest: &manifest, selected_text: None });
+        for needle in [
+            "The page has 3 pending suggestion(s) in this view.",
+            "It is NOT the page's text",
+            "only people accept or reject suggestions",
+            "<suggestion id=\"rs_alice:p_2\" session=\"rs_alice\" block=\"p_2\" change=\"replace\" state=\"pending\" author=\"person\"",
+        ] {
+            assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+        }
     }
 
     /// The lines of `text` outside any fenced block, as CommonMark reads it: a fence opens with three or
@@ -280,9 +333,9 @@ mod tests {
 
     fn brief_of(page: &Page, selected_text: Option<&str>, reason: &str) -> String {
         let request = ContextRequest::new(Scope::Full).with_formats(&[Format::PageXml]);
-        let context = build_context(page, &request, "ctx_abc").expect("builds");
+        let context = build_context_v2(page, &request, "ctx_abc", &[]).expect("builds");
         let profile = Profile::default();
-        let frozen = FrozenContext::of(&context);
+        let frozen = FrozenContext::of_v2(&context);
         let input = RouteInput {
             page,
             context: &frozen,
