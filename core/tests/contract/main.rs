@@ -11,6 +11,7 @@
 //! | `live_v2` | `v2/live_event.*` |
 //! | `route` | `v1/page_ai_command_route.*` |
 //! | `suggestion` | `v1/suggestion.*` |
+//! | `run_undo` | `v1/run_undo.*` |
 //!
 //! Each fixture keeps its input and the answer core gives it; a test recomputes the answer from the
 //! stored input. Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must
@@ -23,6 +24,7 @@ mod live_v1;
 mod live_v2;
 mod review;
 mod route;
+mod run_undo;
 mod suggestion;
 mod support;
 
