@@ -24,8 +24,8 @@
 //! | `mnote.live_event.v1` | [`LiveEventV1`] |
 //! | `mnote.hermes_tool.v1` | the Worker's Hermes client tool entry ([`HermesToolV1`]) |
 //! | `mnote.suggestion.v1` | [`SuggestionV1`] |
-//! | `mnote.live_event.v2` | [`LiveEventV1`] with `schema` v2 and one more kind, `profile.changed` ([`ProfileChangeV2`]) |
 //! | `mnote.run_undo.v1` | [`RunUndoV1`] |
+//! | `mnote.live_event.v2` | [`LiveEventV1`] with `schema` v2 and one more kind, `profile.changed` ([`ProfileChangeV2`]) |
 //! | (audit log entries) | [`AuditEntryV1`] |
 //! | (every error) | [`ErrorBody`] |
 //!
@@ -93,8 +93,8 @@ pub const SCHEMA_IDS: [&str; 13] = [
     LIVE_EVENT_V1,
     HERMES_TOOL_V1,
     SUGGESTION_V1,
-    LIVE_EVENT_V2,
     RUN_UNDO_V1,
+    LIVE_EVENT_V2,
 ];
 
 /// Rejects a payload whose `schema` is not `expected`.
