@@ -61,11 +61,14 @@ pub enum AuditAction {
     /// A person asked for a new preview.
     #[serde(rename = "review.retry")]
     ReviewRetry,
+    /// A person undid a whole Hermes run (every session it applied) as one write.
+    #[serde(rename = "review.undo_run")]
+    ReviewUndoRun,
 }
 
 impl AuditAction {
     /// Every action.
-    pub const ALL: [AuditAction; 9] = [
+    pub const ALL: [AuditAction; 10] = [
         AuditAction::DocumentPut,
         AuditAction::ToolApplied,
         AuditAction::ReviewPropose,
@@ -75,6 +78,7 @@ impl AuditAction {
         AuditAction::ReviewReject,
         AuditAction::ReviewAbort,
         AuditAction::ReviewRetry,
+        AuditAction::ReviewUndoRun,
     ];
 
     /// The name stored in an entry, e.g. `review.accept`.
@@ -89,6 +93,7 @@ impl AuditAction {
             AuditAction::ReviewReject => "review.reject",
             AuditAction::ReviewAbort => "review.abort",
             AuditAction::ReviewRetry => "review.retry",
+            AuditAction::ReviewUndoRun => "review.undo_run",
         }
     }
 }
@@ -147,6 +152,21 @@ impl AuditDraft {
             review_session_id: review_session_id.map(String::from),
             revision: result.new_revision.unwrap_or(result.base_revision),
             summary: format!("{verb} {} changed block(s), risk {risk}", result.changed_blocks.len()),
+        }
+    }
+
+    /// The draft for the undo of a whole run (`review.undo_run`): one entry for its one write, naming every
+    /// session it undid in its summary (an entry holds one `reviewSessionId`; a run may have many).
+    pub fn for_run_undo(run_id: &str, session_ids: &[String], result: &ToolResultV1) -> Self {
+        AuditDraft {
+            summary: format!(
+                "undid run {run_id}: {} session(s) {}; {} changed block(s)",
+                session_ids.len(),
+                session_ids.join(", "),
+                result.changed_blocks.len()
+            ),
+            review_session_id: None,
+            ..AuditDraft::for_result(AuditAction::ReviewUndoRun, result, None)
         }
     }
 

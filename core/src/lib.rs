@@ -26,7 +26,8 @@
 //! - [`review`]: review sessions (`mnote.page_ai_review_session.v1`) that hold AI writes until a person
 //!   accepts them, with partial accept, rebase over edits to other blocks, stale detection, retry and
 //!   undo, all on top of the executor; a person's edit held the same way as their suggestion; and the
-//!   page's pending changes, people's and AI's alike, as `mnote.suggestion.v1`.
+//!   page's pending changes, people's and AI's alike, as `mnote.suggestion.v1`; and the undo of a whole
+//!   Hermes run as one write, previewed first when a later edit touched its blocks (`mnote.run_undo.v1`).
 //! - [`events`]: `mnote.tool_event.v1`, the same tool and review events for shortcuts and Hermes runs.
 //! - [`live`]: a document's live channel (`mnote.live_event.v1`): the messages a committed command sends,
 //!   what a reconnecting client is replayed, and how a client's copy of the page follows them (and its

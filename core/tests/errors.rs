@@ -83,6 +83,10 @@ fn samples() -> Vec<Error> {
         Error::LiveSessionEnded { why: "signed out".into() },
         Error::BlockTooLarge { block_id: "p_big".into(), bytes: 70_000, limit: 65_536 },
         Error::LiveRoleChanged { opened_at: 1, epoch: 2 },
+        Error::RunNotFound { run_id: "run_x".into() },
+        Error::RunNothingToUndo { run_id: "run_1".into(), reason: "1 session waits for review".into() },
+        Error::RunAlreadyUndone { run_id: "run_1".into(), session_ids: vec!["rs_1".into(), "rs_2".into()] },
+        Error::RunUndoStale { run_id: "run_1".into(), confirmed: 5, current: 6 },
     ]
 }
 

@@ -216,6 +216,14 @@ export const fetchReviewSession = (sessionId) => request(`/api/page-ai/review-se
 export const reviewAction = (sessionId, action, body) =>
   postJson(`/api/page-ai/review-sessions/${encodeURIComponent(sessionId)}/${action}`, body);
 
+/**
+ * Undoes every write Hermes run `runId` applied, as one write: `{idempotencyKey, confirmRevision?}`.
+ * Answers `mnote.run_undo.v1`: `undone`, or `needs_confirm` with a preview when a later edit touched
+ * one of the run's blocks (send it again with `confirmRevision` to write).
+ */
+export const undoRun = (documentId, runId, body) =>
+  postJson(`/api/documents/${encodeURIComponent(documentId)}/runs/${encodeURIComponent(runId)}/undo`, body);
+
 /** The newest `n` entries of the document's audit log, oldest first, and its head `{seq, hash}`. */
 export async function fetchRecentAudit(documentId, n = 10) {
   const path = `/api/documents/${encodeURIComponent(documentId)}/audit`;

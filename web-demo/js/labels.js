@@ -68,6 +68,7 @@ const AUDIT_ACTIONS = {
   "review.reject": "Rejected",
   "review.abort": "Aborted",
   "review.retry": "Retried",
+  "review.undo_run": "Run undone",
 };
 
 /** Warnings of a context, by code: what a person does about them. */
@@ -133,6 +134,10 @@ export function errorWords(error, { documentId } = {}) {
     case "mnote_revision_conflict":
     case "mnote_context_stale":
       return { text: "The page changed in the meantime.", hint: "Look at the page again and retry." };
+    case "mnote_run_already_undone":
+      return { text: "This run is undone already.", hint: "Nothing more to do." };
+    case "mnote_run_undo_stale":
+      return { text: "The page changed again after the preview.", hint: "Ask for the undo again and read the new preview." };
     case "mnote_revert_conflict":
       return { text: "The blocks this change touched were edited since.", hint: "Undo those edits first, or change the page by hand." };
     case "hermes_client_unconfigured":

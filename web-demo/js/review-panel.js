@@ -15,6 +15,7 @@ import { diffSpans } from "./diff-view.js";
 import { h, replace } from "./dom.js";
 import { DECIDERS_ONLY, errorWords, listWords, refusedVerbText, reviewStateLabel, reviewVerbWords } from "./labels.js";
 import { historyView, originLabel, sessionName, shownSessions, when } from "./review-history.js";
+import { runUndoView } from "./run-undo.js";
 
 /**
  * @param {HTMLElement} root the panel's container
@@ -140,6 +141,7 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
       session.applied ? appliedView(session) : shown ? blocksView(shown, allows("accept")) : null,
       canDecide ? null : h("p", { class: "subtle", id: "review-viewer-note" }, DECIDERS_ONLY),
       h("div", { class: "review-actions" }, gates.map((gate) => button(gate, session, gates))),
+      runUndoView({ documentId, session, canDecide, engine, onDone: async () => Promise.all([onWrite(), refresh(session.sessionId), onAction()]) }),
     );
   }
 

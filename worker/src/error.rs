@@ -175,6 +175,10 @@ mod tests {
             (C::LiveSessionEnded, 401),
             (C::BlockTooLarge, 413),
             (C::LiveRoleChanged, 403),
+            (C::RunNotFound, 404),
+            (C::RunNothingToUndo, 409),
+            (C::RunAlreadyUndone, 409),
+            (C::RunUndoStale, 409),
         ];
         let codes: Vec<ErrorCode> = table.iter().map(|(code, _)| *code).collect();
         assert_eq!(codes, ErrorCode::ALL, "one line per code, in the table's order");

@@ -114,6 +114,7 @@ async fn dispatch(route: Route, req: Request, ctx: &RequestContext) -> Result<Re
         Route::HermesTools => hermes_proxy::tools(req, ctx).await,
         Route::PatchBlocks { document_id } => documents::patch_blocks(req, document_id, ctx).await,
         Route::Suggest { document_id } => documents::suggest(req, document_id, ctx).await,
+        Route::UndoRun { document_id, run_id } => documents::undo_run(req, document_id, run_id, ctx).await,
         Route::DocumentSuggestions { document_id } => documents::suggestions(req, document_id, ctx).await,
         Route::DocumentLive { document_id } => live::open(req, document_id, ctx).await,
         Route::DocumentAudit { document_id } => documents::audit(req, document_id, ctx).await,

@@ -151,6 +151,14 @@ error_codes! {
     // A live socket's credential predates its workspace's membership: closed with 4403, the client signs in
     // again and reconnects with the role it holds now.
     LiveRoleChanged => "mnote_live_role_changed", Forbidden;
+    // Undo of a Hermes run (`review::undo_run`): no session of the document carries the run id.
+    RunNotFound => "mnote_run_not_found", NotFound;
+    // The run has sessions, but none applied a write that is still on the page (each says why).
+    RunNothingToUndo => "mnote_run_nothing_to_undo", Conflict;
+    // Every write the run applied is undone already; a repeat with the first key replays its answer.
+    RunAlreadyUndone => "mnote_run_already_undone", Conflict;
+    // A confirm of an undo preview made against a revision the page has moved on from.
+    RunUndoStale => "mnote_run_undo_stale", Conflict;
 }
 
 impl fmt::Display for ErrorCode {

@@ -318,6 +318,34 @@ pub enum Error {
         /// The workspace's epoch now.
         epoch: u64,
     },
+    /// No review session of the document belongs to this Hermes run.
+    RunNotFound {
+        /// The run id asked for.
+        run_id: String,
+    },
+    /// The run wrote nothing that is still on the page to undo.
+    RunNothingToUndo {
+        /// The run.
+        run_id: String,
+        /// Why, in words: what its sessions are (waiting for review, rejected, …).
+        reason: String,
+    },
+    /// Every write the run applied has been undone already.
+    RunAlreadyUndone {
+        /// The run.
+        run_id: String,
+        /// The sessions that were undone.
+        session_ids: Vec<String>,
+    },
+    /// An undo's confirm names a preview made at a revision the page has since left.
+    RunUndoStale {
+        /// The run.
+        run_id: String,
+        /// The revision the confirmed preview was made at.
+        confirmed: u64,
+        /// The page's revision now.
+        current: u64,
+    },
 }
 
 /// One bad field of an input: where, and what is wrong with it.
@@ -421,6 +449,10 @@ impl Error {
             Error::LiveSessionEnded { .. } => C::LiveSessionEnded,
             Error::BlockTooLarge { .. } => C::BlockTooLarge,
             Error::LiveRoleChanged { .. } => C::LiveRoleChanged,
+            Error::RunNotFound { .. } => C::RunNotFound,
+            Error::RunNothingToUndo { .. } => C::RunNothingToUndo,
+            Error::RunAlreadyUndone { .. } => C::RunAlreadyUndone,
+            Error::RunUndoStale { .. } => C::RunUndoStale,
         }
     }
 }

@@ -136,6 +136,14 @@ impl Error {
             Error::LiveRoleChanged { opened_at, epoch } => {
                 format!("the workspace's members changed (epoch {epoch}) since this sign-in (epoch {opened_at})")
             }
+            Error::RunNotFound { run_id } => format!("no review session of this document belongs to run {run_id:?}"),
+            Error::RunNothingToUndo { run_id, reason } => format!("run {run_id:?} has nothing to undo: {reason}"),
+            Error::RunAlreadyUndone { run_id, session_ids } => {
+                format!("run {run_id:?} is undone already ({})", session_ids.join(", "))
+            }
+            Error::RunUndoStale { run_id, confirmed, current } => format!(
+                "the undo preview of run {run_id:?} was made at revision {confirmed}; the page is at revision {current}"
+            ),
         }
     }
 
@@ -234,6 +242,10 @@ impl Error {
             Error::LiveSessionEnded { .. } => "sign in again, then reconnect".into(),
             Error::BlockTooLarge { .. } => "split the block into several smaller ones".into(),
             Error::LiveRoleChanged { .. } => "sign in again, then reconnect with the role you hold now".into(),
+            Error::RunNotFound { .. } => "list the document's review sessions (their runId) for the runs it has".into(),
+            Error::RunNothingToUndo { .. } => "a change that waits for review is rejected or aborted, not undone".into(),
+            Error::RunAlreadyUndone { .. } => "nothing more to do; send the first undo's key to read its answer".into(),
+            Error::RunUndoStale { .. } => "ask for the undo again without confirmRevision, read the new preview, then confirm that".into(),
         }
     }
 
@@ -330,6 +342,12 @@ impl Error {
                 json!({ "blockId": block_id, "bytes": bytes, "limitBytes": limit })
             }
             Error::LiveRoleChanged { opened_at, epoch } => json!({ "openedAt": opened_at, "epoch": epoch }),
+            Error::RunNotFound { run_id } => json!({ "runId": run_id }),
+            Error::RunNothingToUndo { run_id, reason } => json!({ "runId": run_id, "reason": reason }),
+            Error::RunAlreadyUndone { run_id, session_ids } => json!({ "runId": run_id, "sessionIds": session_ids }),
+            Error::RunUndoStale { run_id, confirmed, current } => {
+                json!({ "runId": run_id, "confirmedRevision": confirmed, "currentRevision": current })
+            }
         }
     }
 }

@@ -160,6 +160,7 @@ fn derived_schemas() -> Vec<(String, Value)> {
     all.push(("wire/live_event.v1.json".into(), derive::<crate::wire::LiveEventSchema>()));
     all.push(("wire/live_event.v2.json".into(), derive::<crate::wire::LiveEventSchemaV2>()));
     all.push(("wire/suggestion.v1.json".into(), derive::<crate::wire::SuggestionV1>()));
+    all.push(("wire/run_undo.v1.json".into(), derive::<crate::wire::RunUndoV1>()));
     all
 }
 

@@ -7,7 +7,7 @@
 //! | `propose` (an AI run's writes held for review) | yes | yes | yes |
 //! | `suggest` (a person's edit held as a suggestion; withdraw one's own) | yes | yes | yes |
 //! | `write` (PUT, block edits, a write that lands) | no | yes | yes |
-//! | `accept` (a review session's accept, retry, revert, and a reject or abort of another's) | no | yes | yes |
+//! | `accept` (a review session's accept, retry, revert, the undo of a whole run, and a reject or abort of another's) | no | yes | yes |
 //! | `change_profile` (the workspace's page-AI profile) | no | no | yes |
 //!
 //! A workspace the person holds no role in is invisible to them: the Worker answers its documents as if
@@ -64,7 +64,7 @@ pub enum Act {
     Suggest,
     /// Change the page.
     Write,
-    /// Decide a review session: accept, retry, revert.
+    /// Decide a review session: accept, retry, revert; undo a whole run.
     Accept,
     /// Change the workspace's page-AI profile.
     ChangeProfile,

@@ -12,6 +12,8 @@
 //!   the preview, even if other blocks changed (it then says it was rebased); a change to one of its
 //!   blocks makes the session `stale`, with a fresh preview.
 //! - Undo of an applied session: [`revert`], while the blocks it touched are unchanged since.
+//! - Undo of a whole Hermes run (every session it applied, as one write): [`undo_run`]; where a later edit
+//!   touched one of its blocks, it previews first and writes only when confirmed (`mnote.run_undo.v1`).
 //! - The rules alone, e.g. to grey out buttons: [`next`] and [`allowed_actions`].
 //! - A person's edit held as a suggestion rather than written: [`suggest`] (the same dry-run as
 //!   [`propose`], never applied). The page's pending changes, AI and people's alike, as
@@ -69,6 +71,7 @@ mod session;
 mod state;
 mod submit;
 mod suggestion;
+mod undo_run;
 mod write;
 
 pub use crate::vocab::{Action, State};
@@ -84,6 +87,7 @@ pub use session::{
 pub use state::{allowed_actions, next};
 pub use submit::{Proposal, REVIEW_PENDING, Submission, answer, submit};
 pub use suggestion::{Noted, author_of, may_act, reason_of, state_of, suggestions, suggestions_of};
+pub use undo_run::{RunUndo, UndoRunRequest, may_undo_run, undo_run};
 
 use alloc::string::String;
 

@@ -355,6 +355,10 @@ fn refusal_of(input: &RouteInput<'_>, error: &Error, quoted: bool, allowed: &[St
         | Error::LiveSessionEnded { .. }
         | Error::BlockTooLarge { .. }
         | Error::LiveRoleChanged { .. }
+        | Error::RunNotFound { .. }
+        | Error::RunNothingToUndo { .. }
+        | Error::RunAlreadyUndone { .. }
+        | Error::RunUndoStale { .. }
         | Error::LiveSocketLimit { .. }
         | Error::LiveMessageTooLarge { .. }
         | Error::LiveResync { .. } => (ReasonCode::Complex, Vec::new()),

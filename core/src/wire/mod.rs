@@ -24,6 +24,7 @@
 //! | `mnote.live_event.v1` | [`LiveEventV1`] |
 //! | `mnote.hermes_tool.v1` | the Worker's Hermes client tool entry ([`HermesToolV1`]) |
 //! | `mnote.suggestion.v1` | [`SuggestionV1`] |
+//! | `mnote.run_undo.v1` | [`RunUndoV1`] |
 //! | `mnote.live_event.v2` | [`LiveEventV1`] with `schema` v2 and one more kind, `profile.changed` ([`ProfileChangeV2`]) |
 //! | `mnote.page_ai_context.v2` | [`PageAiContextV2`]: v1 plus the page's pending suggestions ([`ContextSuggestionV2`]), marked in every view; what `mnote.doc.fetch` and `mnote.block.fetch` answer |
 //! | (audit log entries) | [`AuditEntryV1`] |
@@ -43,6 +44,7 @@ mod live_event_v2;
 mod manifest;
 mod review;
 mod route;
+mod run_undo;
 mod suggestion;
 mod tool_event;
 mod tool_result;
@@ -75,13 +77,14 @@ pub use review::{
     SourceV1, StaleV1, TransitionV1,
 };
 pub use route::{PAGE_AI_COMMAND_ROUTE_V1, RecommendedCallV1, RouteV1, ToolHintV1};
+pub use run_undo::{RUN_UNDO_V1, RunUndoOutcome, RunUndoV1};
 pub use suggestion::{AuthorKind, AuthorV1, SUGGESTION_V1, SuggestionDiffV1, SuggestionState, SuggestionV1};
 pub use tool_event::{EventKind, EventSummaryV1, TOOL_EVENT_V1, ToolEventV1};
 pub use tool_result::{AuditV1, TOOL_RESULT_V1, ToolResultFollowV1, ToolResultV1};
 pub use warning::WarningV1;
 
 /// Every schema id above, in the table's order: what the adapters generate their lists and types from.
-pub const SCHEMA_IDS: [&str; 13] = [
+pub const SCHEMA_IDS: [&str; 14] = [
     PAGE_AI_CONTEXT_V1,
     TOOL_RESULT_V1,
     DOC_SEARCH_V1,
@@ -93,6 +96,7 @@ pub const SCHEMA_IDS: [&str; 13] = [
     LIVE_EVENT_V1,
     HERMES_TOOL_V1,
     SUGGESTION_V1,
+    RUN_UNDO_V1,
     LIVE_EVENT_V2,
     PAGE_AI_CONTEXT_V2,
 ];

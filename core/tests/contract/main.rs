@@ -12,6 +12,7 @@
 //! | `route` | `v1/page_ai_command_route.*` |
 //! | `suggestion` | `v1/suggestion.*` |
 //! | `context_v2` | `v2/page_ai_context.*` |
+//! | `run_undo` | `v1/run_undo.*` |
 //!
 //! Each fixture keeps its input and the answer core gives it; a test recomputes the answer from the
 //! stored input. Run with `UPDATE_GOLDEN=1` to rewrite them after a deliberate change; a `v1` shape must
@@ -25,6 +26,7 @@ mod live_v1;
 mod live_v2;
 mod review;
 mod route;
+mod run_undo;
 mod suggestion;
 mod support;
 

@@ -1,6 +1,7 @@
 //! `GET /api/documents/{id}` and `PUT /api/documents/{id}`: whole pages as JSON or Markdown (a `GET` also
 //! names the caller's role in the page's workspace, in [`ROLE_HEADER`], and their user id, in [`USER_HEADER`]);
-//! `PATCH /api/documents/{id}/blocks`: a person's block edits; and what the
+//! `PATCH /api/documents/{id}/blocks`: a person's block edits; `POST …/runs/{runId}/undo`: the undo of a
+//! Hermes run; and what the
 //! document's object keeps beside the page: `…/audit` (the hash-chained log, `?after=&limit=`),
 //! `…/audit/verify`, `…/events` (tool and review events, `?runId=&after=&limit=`) and `…/review-sessions`.
 //!
@@ -140,6 +141,30 @@ pub async fn suggest(mut req: Request, document_id: String, ctx: &RequestContext
     let client =
         DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     let command = DocumentCommand::Suggest { document_id: document_id.clone(), body };
+    let answer = client.call_raw(&command, &ctx.trace_id).await?;
+    let response = raw_json_response(answer.value.clone(), &ctx.trace_id)?;
+    Ok(answer.pass_rows(response, &ctx.trace_id)?)
+}
+
+/// `POST …/runs/{runId}/undo {idempotencyKey, confirmRevision?}`: undo every write Hermes run `runId`
+/// applied, as one write (core's `review::undo_run`); answers the `mnote.run_undo.v1`: `undone`, or
+/// `needs_confirm` with a preview when a later edit touched one of the run's blocks (send it again with
+/// `confirmRevision` to write). Editors and owners only; 404 `mnote_run_not_found` for a run the page never
+/// saw.
+pub async fn undo_run(
+    mut req: Request,
+    document_id: String,
+    run_id: String,
+    ctx: &RequestContext,
+) -> Result<Response, Failure> {
+    check_document_id(&document_id)?;
+    if !crate::ids::is_sane_trace_id(&run_id) {
+        return Err(Error::RunNotFound { run_id: run_id.chars().take(128).collect() }.into());
+    }
+    let request: pageai_core::review::UndoRunRequest = read_json(&mut req, ctx).await?;
+    let client =
+        DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
+    let command = DocumentCommand::UndoRun { document_id: document_id.clone(), run_id, request };
     let answer = client.call_raw(&command, &ctx.trace_id).await?;
     let response = raw_json_response(answer.value.clone(), &ctx.trace_id)?;
     Ok(answer.pass_rows(response, &ctx.trace_id)?)

@@ -87,6 +87,15 @@ pub enum Route {
         /// The path's document id, not yet validated.
         document_id: String,
     },
+    /// `POST /api/documents/{id}/runs/{runId}/undo` `{idempotencyKey, confirmRevision?}`: undo every write
+    /// Hermes run `runId` applied, as one write; answers `mnote.run_undo.v1` (`undone`, or `needs_confirm`
+    /// with a preview when a later edit touched a block of the run). Editors and owners only.
+    UndoRun {
+        /// The path's document id, not yet validated.
+        document_id: String,
+        /// The path's run id, not yet validated.
+        run_id: String,
+    },
     /// `GET /api/documents/{id}/live`: the live channel (WebSocket upgrade).
     DocumentLive {
         /// The path's document id, not yet validated.
@@ -177,6 +186,9 @@ impl Route {
                 Method::Post => Ok(Route::Suggest { document_id: id(doc) }),
                 _ => Err(Error::MethodNotAllowed { method: method.to_string() }),
             },
+            ["api", "documents", doc, "runs", run, "undo"] if !doc.is_empty() && !run.is_empty() => {
+                only(Method::Post, Route::UndoRun { document_id: id(doc), run_id: id(run) })
+            }
             ["api", "documents", doc, "live"] if !doc.is_empty() => {
                 only(Method::Get, Route::DocumentLive { document_id: id(doc) })
             }
@@ -268,6 +280,7 @@ impl Route {
             Route::PatchBlocks { .. }
             | Route::Suggest { .. }
             | Route::DocumentSuggestions { .. }
+            | Route::UndoRun { .. }
             | Route::DocumentLive { .. }
             | Route::DocumentAudit { .. }
             | Route::VerifyAudit { .. }
@@ -370,6 +383,13 @@ mod tests {
         assert_eq!(get("/api/documents/d/suggestions"), Ok(Route::DocumentSuggestions { document_id: "d".into() }));
         assert_eq!(code(Route::resolve(&Method::Patch, "/api/documents/d/suggestions")), "mnote_method_not_allowed");
         assert_eq!(Route::Suggest { document_id: "d".into() }.access(), Access::Mnote);
+        assert_eq!(
+            post("/api/documents/d/runs/run_1/undo"),
+            Ok(Route::UndoRun { document_id: "d".into(), run_id: "run_1".into() })
+        );
+        assert_eq!(code(get("/api/documents/d/runs/run_1/undo")), "mnote_method_not_allowed");
+        assert_eq!(code(post("/api/documents/d/runs//undo")), "mnote_route_not_found");
+        assert_eq!(Route::UndoRun { document_id: "d".into(), run_id: "r".into() }.access(), Access::Mnote);
     }
 
     #[test]

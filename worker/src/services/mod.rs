@@ -30,6 +30,7 @@ pub mod mcp;
 pub mod page_store;
 pub mod profiles;
 pub mod reviews;
+pub mod run_undo;
 pub mod sqlite;
 pub mod stores;
 pub mod tables;

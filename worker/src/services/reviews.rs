@@ -9,6 +9,8 @@
 //! Who may act is core's rule (`review::may_act`): an editor or owner; the author of a person's
 //! suggestion may also withdraw it (reject or abort). [`suggestions`] lists the page's pending ones.
 //!
+//! The undo of a whole Hermes run (every session it applied, as one write) is [`super::run_undo`].
+//!
 //! Accept and revert answer core's `mnote.page_ai_review_answer.v1`, byte for byte the same on a replay;
 //! the other actions (and `Get`) answer the session itself.
 

@@ -60,6 +60,8 @@ pub trait SessionStore {
     /// The sessions that wait for a person (`awaiting_user`, `stale`), oldest first, each with the reason
     /// kept for it: what the page's suggestions are made of.
     fn waiting(&self) -> Result<Vec<(ReviewSessionV1, Option<String>)>, Error>;
+    /// The sessions of Hermes run `run_id` (their `runId`), oldest first: what an undo of the run works on.
+    fn of_run(&self, run_id: &str) -> Result<Vec<ReviewSessionV1>, Error>;
     /// Keeps the reason the author gave for session `session_id` (a person's note, Hermes' plan summary),
     /// beside the session: its shape, `mnote.page_ai_review_session.v1`, has no place for one.
     fn note_reason(&mut self, session_id: &str, reason: &str) -> Result<(), Error>;

@@ -64,6 +64,9 @@ impl SessionStore for MemorySessions {
         let waiting = self.by_id.values().map(|(s, _)| s).filter(|s| s.state.awaits_person());
         Ok(waiting.map(|s| (s.clone(), self.reasons.get(&s.session_id).cloned())).collect())
     }
+    fn of_run(&self, run_id: &str) -> Result<Vec<ReviewSessionV1>, Error> {
+        Ok(self.by_id.values().map(|(s, _)| s).filter(|s| s.run_id == run_id).cloned().collect())
+    }
     fn note_reason(&mut self, session_id: &str, reason: &str) -> Result<(), Error> {
         self.reasons.insert(session_id.into(), reason.into());
         Ok(())

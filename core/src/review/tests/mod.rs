@@ -274,6 +274,7 @@ fn a_call_that_does_not_validate_makes_no_session() {
 mod accept;
 mod lifecycle;
 mod suggest;
+mod undo_run;
 
 #[test]
 fn a_persons_write_goes_straight_to_the_executor_and_an_ai_write_to_a_session() {

@@ -55,7 +55,8 @@ impl DocumentCommand {
             // The author of a suggestion may withdraw it: the gate lets anyone who may suggest try, and
             // the service asks core's `review::may_act` whose session it is.
             DocumentCommand::Review { action: ReviewAction::Reject | ReviewAction::Abort, .. } => Some(Act::Suggest),
-            DocumentCommand::Review { .. } => Some(Act::Accept),
+            // Undoing a run writes the page back: the accept rule (core's `review::may_undo_run` says the same).
+            DocumentCommand::Review { .. } | DocumentCommand::UndoRun { .. } => Some(Act::Accept),
             DocumentCommand::CallTool { .. } | DocumentCommand::PutProfile { .. } => None,
         }
     }

@@ -57,6 +57,16 @@ pub enum DocumentCommand {
         /// What to do.
         action: ReviewAction,
     },
+    /// Undo every write Hermes run `run_id` applied ([`crate::services::run_undo`]) under the object's copy
+    /// of the profile; answers the `mnote.run_undo.v1`.
+    UndoRun {
+        /// The document the object serves.
+        document_id: String,
+        /// The run.
+        run_id: String,
+        /// The key, and the confirm of a preview.
+        request: pageai_core::review::UndoRunRequest,
+    },
     /// Apply a person's block edits ([`crate::services::block_edits`]) under the object's copy of the
     /// profile; answers the `mnote.tool_result.v1`.
     EditBlocks {
@@ -176,6 +186,7 @@ impl DocumentCommand {
             | DocumentCommand::CallTool { document_id, .. }
             | DocumentCommand::Command { document_id, .. }
             | DocumentCommand::Review { document_id, .. }
+            | DocumentCommand::UndoRun { document_id, .. }
             | DocumentCommand::EditBlocks { document_id, .. }
             | DocumentCommand::Suggest { document_id, .. }
             | DocumentCommand::ListSuggestions { document_id }
@@ -196,6 +207,7 @@ impl DocumentCommand {
             DocumentCommand::CallTool { .. }
             | DocumentCommand::Command { .. }
             | DocumentCommand::Review { .. }
+            | DocumentCommand::UndoRun { .. }
             | DocumentCommand::EditBlocks { .. }
             | DocumentCommand::Suggest { .. }
             | DocumentCommand::FreezeRun { .. } => true,

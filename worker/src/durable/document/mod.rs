@@ -48,7 +48,7 @@ use crate::identity::{Acting, Principal};
 use crate::ids;
 use crate::services::sqlite::ObjectSql;
 use crate::services::tables::run_contexts;
-use crate::services::{block_edits, commands, reviews, tool_calls};
+use crate::services::{block_edits, commands, reviews, run_undo, tool_calls};
 use page_cache::PageCache;
 use profile_copy::ProfileCopy;
 
@@ -260,6 +260,11 @@ impl DocumentObject {
             DocumentCommand::Review { document_id, session_id, action } => {
                 self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
                     reviews::act(page, &session_id, &action, stores)
+                })
+            }
+            DocumentCommand::UndoRun { document_id, run_id, request } => {
+                self.transact(&document_id, profile()?, acting, trace_id, |page, stores| {
+                    run_undo::undo(page, &run_id, &request, stores)
                 })
             }
             DocumentCommand::EditBlocks { document_id, edits } => {

@@ -237,6 +237,30 @@ impl SessionStore for SessionTable {
         Ok(waiting)
     }
 
+    fn of_run(&self, run_id: &str) -> Result<Vec<ReviewSessionV1>, Error> {
+        // The run id sits in the stored body; a run has a handful of sessions, so a scan is cheap enough.
+        let rows: Vec<BodyRow> = self
+            .sql
+            .exec(
+                "SELECT body FROM review_sessions WHERE json_extract(body, '$.runId') = ? ORDER BY rowid",
+                vec![run_id.into()],
+            )
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| storage("list a run's review_sessions", e))?;
+        let mut sessions = Vec::with_capacity(rows.len());
+        for row in rows {
+            sessions.extend(Self::decode(Some(row))?);
+        }
+        // What this command stored and has not committed yet wins.
+        for session in self.sessions.iter().filter(|s| s.run_id == run_id) {
+            match sessions.iter_mut().find(|s| s.session_id == session.session_id) {
+                Some(stored) => *stored = session.clone(),
+                None => sessions.push(session.clone()),
+            }
+        }
+        Ok(sessions)
+    }
+
     fn note_reason(&mut self, session_id: &str, reason: &str) -> Result<(), Error> {
         self.reasons.push((session_id.into(), reason.into()));
         Ok(())
