@@ -90,10 +90,12 @@ test-hermes: setup wasm worker
 # person editing the page while Hermes proposes a change (tests/hermes/live_edits.test.mjs); and the proposal
 # reaching a watching page's live channel before the run ends (tests/hermes/live_channel.test.mjs); and a
 # run of a person of another workspace reading their page with the run's context
-# (tests/hermes/workspace_reads.test.mjs).
-test-tools: setup worker
+# (tests/hermes/workspace_reads.test.mjs); and issue 33's whole suggestions story in Chromium, two people and
+# Hermes (tests/hermes/suggestions_story.test.mjs).
+test-tools: setup wasm worker
 	$(NODE_TEST) --experimental-websocket tests/hermes/mcp_tools.test.mjs \
-		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs tests/hermes/workspace_reads.test.mjs
+		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs tests/hermes/workspace_reads.test.mjs \
+		tests/hermes/suggestions_story.test.mjs
 
 # One phase after another, with each phase's time printed at the end (scripts/test-phases); the release
 # builds (+builds) run in the background from after setup until the WASM suites need them (=builds).

@@ -107,8 +107,8 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
     );
   }
 
-  /** The bar under a suggested block: who, why, stale, and the buttons. */
-  function bar(s) {
+  /** The bar under a suggested block: who, why, stale, the buttons, and (`withDiff`) the change itself. */
+  function bar(s, withDiff = false) {
     return h(
       "div",
       {
@@ -124,6 +124,7 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
       s.reason ? h("span", { class: "suggestion-reason" }, `“${s.reason}”`) : null,
       s.state === "stale" ? h("span", { class: "suggestion-stale" }, "Stale: the block changed since") : null,
       h("span", { class: "suggestion-actions" }, actions(s)),
+      withDiff ? h("p", { class: "suggestion-diff" }, segments(s)) : null,
     );
   }
 
@@ -207,7 +208,7 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
         bars.set(s.blockId, [...(bars.get(s.blockId) ?? []), s]);
       }
       markText(byBlock);
-      paintBars(bars);
+      paintBars(bars, new Set([...byBlock.values()].map(({ s }) => s.suggestionId)));
       paintAuthors();
     } finally {
       painting = false;
@@ -215,13 +216,13 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
   }
 
   /** The bars under the shown blocks: drawn again only when what they say changed (a focused button stays). */
-  function paintBars(bars) {
+  function paintBars(bars, inline) {
     // Only the blocks that have a bar now or had one: a long page is not walked on every drawing.
     const els = new Set([...root.querySelectorAll(".block.has-suggestion")]);
     for (const id of bars.keys()) if (pageView.elementOf(id)) els.add(pageView.elementOf(id));
     for (const el of els) {
       const list = bars.get(el.dataset.blockId) ?? [];
-      const key = JSON.stringify([list.map((s) => [s.suggestionId, s.state, s.reason, sessionSize(s)]), busy, user]);
+      const key = JSON.stringify([list.map((s) => [s.suggestionId, s.state, s.reason, sessionSize(s), inline.has(s.suggestionId)]), busy, user]);
       const old = el.querySelector(":scope > .suggestion-bars");
       el.classList.toggle("has-suggestion", list.length > 0);
       if (old?.dataset.key === key) continue;
@@ -230,7 +231,8 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
         continue;
       }
       const focused = old?.contains(document.activeElement) ? document.activeElement.dataset.action : null;
-      const fresh = h("div", { class: "suggestion-bars", contenteditable: "false", "data-key": key }, list.map(bar));
+      // The block's text carries one suggestion's marks; every other one shows its change in its bar.
+      const fresh = h("div", { class: "suggestion-bars", contenteditable: "false", "data-key": key }, list.map((s) => bar(s, !inline.has(s.suggestionId))));
       old ? old.replaceWith(fresh) : el.append(fresh);
       if (focused) fresh.querySelector(`[data-action="${focused}"]`)?.focus();
     }
