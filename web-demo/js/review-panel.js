@@ -17,6 +17,9 @@ import { DECIDERS_ONLY, errorWords, listWords, refusedVerbText, reviewStateLabel
 import { historyView, originLabel, sessionName, shownSessions, when } from "./review-history.js";
 import { runUndoView } from "./run-undo.js";
 
+// How many session bodies the panel reads at once for the names in its list.
+const NAME_READS = 6;
+
 /**
  * @param {HTMLElement} root the panel's container
  * @param {{ documentId: string, canDecide?: boolean, prompts: object, onWrite: () => Promise<void>, onAction: () => Promise<void>,
@@ -40,12 +43,24 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
     // The session picked (or just acted on) stays shown even when the list no longer carries it: one
     // accepted leaves the open group, and an old one may be past the newest others.
     const id = pick ?? newest?.sessionId;
-    // Sessions read once keep their body (for the name); the one shown is read again.
+    // Sessions read once keep their body (for the name); the one shown is read again. The others' names
+    // follow in the background: a page with a hundred open suggestions would otherwise wait for a hundred
+    // reads before its panel (and the page) is ready.
     const unread = listed.filter((s) => s.sessionId !== id && !state.bodies.has(s.sessionId));
-    const [current, ...others] = await Promise.all([id ? fetchReviewSession(id) : null, ...unread.map((s) => fetchReviewSession(s.sessionId))]);
-    for (const body of [current, ...others]) if (body) state.bodies.set(body.sessionId, body);
+    const current = id ? await fetchReviewSession(id) : null;
+    if (current) state.bodies.set(current.sessionId, current);
     state.current = current;
     state.checked = new Set((preview()?.changedBlocks ?? []).map((c) => c.blockId));
+    paint();
+    if (unread.length) void readNames(unread);
+  }
+
+  /** Reads the bodies of `sessions` for their names, a few at a time, and draws the list again once. */
+  async function readNames(sessions) {
+    for (let i = 0; i < sessions.length; i += NAME_READS) {
+      const bodies = await Promise.all(sessions.slice(i, i + NAME_READS).map((s) => fetchReviewSession(s.sessionId).catch(() => null)));
+      for (const body of bodies) if (body) state.bodies.set(body.sessionId, body);
+    }
     paint();
   }
 
