@@ -3,8 +3,9 @@
 // A 10,000-block page is stored, and 100 of its blocks get a pending suggestion each (a person's edit held
 // through `POST /api/documents/{id}/suggestions`). The demo then opens the page in headless Chromium, as a
 // person opens a link, and the figure is the time from the start of navigation (the browser's own
-// `performance.now()` origin) to the page shown (ready, its top drawn, its first suggestion marked inline),
-// and to every block drawn with every suggestion marked (a long page is drawn in steps). The same page
+// `performance.now()` origin) to the page drawn (its top, and its first suggestion marked inline), to the
+// demo ready (every panel has read its data too), and to every block drawn with every suggestion marked (a
+// long page is drawn in steps). The same page
 // without suggestions is opened in the same run as the floor: the ratio says what the suggestions cost.
 //
 //   node benches/page_open.mjs            # or: make bench
@@ -68,15 +69,21 @@ async function makePage(worker, doc, suggestions) {
 }
 
 /**
- * Opens `doc` in a fresh tab. Answers the milliseconds from navigation start until the page is shown (ready,
- * its top drawn, and the first suggestion marked when it has any) and until it is all there (every block
- * drawn, `marks` suggestion marks).
+ * Opens `doc` in a fresh tab. Answers the milliseconds from navigation start until the page is drawn (its
+ * top, and its first suggestion marked when it has any), until the demo is ready (every panel has read its
+ * data too) and until it is all there (every block drawn, `marks` suggestion marks).
  */
 async function openOnce(browser, worker, doc, marks) {
   const tab = await newTab(browser, { viewport: DESKTOP });
   const at = (predicate, arg) => tab.page.waitForFunction(predicate, arg, { polling: 'raf', timeout: 120_000 }).then((h) => h.jsonValue());
   try {
     await tab.page.goto(`${worker.url}/?doc=${doc}`, { waitUntil: 'commit' });
+    // What a person sees first: the page's top and its first suggestion marked (the side panels may still
+    // be reading theirs).
+    const drawn = await at(
+      ([mark, marks]) => document.querySelector('#page-blocks [data-block-id]') !== null && (marks === 0 || document.querySelector(mark) !== null) && performance.now(),
+      [MARK, marks],
+    );
     const shown = await at(
       ([mark, marks]) =>
         document.body?.dataset.state === 'ready' &&
@@ -90,7 +97,7 @@ async function openOnce(browser, worker, doc, marks) {
         document.querySelectorAll(mark).length >= marks && document.querySelector(`[data-block-id="${last}"]`) !== null && performance.now(),
       [MARK, marks, `p_${BLOCKS - 1}`],
     );
-    return { shown, all };
+    return { drawn, shown, all };
   } finally {
     await tab.context.close();
   }
@@ -116,30 +123,37 @@ try {
     blocks: BLOCKS,
     suggestions: SUGGESTIONS,
     opens: OPENS,
+    drawnMs: { plain: med(plain, 'drawn'), suggested: med(suggested, 'drawn') },
     shownMs: { plain: med(plain, 'shown'), suggested: med(suggested, 'shown') },
     allMs: { plain: med(plain, 'all'), suggested: med(suggested, 'all') },
     targetMs: TARGET_MS,
     samples: { plain, suggested },
   };
-  figures.ratio = { shown: figures.shownMs.suggested / figures.shownMs.plain, all: figures.allMs.suggested / figures.allMs.plain };
+  figures.ratio = {
+    drawn: figures.drawnMs.suggested / figures.drawnMs.plain,
+    shown: figures.shownMs.suggested / figures.shownMs.plain,
+    all: figures.allMs.suggested / figures.allMs.plain,
+  };
   const verdict = (ms) => `< ${TARGET_MS} ms ${ms < TARGET_MS ? 'ok' : 'OVER'}`;
   console.log(`\nOpening a ${BLOCKS.toLocaleString('en-US')}-block page in Chromium (from navigation start; median of ${OPENS}):`);
   console.table([
-    { page: 'no suggestions (floor)', shown: fmt(figures.shownMs.plain), 'all blocks drawn': fmt(figures.allMs.plain), budget: '' },
+    { page: 'no suggestions (floor)', drawn: fmt(figures.drawnMs.plain), ready: fmt(figures.shownMs.plain), 'all blocks drawn': fmt(figures.allMs.plain), budget: '' },
     {
       page: `${SUGGESTIONS} pending suggestions`,
-      shown: fmt(figures.shownMs.suggested),
+      drawn: fmt(figures.drawnMs.suggested),
+      ready: fmt(figures.shownMs.suggested),
       'all blocks drawn': fmt(figures.allMs.suggested),
-      budget: `shown ${verdict(figures.shownMs.suggested)}`,
+      budget: `drawn ${verdict(figures.drawnMs.suggested)}, ready ${verdict(figures.shownMs.suggested)}`,
     },
     {
       page: 'ratio (suggestions / floor)',
-      shown: `${figures.ratio.shown.toFixed(2)}×`,
+      drawn: `${figures.ratio.drawn.toFixed(2)}×`,
+      ready: `${figures.ratio.shown.toFixed(2)}×`,
       'all blocks drawn': `${figures.ratio.all.toFixed(2)}×`,
       budget: '',
     },
   ]);
-  console.log('Shown: ready, the top of the page drawn and its first suggestion marked; the rest is drawn in later tasks.');
+  console.log('Drawn: the top of the page and its first suggestion marked. Ready: that, and every panel has read its data. The rest of the page is drawn in later tasks.');
   const out = join(ROOT, 'tests', 'artifacts');
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'bench-page-open.json'), `${JSON.stringify(figures, null, 2)}\n`);

@@ -43,6 +43,10 @@ $("#skip-to-command").addEventListener("click", (event) => {
 
 async function main() {
   const [engine, { page, role, user }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
+  // The page's suggestions are asked for now, signed in and the page found, so the server lists them while
+  // the page is drawn (the first read of the list below takes this answer).
+  let firstSuggestions = fetchSuggestions(documentId);
+  firstSuggestions.catch(() => {}); // a failure is met where it is read
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -73,7 +77,9 @@ async function main() {
   const refreshSuggestions = serial(async () => {
     // A batch this tab suggests while the list is read is not taken for decided (js/edit-sync.js settle).
     const seq = edits.heldSeq();
-    const { suggestions } = await fetchSuggestions(documentId);
+    const reading = firstSuggestions ?? fetchSuggestions(documentId);
+    firstSuggestions = null;
+    const { suggestions } = await reading;
     edits.settle(suggestions, seq);
     suggestionView?.show(suggestions);
   });
