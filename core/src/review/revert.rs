@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::decide::{answer, check_key, record, request_fingerprint};
-use super::session::{AppliedV1, RevertedV1, ReviewSessionV1};
+use super::session::{BlockStampV1, RevertedV1, ReviewSessionV1};
 use super::write::{self, Batch, Read};
 use super::{Answer, Stamp};
 use crate::error::{Error, Result};
@@ -51,7 +51,7 @@ pub fn revert(
         return Err(Error::invalid("", "the session holds no applied write"));
     };
     let inverse = applied.result.inverse.clone().unwrap_or_default();
-    let changed = changed_since(page, applied, &inverse);
+    let changed = changed_since(page, &applied.touched, &inverse);
     if !changed.is_empty() {
         return Err(Error::RevertConflict { changed });
     }
@@ -75,11 +75,21 @@ pub fn revert(
     record(session, Action::Revert, key, print, &answer, Some(result))
 }
 
-/// The blocks that keep `applied` from being undone: touched blocks whose content changed (or that came or
-/// went), then anchors of the undo that no longer exist. In that order, without repeats.
-fn changed_since(page: &Page, applied: &AppliedV1, inverse: &[Operation]) -> Vec<String> {
+/// The blocks that keep an undo from being written: touched blocks whose content changed since their
+/// stamp (or that came or went), then anchors of the undo (`inverse`) that no longer exist. In that order,
+/// without repeats. A block with several stamps is judged by its first (an undo of several writes passes
+/// the last write's stamps first: an earlier write of the same undo is not a later edit).
+pub(super) fn changed_since<'a>(
+    page: &Page,
+    stamps: impl IntoIterator<Item = &'a BlockStampV1>,
+    inverse: &[Operation],
+) -> Vec<String> {
     let mut changed: Vec<String> = Vec::new();
-    for stamp in &applied.touched {
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for stamp in stamps {
+        if !seen.insert(stamp.block_id.as_str()) {
+            continue;
+        }
         let now = page.block(&stamp.block_id).map(|b| b.content_hash8());
         if now != stamp.content_hash {
             changed.push(stamp.block_id.clone());

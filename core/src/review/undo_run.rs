@@ -13,13 +13,14 @@
 //!
 //! Who may: an editor or owner, the rule of a revert (`accept` in [`crate::policy`]'s role table).
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::decide::{check_key, request_fingerprint};
+use super::revert::changed_since;
 use super::session::{AnswerRecordV1, RevertedV1, ReviewSessionV1};
 use super::write::{self, Batch, Read};
 use super::{Stamp, State};
@@ -106,7 +107,9 @@ pub fn undo_run(
     // The last applied first: its inverse reads the page the earlier ones left.
     ours.sort_by_key(|(_, s)| core::cmp::Reverse(applied_revision(s)));
     let inverse: Vec<Operation> = ours.iter().flat_map(|(_, s)| inverse_of(s)).collect();
-    let changed = changed_since(page, &ours, &inverse);
+    // The last applied first: a block's first stamp is the run's last write to it.
+    let stamps = ours.iter().filter_map(|(_, s)| s.applied.as_ref()).flat_map(|a| &a.touched);
+    let changed = changed_since(page, stamps, &inverse);
     let session_ids: Vec<String> = ours.iter().map(|(_, s)| s.session_id.clone()).collect();
     let trace_id = ours.first().map(|(_, s)| s.trace_id.clone()).unwrap_or_default();
     let tool_call_id = format!("undo_run:{run_id}");
@@ -197,39 +200,4 @@ fn nothing_to_undo(run_id: &str, ours: &[(usize, &mut ReviewSessionV1)]) -> Erro
         run_id: run_id.into(),
         reason: format!("none of its review sessions applied a write ({})", states.join(", ")),
     }
-}
-
-/// The blocks a later edit changed since the run wrote them: for each block, the stamp of the run's last
-/// write to it (an earlier write of the same run is not a later edit), then anchors of the undo that no
-/// longer exist. In that order, without repeats.
-fn changed_since(page: &Page, todo: &[(usize, &mut ReviewSessionV1)], inverse: &[Operation]) -> Vec<String> {
-    let mut changed: Vec<String> = Vec::new();
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    // `todo` runs from the last applied to the first: the first stamp of a block is the run's last.
-    for (_, session) in todo {
-        let Some(applied) = &session.applied else { continue };
-        for stamp in &applied.touched {
-            if !seen.insert(stamp.block_id.as_str()) {
-                continue;
-            }
-            let now = page.block(&stamp.block_id).map(|b| b.content_hash8());
-            if now != stamp.content_hash {
-                changed.push(stamp.block_id.clone());
-            }
-        }
-    }
-    let mut restored: BTreeSet<&str> = BTreeSet::new();
-    for op in inverse {
-        for id in op.referenced_ids() {
-            if !restored.contains(id) && page.block(id).is_none() && !changed.iter().any(|c| c == id) {
-                changed.push(id.into());
-            }
-        }
-        if let Operation::InsertAfter { block, .. } | Operation::InsertBefore { block, .. } = op
-            && let Some(id) = &block.block_id
-        {
-            restored.insert(id);
-        }
-    }
-    changed
 }
