@@ -41,8 +41,6 @@ lint:
 	@# No import cycle among core's modules, nor among the Worker's files (scripts/module-cycles).
 	scripts/module-cycles
 	scripts/module-cycles --files worker/src
-	@# The demo's index.html preloads every module app.js imports (scripts/demo-preload writes the list).
-	scripts/demo-preload --check
 	@# Core's tests and the criterion benches (benches/core, a crate of its own so the tests never build criterion).
 	$(CARGO) clippy -p pageai-core -p pageai-bench --all-targets -- -D warnings
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings

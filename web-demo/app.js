@@ -10,7 +10,7 @@
 // appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
 // starts and ends. Nothing polls.
 
-import { ApiError, abortRun, createDocument, fetchDocumentAndRole, fetchSuggestions, runCommand, streamRun } from "./js/api.js";
+import { ApiError, abortRun, createDocument, fetchDocumentAndRole, fetchSuggestions, readPanelsAhead, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
@@ -42,11 +42,11 @@ $("#skip-to-command").addEventListener("click", (event) => {
 });
 
 async function main() {
-  const [engine, { page, role, user }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
-  // The page's suggestions are asked for now, signed in and the page found, so the server lists them while
-  // the page is drawn (the first read of the list below takes this answer).
-  let firstSuggestions = fetchSuggestions(documentId);
-  firstSuggestions.catch(() => {}); // a failure is met where it is read
+  const found = fetchDocumentAndRole(documentId);
+  // The page found, its panels' first reads (suggestions, review sessions, audit, profile) start at once, so
+  // the server answers them while the engine loads and the page is drawn.
+  found.then(({ page }) => readPanelsAhead(documentId, page.workspaceId)).catch(() => {});
+  const [engine, { page, pageText, role, user }] = await Promise.all([loadEngine(), found]);
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -77,9 +77,7 @@ async function main() {
   const refreshSuggestions = serial(async () => {
     // A batch this tab suggests while the list is read is not taken for decided (js/edit-sync.js settle).
     const seq = edits.heldSeq();
-    const reading = firstSuggestions ?? fetchSuggestions(documentId);
-    firstSuggestions = null;
-    const { suggestions } = await reading;
+    const { suggestions } = await fetchSuggestions(documentId);
     edits.settle(suggestions, seq);
     suggestionView?.show(suggestions);
   });
@@ -90,6 +88,7 @@ async function main() {
     engine,
     documentId,
     page,
+    pageText,
     role,
     onModel: () => editor?.draw(),
     onSession: () => {

@@ -26,6 +26,11 @@ check_size() {
     die "$wasm is $gz bytes gzipped, over the budget of $WASM_GZIP_BUDGET_BYTES (WASM_GZIP_BUDGET_BYTES)"
 }
 
+# The web demo's bundles (web-demo/dist/, the Worker's assets): ~0.1 s, and a bundle already the same is not
+# written again. Here, so that every way the Worker is built (make worker, wrangler dev's rebuild when a demo
+# file changes, the test harness) serves the demo as its sources are.
+node "$root/scripts/build-demo"
+
 # wrangler runs this on every start; skip the ~15 s of wasm-bindgen + wasm-opt when nothing changed.
 # `--force` rebuilds anyway.
 inputs=(src Cargo.toml build.sh ../core/src ../core/Cargo.toml ../Cargo.toml ../Cargo.lock

@@ -56,7 +56,7 @@ function assertHardened(res, what) {
 describe('security headers', () => {
   test('every static asset of the demo carries them, with a policy the demo can run under', async () => {
     const wasm = readdirSync(join(ROOT, 'web-demo', 'pkg')).find((f) => f.endsWith('.wasm'));
-    for (const path of ['/', '/index.html', '/app.js', '/style.css', '/js/inline.js', `/pkg/${wasm}`]) {
+    for (const path of ['/', '/index.html', '/dist/app.js', '/dist/app.css', '/app.js', '/style.css', '/js/inline.js', `/pkg/${wasm}`]) {
       const res = await fetch(`${worker.url}${path}`);
       assert.equal(res.status, 200, path);
       const csp = assertHardened(res, path);

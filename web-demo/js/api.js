@@ -35,8 +35,33 @@ async function request(path, init = {}) {
   return (await exchange(path, init)).body;
 }
 
+// Reads started before their reader asks (readPanelsAhead): the first GET of the same path takes the answer,
+// once; any later one reads anew.
+const ahead = new Map();
+
+/**
+ * Starts the first reads of the page's panels (its suggestions, review sessions, audit head and its
+ * workspace's profile) at once, as soon as the page is found: the page is drawn meanwhile, and each panel
+ * takes its answer when it asks. Started after the page's own read, so none is older than the page the live
+ * channel resumes from.
+ */
+export function readPanelsAhead(documentId, workspaceId) {
+  const doc = `/api/documents/${encodeURIComponent(documentId)}`;
+  for (const path of [`${doc}/suggestions`, `${doc}/review-sessions?limit=50`, `${doc}/audit?limit=1`, profilePath(workspaceId)]) {
+    if (ahead.has(path)) continue;
+    const answer = exchange(path);
+    answer.catch(() => {}); // a failure is met by the reader that takes it
+    ahead.set(path, answer);
+  }
+}
+
 /** One request: the answer's JSON body and its headers. */
 async function exchange(path, init = {}) {
+  if ((init.method ?? "GET") === "GET" && ahead.has(path)) {
+    const answer = ahead.get(path);
+    ahead.delete(path);
+    return answer;
+  }
   await signIn();
   let response;
   try {
@@ -48,9 +73,14 @@ async function exchange(path, init = {}) {
   } catch {
     throw new ApiError(0, null);
   }
-  const body = await response.json().catch(() => null);
+  // The text is kept for a reader that hands it on as is (a page to the WASM session reads fastest as text).
+  const text = await response.text().catch(() => "");
+  let body = null;
+  try {
+    body = JSON.parse(text);
+  } catch {}
   if (!response.ok) throw new ApiError(response.status, body);
-  return { body, headers: response.headers };
+  return { body, text, headers: response.headers };
 }
 
 /** Stores a new page under `documentId` (`PUT /api/documents/{id}`): `{title, blocks}`. */
@@ -69,11 +99,12 @@ export const fetchDocument = (documentId) => request(`/api/documents/${encodeURI
  * which the Worker names in the `x-mnote-role` header of the page's GET, and their user id (`x-mnote-user`):
  * the WASM session previews writes for that role, so a viewer's preview says "held" where the server would
  * hold the write, and the id tells the person's own suggestions (theirs to withdraw) from others'.
+ * `pageText` is the page as the server sent it, for the session to read (faster than an object).
  */
 export async function fetchDocumentAndRole(documentId) {
-  const { body, headers } = await exchange(`/api/documents/${encodeURIComponent(documentId)}`);
+  const { body, text, headers } = await exchange(`/api/documents/${encodeURIComponent(documentId)}`);
   const role = headers.get("x-mnote-role");
-  return { page: body, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner", user: headers.get("x-mnote-user") };
+  return { page: body, pageText: text, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner", user: headers.get("x-mnote-user") };
 }
 
 /**

@@ -37,4 +37,5 @@ export function replace(parent, ...children) {
 }
 
 /** Formats a count for people: 12,345. */
-export const count = (n) => new Intl.NumberFormat("en-US").format(n);
+export const count = (n) => (numbers ??= new Intl.NumberFormat("en-US")).format(n);
+let numbers = null; // made once: making one costs more than formatting thousands of numbers

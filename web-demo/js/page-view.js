@@ -179,9 +179,11 @@ export function createPageView(root, { onPick }) {
      * view (the caller says whether that may move anything it cares about, such as the command input).
      */
     showPreview(result, { reveal = false } = {}) {
+      const restored = previewed.length > 0;
       for (const id of previewed) restore(id);
       previewed = [];
-      if (!result) return afterDrawing();
+      // Blocks drawn back as they are get their marks again (nothing restored: nothing to mark again).
+      if (!result) return restored ? afterDrawing() : undefined;
       for (const d of result.diff) {
         const el = elements.get(d.blockId);
         if (!el || typingIn(el)) continue; // an inserted block (the command panel shows it), or in use

@@ -36,10 +36,13 @@ export function when(iso) {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso ?? "";
   const today = new Date().toDateString() === at.toDateString();
-  return today
-    ? at.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" })
-    : at.toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  // Each formatter is made once (a page with a hundred open sessions named each time made a hundred).
+  clock ??= new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  dated ??= new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+  return (today ? clock : dated).format(at);
 }
+let clock = null;
+let dated = null;
 
 /**
  * The list, as nodes.

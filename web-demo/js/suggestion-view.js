@@ -167,15 +167,18 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
     );
   }
 
-  /** Where a ghost goes: after the block its insert names, else after its block's place on the server's page. */
-  function placeGhost(el, s) {
+  /**
+   * Where a ghost goes: after the block its insert names, else after its block's place on the server's page
+   * (`server()`: its blocks, read out of the session once per paint, since a long page costs its length).
+   */
+  function placeGhost(el, s, server) {
     const op = s.operations.find((o) => (o.block?.blockId ?? o.blockId) === s.blockId);
     const at = (id) => (id ? (pageView.elementOf(id) ?? root.querySelector(`[data-suggested-block-id="${CSS.escape(id)}"]`)) : null);
     if (op?.afterBlockId && at(op.afterBlockId)) return at(op.afterBlockId).after(el);
     if (op?.beforeBlockId && at(op.beforeBlockId)) return at(op.beforeBlockId).before(el);
-    const server = sync.session().page().blocks;
-    const i = server.findIndex((b) => b.blockId === s.blockId);
-    const previous = server.slice(0, Math.max(i, 0)).findLast((b) => at(b.blockId));
+    const blocks = server();
+    const i = blocks.findIndex((b) => b.blockId === s.blockId);
+    const previous = blocks.slice(0, Math.max(i, 0)).findLast((b) => at(b.blockId));
     if (previous) at(previous.blockId).after(el);
     else root.prepend(el);
   }
@@ -185,7 +188,10 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
     if (painting) return;
     painting = true;
     try {
-      const shown = new Set(sync.blocks().map((b) => b.blockId));
+      // The person's blocks by id, once (a page of 10,000 blocks and 100 suggestions: no search per suggestion).
+      const shown = new Map(sync.blocks().map((b) => [b.blockId, b]));
+      let serverBlocks = null;
+      const server = () => (serverBlocks ??= sync.session().page().blocks);
       // Ghosts: drawn again only when what they show changed (a focused button stays focused).
       const ghosts = new Map(suggestions.filter((s) => !shown.has(s.blockId)).map((s) => [s.blockId, s]));
       const ghostKey = (s) => JSON.stringify([s.suggestionId, s.state, s.diff.segments, s.reason, sessionSize(s), busy]);
@@ -197,14 +203,14 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
       for (const s of ghosts.values()) {
         const el = ghost(s);
         el.dataset.key = ghostKey(s);
-        placeGhost(el, s);
+        placeGhost(el, s, server);
       }
       const bars = new Map();
       const byBlock = new Map();
       for (const s of suggestions) {
         if (!shown.has(s.blockId)) continue;
         const key = JSON.stringify([s.suggestionId, s.diff.segments]);
-        if (!byBlock.has(s.blockId) && drawsOn(s, sync.block(s.blockId))) byBlock.set(s.blockId, { s, key });
+        if (!byBlock.has(s.blockId) && drawsOn(s, shown.get(s.blockId))) byBlock.set(s.blockId, { s, key });
         bars.set(s.blockId, [...(bars.get(s.blockId) ?? []), s]);
       }
       markText(byBlock);
