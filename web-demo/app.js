@@ -229,6 +229,7 @@ async function main() {
     onWrite: reload,
     onAction: () => auditPanel.refresh(),
     onCount: (open) => layout.setBadge("review", open),
+    authorOf: (sessionId) => suggestionView?.authorOf(sessionId) ?? null,
   });
   // The profile controls (tools, review mode) act on the open page's workspace: its profile is the one
   // this page's commands, tool calls and runs obey.

@@ -267,6 +267,19 @@ describe("suggesting in the page", { timeout: 600_000 }, () => {
     await leave(editor.page);
     await v.waitForSelector('#page-blocks [data-block-id="p_4"] .suggestion-bar');
     assert.equal(await block(v, "p_4").locator("button").count(), 0);
+    // The Review panel names whose suggestion a session holds: the editor's own is "You", the viewer's is
+    // theirs (a session knows only that a person proposed it; the suggestions list knows who).
+    const e = editor.page;
+    const head = (sessionId) =>
+      e.waitForFunction(
+        (id) => document.querySelector(`#review-session[data-session-id="${id}"] .review-session-head .subtle`)?.textContent,
+        sessionId,
+      ).then((h) => h.jsonValue());
+    const [eves, vics] = [(await pending(doc)).find((x) => x.author.actor === "user_eve"), (await pending(doc)).find((x) => x.author.actor === "user_vic")];
+    await e.click(`#review-list [data-session-id="${eves.sessionId}"]`);
+    assert.match(await head(eves.sessionId), /^You · /);
+    await e.click(`#review-list [data-session-id="${vics.sessionId}"]`);
+    assert.match(await head(vics.sessionId), /^user_vic · /);
 
     // The owner sees both authors with their counts, accepts all of the viewer's and rejects all of the editor's.
     const owner = await openAs("owner", doc, PHONE);

@@ -9,7 +9,9 @@ import { reviewStateLabel } from "./labels.js";
 
 const SHOWN = 8;
 
-const ORIGINS = { shortcut: "Shortcut", hermes: "Hermes", user: "You", review_accept: "Review" };
+// A session names its origin, not its person: "A person" may be someone else (the panel names a pending
+// suggestion's author from the suggestions list instead).
+const ORIGINS = { shortcut: "Shortcut", hermes: "Hermes", user: "A person", review_accept: "Review" };
 
 /** Who proposed a session, in words. */
 export const originLabel = (origin) => ORIGINS[origin] ?? String(origin ?? "?").replaceAll("_", " ");

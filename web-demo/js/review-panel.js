@@ -28,9 +28,10 @@ const NAME_READS = 6;
  *   mintIdempotencyKey: () => string, mintToolCallId: () => string } }} deps `onWrite` reloads the page
  *   after a session wrote (accept, revert); `onAction` follows every action (the audit log); `engine` is
  *   the WASM package; `canDecide` is whether the person's role may send a verb (a viewer's may not: the
- *   session is shown with its buttons off, and why)
+ *   session is shown with its buttons off, and why); `authorOf(sessionId)` names the person or run whose
+ *   pending suggestion a session holds ("You", "user_vic", "Hermes · run …"), or null
  */
-export function createReviewPanel(root, { documentId, canDecide = true, prompts, onWrite, onAction, onCount, showTool, engine }) {
+export function createReviewPanel(root, { documentId, canDecide = true, prompts, onWrite, onAction, onCount, showTool, engine, authorOf = () => null }) {
   const state = { sessions: [], counts: { open: 0, all: 0 }, bodies: new Map(), current: null, checked: new Set(), busy: false, notices: new Map() };
   // The states in which a session waits for a person (core's list), for the count and the default pick.
   const open = (s) => engine.vocabulary.openReviewStates.includes(s.state);
@@ -147,7 +148,7 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
         { class: "review-session-head" },
         // A viewer waits too, but not for themself: the session waits for someone who may decide it.
         h("span", { class: `state-badge state-${session.state}` }, canDecide || !open(session) ? reviewStateLabel(session.state) : "Awaiting an editor"),
-        h("span", { class: "subtle" }, `${originLabel(session.source?.origin)} · base revision ${session.base?.revision ?? "?"} · ${when(session.audit?.updatedAt)}`),
+        h("span", { class: "subtle" }, `${authorOf(session.sessionId) ?? originLabel(session.source?.origin)} · base revision ${session.base?.revision ?? "?"} · ${when(session.audit?.updatedAt)}`),
       ),
       h("p", { class: "review-session-name", id: "review-session-name", title: session.sessionId }, sessionName(session, prompts)),
       notice ? h("div", { class: `command-status status-${notice.kind}`, id: "review-notice", role: "status" }, notice.text) : null,

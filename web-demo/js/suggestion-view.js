@@ -282,6 +282,11 @@ export function createSuggestionView(root, { pageView, sync, authors, user, canD
     },
     paint,
     list: () => suggestions,
+    /** Who made the pending suggestion held by review session `sessionId`, in words; null when none is. */
+    authorOf(sessionId) {
+      const s = suggestions.find((x) => x.sessionId === sessionId);
+      return s ? authorName(s, user) : null;
+    },
   };
 }
 
