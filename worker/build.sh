@@ -26,10 +26,18 @@ check_size() {
     die "$wasm is $gz bytes gzipped, over the budget of $WASM_GZIP_BUDGET_BYTES (WASM_GZIP_BUDGET_BYTES)"
 }
 
-# The web demo's bundles (web-demo/dist/, the Worker's assets): ~0.1 s, and a bundle already the same is not
-# written again. Here, so that every way the Worker is built (make worker, wrangler dev's rebuild when a demo
-# file changes, the test harness) serves the demo as its sources are.
-node "$root/scripts/build-demo"
+# The web demo's bundles (web-demo/dist/, the Worker's assets). Here, so that every way the Worker is built
+# (make worker, wrangler dev's rebuild when a demo file changes, the test harness) serves the demo as its
+# sources are. Skipped when no source is newer than the last build (its stamp is outside web-demo/, which
+# every running wrangler watches); scripts/build-demo itself writes only a bundle whose bytes changed.
+demo=$root/web-demo
+demo_stamp=$root/target/build-demo.stamp
+demo_inputs=("$demo/app.js" "$demo/app.css" "$demo/style.css" "$demo/js" "$demo/css" "$demo/vendor" "$root/scripts/build-demo")
+if [ "${1:-}" = "--force" ] || [ ! -f "$demo/dist/app.js" ] || [ ! -f "$demo/dist/app.css" ] || [ ! -f "$demo_stamp" ] ||
+  [ -n "$(find "${demo_inputs[@]}" -newer "$demo_stamp" -print -quit 2>/dev/null)" ]; then
+  node "$root/scripts/build-demo"
+  mkdir -p "$root/target" && touch "$demo_stamp"
+fi
 
 # wrangler runs this on every start; skip the ~15 s of wasm-bindgen + wasm-opt when nothing changed.
 # `--force` rebuilds anyway.
