@@ -401,7 +401,13 @@ function openLive(doc, headers) {
     socket.on('message', (data) => JSON.parse(String(data)).kind === 'hello' && resolve());
     socket.on('unexpected-response', (_, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
   });
-  const closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  // The close frame's code and reason as soon as it arrives: under `wrangler dev` the TCP connection ends
+  // ~10 s after the closing handshake, and ws (8.18.0, pinned) emits 'close' only then. Its receiver's
+  // 'conclude' is the close frame itself; 'close' stays the answer for a socket that ends without one.
+  const closed = new Promise((resolve) => {
+    socket.on('open', () => socket._receiver.once('conclude', (code, reason) => resolve({ code, reason: String(reason) })));
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) }));
+  });
   /** The first message of `kind`, or why the socket closed first. */
   const next = (kind) =>
     new Promise((resolve, reject) => {
