@@ -65,6 +65,13 @@ impl ContextCache {
         Some(Rc::clone(&entry.context))
     }
 
+    /// The context `context_id` if it is kept, expired or not: what a review session whose scope names it
+    /// reads (the row outlives its expiry while a session names it, and an entry is the row as committed).
+    pub fn any(&self, context_id: &str) -> Option<Rc<FrozenContext>> {
+        let inner = self.0.borrow();
+        inner.entries.iter().find(|e| e.context.context_id == context_id).map(|e| Rc::clone(&e.context))
+    }
+
     /// Keeps `context` (as stored) until `expires_at_ms`, replacing an entry of the same id, evicting the
     /// least recently used past the bounds; drops entries expired at `now_ms`.
     pub fn committed(&self, context: Rc<FrozenContext>, expires_at_ms: i64, now_ms: i64) {

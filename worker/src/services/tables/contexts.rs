@@ -1,6 +1,7 @@
 //! Frozen contexts with an expiry (SPEC §10 "frozen run contexts (with a TTL)"): what a write's
 //! `contextId` is checked against, so a model cannot widen its own scope. Expired rows are ignored on read
-//! and purged whenever a context is frozen.
+//! and purged whenever a context is frozen, except the rows a review session names as its scope (its
+//! `base.allowedTargetBlockIds`, stored by reference: [`super::sessions`]), which keep their allowed ids.
 //!
 //! Each context records whom it was made for (`user_id`, `role`): the person whose run it is. A tool
 //! call that names it acts for that person ([`ContextTable::acting_of`]), never above their role. Rows
@@ -154,7 +155,17 @@ impl ContextTable {
         if self.pending.is_empty() {
             return Ok(());
         }
-        sql.run("DELETE FROM frozen_contexts WHERE expires_at_ms <= ?", vec![self.now_ms.into()])?;
+        // An expired context is dropped unless a review session stores its scope by reference to it
+        // (`review_sessions.scope_context_id`): then only its block hashes go, which no write reads again.
+        sql.run(
+            "DELETE FROM frozen_contexts WHERE expires_at_ms <= ? AND context_id NOT IN
+               (SELECT scope_context_id FROM review_sessions WHERE scope_context_id IS NOT NULL)",
+            vec![self.now_ms.into()],
+        )?;
+        sql.run(
+            "UPDATE frozen_contexts SET block_hashes = '{}' WHERE expires_at_ms <= ? AND block_hashes <> '{}'",
+            vec![self.now_ms.into()],
+        )?;
         for Pending { context, expires_at_ms, scope_detail, allowed, hashes } in &self.pending {
             let revision = i64::try_from(context.revision).map_err(|_| worker::Error::from("revision overflow"))?;
             let row: Vec<SqlStorageValue> = vec![
