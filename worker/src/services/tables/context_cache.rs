@@ -9,6 +9,9 @@
 //! [`MAX_BYTES`] (estimated), least recently used first out; a context too large for it alone is read from
 //! SQLite every time, as all were before. After eviction or a restart of the object the row answers.
 //!
+//! Each entry also keeps whom its context acts for (its row's `user_id` and `role`), which every call that
+//! names the context asks, so a call never walks the row's ids and hashes to read two short columns.
+//!
 //! Entries are shared ([`Rc`]), never copied: a write bound to a whole-page context borrows the kept one,
 //! so it neither copies nor frees that context's ids and hashes (at 10,000 blocks, copying and dropping
 //! them cost a write about as much as the write itself).

@@ -7,8 +7,9 @@
 //! call that names it acts for that person ([`ContextTable::acting_of`]), never above their role. Rows
 //! made before identities act for the single user, as owner.
 //!
-//! Committed contexts are also kept in the object's memory ([`ContextCache`]): a write borrows its context
-//! there (shared, not copied), and reads it from SQLite only after an eviction or a restart.
+//! Committed contexts are also kept in the object's memory ([`ContextCache`]), with whom they act for: a
+//! write borrows its context there (shared, not copied), and reads it (or its `user_id` and `role`, which
+//! the row stores after its ids and hashes) from SQLite only after an eviction or a restart.
 //!
 //! Two writers freeze contexts here: core's executor (a `doc_fetch` through the tool route or MCP, via the
 //! [`ContextStore`] trait) and the Hermes proxy's run start ([`ContextTable::freeze_run`], which also keeps
