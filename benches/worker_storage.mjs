@@ -15,6 +15,9 @@
 //   10,000-block read with every write.) The same update is also timed bound to a full-page context
 //   (`update (full ctx)`), as a Hermes run that read the whole page writes: the write then also checks
 //   against that context, which the object keeps in memory (issue 29: ≤ 1.3× the block-context update).
+// - with BENCH_CONTROL=1, a control: the block-context update right after an untimed full-page read, which
+//   shows whether what a full-page read leaves behind (a 10,000-block answer to collect) slows the next
+//   write (it did not: 0.97-1.01× the plain block-context update).
 // - rows written per apply, as the document object reports them (`x-mnote-rows-written`, counted by its SQL
 //   layer from what SQLite says each statement wrote).
 //
@@ -88,12 +91,16 @@ async function prepare(url, size) {
   const doc = `bench_storage_${size}`;
   await putPage(url, doc, pageOf(size));
   let revision = (await getPage(url, doc)).revision;
-  const rows = { update: [], full: [], insert: [], counting: false };
+  const rows = { update: [], full: [], control: [], insert: [], counting: false };
   /**
    * One write, bound to a fresh context (of the block it touches, or of the whole page when `full`);
    * answers how long the write took.
    */
-  const write = async (what, i, operation, dryRun, full = false) => {
+  const write = async (what, i, operation, dryRun, full = false, afterFullRead = false) => {
+    if (afterFullRead) {
+      const whole = { documentId: doc, scope: { type: 'full' }, formats: ['text'] };
+      expectOk(await toolCall(url, 'mnote.doc.fetch', whole), `${what} full read`);
+    }
     const scope = full ? { type: 'full' } : { type: 'block', blockId: 'p_counter' };
     const read = { documentId: doc, scope, formats: ['text'] };
     const contextId = expectOk(await toolCall(url, 'mnote.doc.fetch', read), `${what} context`).body.result.contextId;
@@ -122,6 +129,9 @@ async function prepare(url, size) {
     dry: (i) => write('dry', i, { op: 'update', blockId: 'p_counter', text: `preview ${i}` }, true),
     apply: (i) => write('update', i, { op: 'update', blockId: 'p_counter', text: `counter ${i}` }, false),
     applyFull: (i) => write('full', i, { op: 'update', blockId: 'p_counter', text: `full ${i}` }, false, true),
+    applyAfterFull: process.env.BENCH_CONTROL
+      ? (i) => write('control', i, { op: 'update', blockId: 'p_counter', text: `control ${i}` }, false, false, true)
+      : undefined,
     // Each insert lands right after the edited block, before the block the previous insert added.
     insert: (i) =>
       write('insert', i, { op: 'insert_after', afterBlockId: 'p_counter', block: { type: 'paragraph', text: `inserted ${i}` } }, false),
@@ -129,6 +139,7 @@ async function prepare(url, size) {
     // next page's `GET /health`, not on this page's writes.
     get: () => plain(`${url}/api/documents/${doc}`),
   };
+  if (!steps.applyAfterFull) delete steps.applyAfterFull;
   return { size, steps, rows };
 }
 
@@ -193,6 +204,9 @@ console.log(
 console.table(table);
 const largest = measured[measured.length - 1];
 const fullRatio = largest.applyFull.p50 / largest.apply.p50;
+if (largest.applyAfterFull) {
+  console.log(`  control: block-context update right after a full-page read ${fmt(largest.applyAfterFull.p50)} ms (÷ block ctx ${(largest.applyAfterFull.p50 / largest.apply.p50).toFixed(2)})`);
+}
 console.log(
   `  update at ${largest.size} blocks: full-page context ${fmt(largest.applyFull.p50)} ms, block context ${fmt(largest.apply.p50)} ms, ` +
     `ratio ${fullRatio.toFixed(2)} (target ≤ ${FULL_CONTEXT_TARGET}: ${fullRatio <= FULL_CONTEXT_TARGET ? 'met' : 'not met'})`,

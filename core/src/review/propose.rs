@@ -104,7 +104,7 @@ fn draft(
     page: &Page,
     request: &ProposeRequest<'_>,
     preview: &ToolResultV1,
-    allowed: Option<Vec<String>>,
+    allowed: Option<Arc<[String]>>,
     mode: ReviewMode,
 ) -> ReviewSessionV1 {
     let call = request.call;
@@ -170,24 +170,29 @@ fn apply_now(
 }
 
 /// The blocks the call may target: its frozen context's, narrowed by its own list; `None` when unrestricted.
-/// The executor has already validated both; this only records them (sorted, once each) so later previews
-/// keep the same scope. A list alone, or the context's own list repeated (the router's recommendations), is
-/// copied as it is rather than hashed: under a whole-page context it is every block of the page.
-fn base_scope(call: &ToolCall<'_>, env: &Env<'_>) -> Option<Vec<String>> {
+/// The executor has already validated both; this only records them so later previews keep the same scope.
+///
+/// A call bound to a context that lists nothing narrower (or repeats the context's own list, as the
+/// router's recommendations do) records the context's list as it is: in page order, once each, copied
+/// once and then shared by every clone of the session. Under a whole-page context that is every block of
+/// the page, and sorting or hashing it cost a write more than the write. A narrowed scope, or a list
+/// without a context, is recorded sorted, once each.
+fn base_scope(call: &ToolCall<'_>, env: &Env<'_>) -> Option<Arc<[String]>> {
     let frozen = call.args.context_id().and_then(|id| env.contexts.frozen(id));
     let frozen = frozen.map(|f| f.allowed_target_block_ids.as_slice());
     let listed = call.args.write().and_then(|w| w.allowed_target_block_ids());
     let mut ids = match (frozen, listed) {
         (None, None) => return None,
-        (Some(only), None) | (None, Some(only)) => only.to_vec(),
-        (Some(frozen), Some(listed)) if frozen == listed => frozen.to_vec(),
+        (Some(frozen), None) => return Some(Arc::from(frozen)),
+        (Some(frozen), Some(listed)) if frozen == listed => return Some(Arc::from(frozen)),
+        (None, Some(only)) => only.to_vec(),
         (Some(frozen), Some(listed)) => {
-            return TargetScope::only(frozen.iter().map(String::as_str)).narrowed_by(Some(listed)).ids();
+            return TargetScope::only(frozen.iter().map(String::as_str)).narrowed_by(Some(listed)).ids().map(Arc::from);
         }
     };
     ids.sort_unstable();
     ids.dedup();
-    Some(ids)
+    Some(Arc::from(ids))
 }
 
 /// A retry: a new toolCallId and, optionally, a new batch (without one, the same proposal is previewed

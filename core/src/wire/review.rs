@@ -7,6 +7,7 @@
 //! history.
 
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -47,7 +48,28 @@ pub struct BaseV1 {
     pub conflict_detection_key: String,
     /// The blocks the proposal may target (the frozen context's, narrowed by the call); `null` when the call
     /// was not restricted.
-    pub allowed_target_block_ids: Option<Vec<String>>,
+    // Shared, not owned: under a whole-page context it is every block of the page, and a session is cloned
+    // wherever it is kept (the store, the live channel's message), which then costs a count, not 10,000
+    // strings. The JSON is a plain array (and its schema the one of `Option<Vec<String>>`).
+    #[serde(with = "shared_ids")]
+    #[cfg_attr(test, schemars(with = "Option<Vec<String>>"))]
+    pub allowed_target_block_ids: Option<Arc<[String]>>,
+}
+
+/// [`BaseV1::allowed_target_block_ids`] as JSON: an array of strings, or `null`.
+mod shared_ids {
+    use alloc::string::String;
+    use alloc::sync::Arc;
+    use alloc::vec::Vec;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(ids: &Option<Arc<[String]>>, serializer: S) -> Result<S::Ok, S::Error> {
+        ids.as_deref().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Arc<[String]>>, D::Error> {
+        Ok(Option::<Vec<String>>::deserialize(deserializer)?.map(Arc::from))
+    }
 }
 
 /// What is proposed.

@@ -57,6 +57,18 @@ pub trait SessionStore {
     fn find_proposal(&self, key: &ProposalKey) -> Result<Option<ReviewSessionV1>, Error>;
     /// Stores a new session (with the proposal it was made for) or an update of a stored one.
     fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error>;
+    /// Stores a session just proposed for `proposal` by a call bound to `context`. A store may keep the
+    /// session's scope by reference to that context when it is exactly the context's list (under a
+    /// whole-page context, every block of the page), and put it back on every read.
+    fn put_proposed(
+        &mut self,
+        session: &ReviewSessionV1,
+        proposal: &ProposalKey,
+        context: Option<&FrozenContext>,
+    ) -> Result<(), Error> {
+        let _ = context;
+        self.put(session, Some(proposal))
+    }
     /// The sessions that wait for a person (`awaiting_user`, `stale`), oldest first, each with the reason
     /// kept for it: what the page's suggestions are made of.
     fn waiting(&self) -> Result<Vec<(ReviewSessionV1, Option<String>)>, Error>;
@@ -80,6 +92,13 @@ pub trait ContextStore {
 /// names one unknown or expired: the executor then answers `mnote_context_not_found`).
 #[derive(Debug, Clone, Default)]
 pub struct BoundContext(Option<Rc<FrozenContext>>);
+
+impl BoundContext {
+    /// The context, if the call named one that is known and unexpired.
+    pub fn context(&self) -> Option<&FrozenContext> {
+        self.0.as_deref()
+    }
+}
 
 impl ContextLookup for BoundContext {
     fn frozen(&self, context_id: &str) -> Option<&FrozenContext> {

@@ -252,7 +252,7 @@ fn session(
     let session_id = stores.mint.session_id(&page.document_id)?;
     let propose = ProposeRequest { session_id: &session_id, run_id: ids.run_id, trace_id: ids.trace_id, call };
     let session = stores.with_env(contexts, |env| review::propose(page, &propose, env))?;
-    stores.sessions.put(&session, Some(&proposal))?;
+    stores.sessions.put_proposed(&session, &proposal, contexts.context())?;
     // A plan's summary is its reason, which the page's suggestions show.
     if let Some(reason) = review::reason_of(call) {
         stores.sessions.note_reason(&session.session_id, reason)?;

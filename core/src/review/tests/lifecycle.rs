@@ -172,3 +172,29 @@ fn another_document_is_refused() {
     assert_eq!(e.code().as_str(), "mnote_invalid_arguments");
     assert_eq!(session.state, State::AwaitingUser);
 }
+
+#[test]
+fn a_session_records_its_contexts_list_as_it_is_shared_by_its_clones() {
+    // Block ids whose page order is not their sorted order.
+    let blocks = vec![Block::paragraph("p_9", "nine"), Block::paragraph("p_10", "ten")];
+    let mut page = Page::new("ws", "doc_1", "Plan", blocks).unwrap();
+    let mut h = Harness::new(ReviewMode::Yolo);
+    let session = h.propose(&mut page, json!([{"op": "update", "blockId": "p_10", "text": "TEN"}]));
+    assert_eq!(session.state, State::Applied);
+    let ids = session.base.allowed_target_block_ids.clone().unwrap();
+    assert_eq!(*ids, [String::from("p_9"), String::from("p_10")], "the context's list, in page order");
+    let copy = session.clone();
+    assert!(alloc::sync::Arc::ptr_eq(&ids, copy.base.allowed_target_block_ids.as_ref().unwrap()), "shared");
+    let stored = serde_json::to_value(&session).unwrap();
+    assert_eq!(stored["base"]["allowedTargetBlockIds"], json!(["p_9", "p_10"]), "a plain array");
+    let back: ReviewSessionV1 = serde_json::from_value(stored).unwrap();
+    assert_eq!(back, session);
+
+    // A list of the call's own, with no context, is recorded sorted, once each, as before.
+    let mut held = Harness::new(ReviewMode::Review);
+    let mut args = ops_args(&page, json!([{"op": "update", "blockId": "p_9", "text": "NINE"}]));
+    args["allowedTargetBlockIds"] = json!(["p_9", "p_10", "p_9"]);
+    let session = held.propose_as(&mut page, "mnote.doc.apply_block_ops", args, Origin::Hermes).unwrap();
+    assert_eq!(session.state, State::AwaitingUser);
+    assert_eq!(session.base.allowed_target_block_ids.as_deref().unwrap(), ["p_10", "p_9"]);
+}

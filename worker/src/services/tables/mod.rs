@@ -55,7 +55,8 @@ pub fn create_schema(sql: &dyn Sql) -> Result<(), Error> {
     ] {
         sql.run(statement, Vec::new()).map_err(|e| storage("create table", e))?;
     }
-    contexts::migrate(sql)
+    contexts::migrate(sql)?;
+    sessions::migrate(sql)
 }
 
 /// The tables of one document, open for one command.
@@ -85,7 +86,7 @@ impl Tables {
         Tables {
             idempotency: IdempotencyTable::new(raw.clone(), failed_read.clone()),
             audit: AuditTable::new(raw.clone(), failed_read.clone()),
-            sessions: SessionTable::new(raw.clone()),
+            sessions: SessionTable::new(raw.clone(), contexts.clone()),
             contexts: ContextTable::new(raw.clone(), now_ms, contexts.clone()),
             events: Vec::new(),
             live: Vec::new(),

@@ -1,13 +1,25 @@
 //! Review sessions, one JSON row per session id, with the proposal (idempotency key and argument
 //! fingerprint) a model made it for.
+//!
+//! A session's scope (`base.allowedTargetBlockIds`) is stored by reference when it is exactly the list of
+//! the frozen context its call named (a write bound to a whole-page context: every block of the page). The
+//! row then holds `null` there and names the context in `scope_context_id`; the `frozen_contexts` row, which
+//! already holds that list, is kept past its expiry for as long as a session names it (see
+//! [`super::contexts`]), and every read of the session puts the list back, shared, before core or a caller
+//! sees it. So a write under a whole-page context neither encodes nor writes 10,000 ids a second time.
+
+use std::cell::RefCell;
+use std::sync::Arc;
 
 use pageai_core::Error;
+use pageai_core::executor::FrozenContext;
 use pageai_core::review::ReviewSessionV1;
 use pageai_core::review::State;
 use pageai_core::review::listing::{Cursor, Filter, open_states};
 use serde::{Deserialize, Serialize};
 use worker::{SqlStorage, SqlStorageValue};
 
+use super::context_cache::ContextCache;
 use crate::services::sqlite::{Sql, encode, storage};
 use crate::services::stores::{ProposalKey, SessionStore, SessionSummary};
 
@@ -17,8 +29,20 @@ pub(super) const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS review_sessions (
     proposal_fingerprint TEXT,
     state TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    scope_context_id TEXT
 )";
+
+/// The column stores made before scopes by reference lack; added once when missing.
+const ADD_SCOPE: &str = "ALTER TABLE review_sessions ADD COLUMN scope_context_id TEXT";
+
+/// Adds the `scope_context_id` column to a table made before it existed (its rows keep their lists).
+pub(super) fn migrate(sql: &dyn Sql) -> Result<(), Error> {
+    if sql.rows("SELECT scope_context_id FROM review_sessions LIMIT 0", Vec::new()).is_err() {
+        sql.run(ADD_SCOPE, Vec::new()).map_err(|e| storage("add review_sessions.scope_context_id", e))?;
+    }
+    Ok(())
+}
 
 /// The reason an author gave for a session (a person's note, Hermes' plan summary), beside it.
 pub(super) const REASONS: &str = "CREATE TABLE IF NOT EXISTS session_reasons (
@@ -32,12 +56,19 @@ pub(super) const INDEX: &str =
 #[derive(Deserialize)]
 struct BodyRow {
     body: String,
+    scope_context_id: Option<String>,
 }
 
 #[derive(Deserialize)]
 struct NotedRow {
     body: String,
+    scope_context_id: Option<String>,
     reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct AllowedRow {
+    allowed_ids: String,
 }
 
 #[derive(Deserialize)]
@@ -76,10 +107,19 @@ pub struct SessionCounts {
     pub all: u64,
 }
 
-/// What a session this command stores is written with: the proposal it was made for, and its body.
+/// What a session this command stores is written with: the proposal it was made for, its body, and the
+/// context its scope is stored by reference to.
 struct Pending {
     proposal: Option<ProposalKey>,
     body: String,
+    scope_context_id: Option<String>,
+}
+
+/// A session whose scope is its context's list: the session, the context, and the list as shared.
+struct ByReference {
+    session_id: String,
+    context_id: String,
+    ids: Arc<[String]>,
 }
 
 /// The table, with this command's new and changed sessions.
@@ -92,11 +132,22 @@ pub struct SessionTable {
     pending: Vec<Pending>,
     /// Reasons this command kept, by session id.
     reasons: Vec<(String, String)>,
+    /// The object's frozen contexts in memory, where a scope stored by reference is read first.
+    contexts: ContextCache,
+    /// The sessions this command read or proposed whose scope is stored by reference.
+    by_reference: RefCell<Vec<ByReference>>,
 }
 
 impl SessionTable {
-    pub(super) fn new(sql: SqlStorage) -> Self {
-        SessionTable { sql, sessions: Vec::new(), pending: Vec::new(), reasons: Vec::new() }
+    pub(super) fn new(sql: SqlStorage, contexts: ContextCache) -> Self {
+        SessionTable {
+            sql,
+            sessions: Vec::new(),
+            pending: Vec::new(),
+            reasons: Vec::new(),
+            contexts,
+            by_reference: RefCell::new(Vec::new()),
+        }
     }
 
     /// The sessions this command stored, in order, as stored.
@@ -179,16 +230,18 @@ impl SessionTable {
                 vec![session_id.into(), reason.into()],
             )?;
         }
-        for (session, Pending { proposal, body }) in self.sessions.into_iter().zip(self.pending) {
+        for (session, Pending { proposal, body, scope_context_id }) in self.sessions.into_iter().zip(self.pending) {
             let (key, fingerprint) = match proposal {
                 Some(p) => (SqlStorageValue::from(p.idempotency_key), SqlStorageValue::from(p.fingerprint)),
                 None => (SqlStorageValue::Null, SqlStorageValue::Null),
             };
             sql.run(
-                "INSERT INTO review_sessions (session_id, proposal_key, proposal_fingerprint, state, updated_at, body)
-                 VALUES (?, ?, ?, ?, ?, ?)
+                "INSERT INTO review_sessions
+                   (session_id, proposal_key, proposal_fingerprint, state, updated_at, body, scope_context_id)
+                 VALUES (?, ?, ?, ?, ?, ?, ?)
                  ON CONFLICT (session_id) DO UPDATE SET state = excluded.state,
-                   updated_at = excluded.updated_at, body = excluded.body",
+                   updated_at = excluded.updated_at, body = excluded.body,
+                   scope_context_id = excluded.scope_context_id",
                 vec![
                     session.session_id.into(),
                     key,
@@ -196,14 +249,54 @@ impl SessionTable {
                     session.state.as_str().into(),
                     session.audit.updated_at.into(),
                     body.into(),
+                    scope_context_id.map_or(SqlStorageValue::Null, SqlStorageValue::from),
                 ],
             )?;
         }
         Ok(())
     }
 
-    fn decode(row: Option<BodyRow>) -> Result<Option<ReviewSessionV1>, Error> {
-        row.map(|r| serde_json::from_str(&r.body).map_err(|e| storage("decode review session", e))).transpose()
+    /// The session of a stored row, with its scope put back when the row stores it by reference.
+    fn decode(&self, row: Option<BodyRow>) -> Result<Option<ReviewSessionV1>, Error> {
+        let Some(BodyRow { body, scope_context_id }) = row else { return Ok(None) };
+        let mut session: ReviewSessionV1 =
+            serde_json::from_str(&body).map_err(|e| storage("decode review session", e))?;
+        if let Some(context_id) = scope_context_id {
+            let ids = self.scope_of(&context_id)?;
+            session.base.allowed_target_block_ids = Some(Arc::clone(&ids));
+            let session_id = session.session_id.clone();
+            self.by_reference.borrow_mut().push(ByReference { session_id, context_id, ids });
+        }
+        Ok(Some(session))
+    }
+
+    /// The allowed ids of context `context_id`, whatever its expiry (a session that names it keeps its row):
+    /// shared with a session read before, else from memory, else from its row.
+    fn scope_of(&self, context_id: &str) -> Result<Arc<[String]>, Error> {
+        if let Some(known) = self.by_reference.borrow().iter().find(|r| r.context_id == context_id) {
+            return Ok(Arc::clone(&known.ids));
+        }
+        if let Some(context) = self.contexts.any(context_id) {
+            return Ok(Arc::from(context.allowed_target_block_ids.as_slice()));
+        }
+        let rows: Vec<AllowedRow> = self
+            .sql
+            .exec("SELECT allowed_ids FROM frozen_contexts WHERE context_id = ?", vec![context_id.into()])
+            .and_then(|cursor| cursor.to_array())
+            .map_err(|e| storage("read a session's frozen context", e))?;
+        let Some(row) = rows.into_iter().next() else {
+            return Err(storage("read a session's frozen context", format!("context {context_id} is gone")));
+        };
+        let ids: Vec<String> = serde_json::from_str(&row.allowed_ids).map_err(|e| storage("decode allowed_ids", e))?;
+        Ok(Arc::from(ids))
+    }
+
+    /// The context `session`'s scope is stored by reference to, when it is still that context's list.
+    fn reference_of(&self, session: &ReviewSessionV1) -> Option<String> {
+        let ids = session.base.allowed_target_block_ids.as_ref()?;
+        let known = self.by_reference.borrow();
+        let found = known.iter().find(|r| r.session_id == session.session_id)?;
+        (Arc::ptr_eq(&found.ids, ids) || found.ids == *ids).then(|| found.context_id.clone())
     }
 }
 
@@ -212,7 +305,7 @@ impl SessionStore for SessionTable {
         let open: Vec<SqlStorageValue> = open_states().iter().map(|s| s.as_str().into()).collect();
         let marks = vec!["?"; open.len()].join(", ");
         let query = format!(
-            "SELECT s.body AS body, r.reason AS reason FROM review_sessions s
+            "SELECT s.body AS body, s.scope_context_id AS scope_context_id, r.reason AS reason FROM review_sessions s
              LEFT JOIN session_reasons r ON r.session_id = s.session_id
              WHERE s.state IN ({marks}) ORDER BY s.rowid"
         );
@@ -222,8 +315,8 @@ impl SessionStore for SessionTable {
             .and_then(|cursor| cursor.to_array())
             .map_err(|e| storage("list waiting review_sessions", e))?;
         let mut waiting = Vec::with_capacity(rows.len());
-        for NotedRow { body, reason } in rows {
-            waiting.extend(Self::decode(Some(BodyRow { body }))?.map(|s| (s, reason)));
+        for NotedRow { body, scope_context_id, reason } in rows {
+            waiting.extend(self.decode(Some(BodyRow { body, scope_context_id }))?.map(|s| (s, reason)));
         }
         // What this command stored and has not committed yet wins.
         for session in &self.sessions {
@@ -242,14 +335,14 @@ impl SessionStore for SessionTable {
         let rows: Vec<BodyRow> = self
             .sql
             .exec(
-                "SELECT body FROM review_sessions WHERE json_extract(body, '$.runId') = ? ORDER BY rowid",
+                "SELECT body, scope_context_id FROM review_sessions WHERE json_extract(body, '$.runId') = ? ORDER BY rowid",
                 vec![run_id.into()],
             )
             .and_then(|cursor| cursor.to_array())
             .map_err(|e| storage("list a run's review_sessions", e))?;
         let mut sessions = Vec::with_capacity(rows.len());
         for row in rows {
-            sessions.extend(Self::decode(Some(row))?);
+            sessions.extend(self.decode(Some(row))?);
         }
         // What this command stored and has not committed yet wins.
         for session in self.sessions.iter().filter(|s| s.run_id == run_id) {
@@ -272,10 +365,10 @@ impl SessionStore for SessionTable {
         }
         let rows: Vec<BodyRow> = self
             .sql
-            .exec("SELECT body FROM review_sessions WHERE session_id = ?", vec![session_id.into()])
+            .exec("SELECT body, scope_context_id FROM review_sessions WHERE session_id = ?", vec![session_id.into()])
             .and_then(|cursor| cursor.to_array())
             .map_err(|e| storage("read review_sessions", e))?;
-        Self::decode(rows.into_iter().next())
+        self.decode(rows.into_iter().next())
     }
 
     fn find_proposal(&self, key: &ProposalKey) -> Result<Option<ReviewSessionV1>, Error> {
@@ -286,18 +379,27 @@ impl SessionStore for SessionTable {
         let rows: Vec<BodyRow> = self
             .sql
             .exec(
-                "SELECT body FROM review_sessions WHERE proposal_key = ? AND proposal_fingerprint = ?
+                "SELECT body, scope_context_id FROM review_sessions WHERE proposal_key = ? AND proposal_fingerprint = ?
                  ORDER BY rowid DESC LIMIT 1",
                 vec![key.idempotency_key.as_str().into(), key.fingerprint.as_str().into()],
             )
             .and_then(|cursor| cursor.to_array())
             .map_err(|e| storage("find review session", e))?;
-        Self::decode(rows.into_iter().next())
+        self.decode(rows.into_iter().next())
     }
 
     fn put(&mut self, session: &ReviewSessionV1, proposal: Option<&ProposalKey>) -> Result<(), Error> {
         let largest = session.preview.as_ref().and_then(|p| pageai_core::limits::largest_block(&p.changed_blocks));
-        let body = encode("encode review session", session, largest)?;
+        let scope_context_id = self.reference_of(session);
+        let body = match scope_context_id {
+            // The list is the context's: the row names the context instead (a clone shares the list).
+            Some(_) => {
+                let mut elided = session.clone();
+                elided.base.allowed_target_block_ids = None;
+                encode("encode review session", &elided, largest)?
+            }
+            None => encode("encode review session", session, largest)?,
+        };
         let mut kept = None;
         if let Some(at) = self.sessions.iter().position(|s| s.session_id == session.session_id) {
             self.sessions.remove(at);
@@ -306,7 +408,26 @@ impl SessionStore for SessionTable {
             }
         }
         self.sessions.push(session.clone());
-        self.pending.push(Pending { proposal: proposal.cloned().or(kept), body });
+        self.pending.push(Pending { proposal: proposal.cloned().or(kept), body, scope_context_id });
         Ok(())
+    }
+
+    fn put_proposed(
+        &mut self,
+        session: &ReviewSessionV1,
+        proposal: &ProposalKey,
+        context: Option<&FrozenContext>,
+    ) -> Result<(), Error> {
+        let scope = session.base.allowed_target_block_ids.as_ref();
+        if let (Some(ids), Some(context)) = (scope, context)
+            && **ids == *context.allowed_target_block_ids
+        {
+            self.by_reference.borrow_mut().push(ByReference {
+                session_id: session.session_id.clone(),
+                context_id: context.context_id.clone(),
+                ids: Arc::clone(ids),
+            });
+        }
+        self.put(session, Some(proposal))
     }
 }
