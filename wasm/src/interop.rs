@@ -249,12 +249,18 @@ pub(crate) fn page(value: &JsValue) -> Result<Page, Error> {
 /// Any wire shape, from JSON text or a plain object, parsed by core (errors carry a JSON pointer).
 /// `pointer` names the argument when it is missing altogether.
 pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, pointer: &str) -> Result<T, Error> {
-    let pointed = |e: Error| match e {
-        // Name the argument, so `route(p, {selection: 1})` reports `/options/selection`, not `/selection`.
+    json::from_json(&json_text(value, pointer)?).map_err(|e| under_argument(e, pointer))
+}
+
+/// Names the argument in a refusal, so `route(p, {selection: 1})` reports `/options/selection`, not
+/// `/selection`. Not generic, so each shape's [`from_js`] carries a call, not this.
+#[cold]
+#[inline(never)]
+fn under_argument(e: Error, pointer: &str) -> Error {
+    match e {
         e @ Error::InvalidArguments { .. } if !pointer.is_empty() => e.under(pointer),
         other => other,
-    };
-    json::from_json(&json_text(value, pointer)?).map_err(pointed)
+    }
 }
 
 /// Like [`from_js`], for an optional argument: omitted, `undefined` and `null` give the default.

@@ -117,8 +117,7 @@ impl fmt::Display for Json<'_> {
 /// Reads `T` from `value`, or says where and why it does not read.
 pub(super) fn read<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Result<T, Failure> {
     let track = Track(Cell::new(None));
-    T::deserialize(At { value, path: &Path::Root, track: &track })
-        .map_err(|error| Failure { pointer: track.0.take().unwrap_or_default(), error })
+    T::deserialize(At { value, path: &Path::Root, track: &track }).map_err(|error| track.failure(error))
 }
 
 /// Where a value is, as a chain of its parents on the stack; spelled out only when something fails.
@@ -156,11 +155,21 @@ impl Path<'_> {
 struct Track(Cell<Option<String>>);
 
 impl Track {
-    /// Gives `error` the pointer `path` unless a deeper one already took it.
+    /// Gives `error` the pointer `path` unless a deeper one already took it. Out of line: every reader of a
+    /// member or element calls it, and inlined it would be one more copy in each (the browser package).
+    #[cold]
+    #[inline(never)]
     fn fail(&self, path: &Path<'_>, error: Error) -> Error {
         let first = self.0.take().unwrap_or_else(|| path.pointer());
         self.0.set(Some(first));
         error
+    }
+
+    /// The failure of the whole read: `error` at the pointer tracked. Out of line, like [`Track::fail`].
+    #[cold]
+    #[inline(never)]
+    fn failure(&self, error: Error) -> Failure {
+        Failure { pointer: self.0.take().unwrap_or_default(), error }
     }
 }
 

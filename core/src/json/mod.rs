@@ -25,8 +25,14 @@ pub(crate) mod text;
 /// deserializer, which matters for the browser package: each deserializer a type is read from adds a copy of
 /// its parsing code to the WASM module.
 pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
-    let value: Value = serde_json::from_str(json).map_err(|e| Error::invalid("", e.to_string()))?;
-    from_value_ref(&value)
+    from_value_ref(&parse(json)?)
+}
+
+/// The text as a JSON value. Not generic, and kept out of line, so the browser package carries one copy of
+/// it, not one inside each shape's [`from_json`].
+#[inline(never)]
+fn parse(json: &str) -> Result<Value, Error> {
+    serde_json::from_str(json).map_err(|e| Error::invalid("", e.to_string()))
 }
 
 /// Converts a JSON value into `T`, with the same error mapping as [`from_json`].
@@ -38,14 +44,20 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
 ///
 /// A failure names every bad field it can find (`every_bad_field`), the first in `pointer`.
 pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
-    decoder::read(value).map_err(|failure| {
-        let reason = reason_of(&failure.error);
-        let mut more = every_bad_field(value, &failure.pointer, &reason, &|probe| decoder::read::<T>(probe).map(drop));
-        for field in &mut more {
-            field.reason = plain_words(&field.reason);
-        }
-        Error::InvalidArguments { pointer: failure.pointer, reason: plain_words(&reason), more }
-    })
+    decoder::read(value).map_err(|failure| refused(value, failure, &|probe| decoder::read::<T>(probe).map(drop)))
+}
+
+/// The error of a failed read of `value`: the first bad field, then every other one `read` finds. Not generic
+/// (the shape comes in as `read`), so the browser package carries one copy of it, not one per shape.
+#[cold]
+#[inline(never)]
+fn refused(value: &Value, failure: decoder::Failure, read: &dyn Fn(&Value) -> Result<(), decoder::Failure>) -> Error {
+    let reason = reason_of(&failure.error);
+    let mut more = every_bad_field(value, &failure.pointer, &reason, read);
+    for field in &mut more {
+        field.reason = plain_words(&field.reason);
+    }
+    Error::InvalidArguments { pointer: failure.pointer, reason: plain_words(&reason), more }
 }
 
 /// At most this many bad fields are listed for one input.
