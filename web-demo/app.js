@@ -102,19 +102,24 @@ async function main() {
   });
   const session = () => edits.session();
   // The context panel freezes the whole page again after every change. A long page's costs its size, so it
-  // waits until the browser is idle (the page is drawn, the person paused), once per burst of changes.
+  // waits until the page is open (drawn, its suggestions marked, the panels read) and the browser is idle
+  // (the person paused), once per burst of changes.
   let contextQueued = false;
+  let opened;
+  const pageOpen = new Promise((resolve) => (opened = resolve));
   function refreshContext() {
     if (!contextPanel) return;
     if (edits.view().blocks.length <= LONG_PAGE_BLOCKS) return contextPanel.refresh();
     if (contextQueued) return;
     contextQueued = true;
-    requestIdleCallback(
-      () => {
-        contextQueued = false;
-        contextPanel?.refresh();
-      },
-      { timeout: 1_000 },
+    void pageOpen.then(() =>
+      requestIdleCallback(
+        () => {
+          contextQueued = false;
+          contextPanel?.refresh();
+        },
+        { timeout: 1_000 },
+      ),
     );
   }
   // What this person may do here, by core's role table (the session knows their role): the page shows a
@@ -308,6 +313,7 @@ async function main() {
   await Promise.all([toolsPanel.load(), reviewPanel.refresh(), auditPanel.refresh(), refreshSuggestions()]);
   commandPanel.refresh();
   document.body.dataset.state = "ready";
+  opened();
 }
 
 /**

@@ -2,12 +2,22 @@
 // (contexts, command routes, dry-run previews, a review session's buttons, fresh ids) runs in the browser
 // with no request.
 
-import init, * as pageai from "/pkg/pageai.js";
+// Imported when first asked for, not statically: the demo's own code then runs at once and asks for the
+// page while the package's module, its snippets and the `.wasm` still arrive (index.html preloads them).
+
+let loading = null;
 
 /** Loads and instantiates the module once; answers the package's exports and what loading cost. */
-export async function loadEngine() {
+export const loadEngine = () =>
+  (loading ??= load().catch((error) => {
+    loading = null; // the next call tries again
+    throw error;
+  }));
+
+async function load() {
   const started = performance.now();
-  await init({ module_or_path: new URL("/pkg/pageai_bg.wasm", location.origin) });
+  const pageai = await import("/pkg/pageai.js");
+  await pageai.default({ module_or_path: new URL("/pkg/pageai_bg.wasm", location.origin) });
   const entry = performance.getEntriesByType("resource").find((e) => e.name.endsWith("/pkg/pageai_bg.wasm"));
   return {
     PageSession: pageai.PageSession,
