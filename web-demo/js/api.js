@@ -46,8 +46,7 @@ const ahead = new Map();
  * channel resumes from.
  */
 export function readPanelsAhead(documentId, workspaceId) {
-  const doc = `/api/documents/${encodeURIComponent(documentId)}`;
-  for (const path of [`${doc}/suggestions`, `${doc}/review-sessions?limit=50`, `${doc}/audit?limit=1`, profilePath(workspaceId)]) {
+  for (const path of [suggestionsPath(documentId), reviewListPath(documentId), auditHeadPath(documentId), profilePath(workspaceId)]) {
     if (ahead.has(path)) continue;
     const answer = exchange(path);
     answer.catch(() => {}); // a failure is met by the reader that takes it
@@ -111,10 +110,16 @@ export async function fetchDocumentAndRole(documentId) {
  * Holds a person's block edits as their suggestion (`POST /api/documents/{id}/suggestions`, the body of
  * `PATCH …/blocks` and an optional `reason`): nothing is written; answers the review session that holds it.
  */
-export const suggestBlocks = (documentId, body) => postJson(`/api/documents/${encodeURIComponent(documentId)}/suggestions`, body);
+export const suggestBlocks = (documentId, body) => postJson(suggestionsPath(documentId), body);
 
 /** The page's pending suggestions, `mnote.suggestion.v1` each, in page order. */
-export const fetchSuggestions = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}/suggestions`);
+export const fetchSuggestions = (documentId) => request(suggestionsPath(documentId));
+
+// The paths the page's first reads share with readPanelsAhead, spelled once.
+const suggestionsPath = (documentId) => `/api/documents/${encodeURIComponent(documentId)}/suggestions`;
+const reviewListPath = (documentId, cursor = null) =>
+  `/api/documents/${encodeURIComponent(documentId)}/review-sessions?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+const auditHeadPath = (documentId) => `/api/documents/${encodeURIComponent(documentId)}/audit?limit=1`;
 
 /**
  * Saves a person's block edits (`PATCH /api/documents/{id}/blocks`, `{baseRevision, operations,
@@ -222,13 +227,12 @@ export const putProfile = (profile, workspaceId) =>
  * `{sessions: [{sessionId, state, updatedAt}], counts: {open, all}}`, the counts the server's.
  */
 export async function listReviewSessions(documentId, others = 8) {
-  const path = `/api/documents/${encodeURIComponent(documentId)}/review-sessions`;
   const sessions = [];
   let counts = { open: 0, all: 0 };
   let cursor = null;
   // Pages of 50 until every open session and `others` more are in (or the list ends).
   for (let page = 0; page < 100; page++) {
-    const answer = await request(`${path}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const answer = await request(reviewListPath(documentId, cursor));
     if (page === 0) counts = answer.counts;
     sessions.push(...answer.sessions);
     cursor = answer.nextCursor ?? null;
@@ -258,7 +262,7 @@ export const undoRun = (documentId, runId, body) =>
 /** The newest `n` entries of the document's audit log, oldest first, and its head `{seq, hash}`. */
 export async function fetchRecentAudit(documentId, n = 10) {
   const path = `/api/documents/${encodeURIComponent(documentId)}/audit`;
-  const { head } = await request(`${path}?limit=1`);
+  const { head } = await request(auditHeadPath(documentId));
   const after = Math.max(0, (head?.seq ?? 0) - n);
   const { entries } = await request(`${path}?after=${after}&limit=${n}`);
   return { entries, head };
