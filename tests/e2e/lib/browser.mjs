@@ -39,7 +39,13 @@ export async function newTab(browser, { viewport = { width: 1440, height: 960 } 
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on("response", (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  return { context, page, problems };
+  // The requests not yet finished, for a wait that times out to name what it still waited for.
+  const inFlight = new Set();
+  page.on("request", (r) => inFlight.add(r));
+  page.on("requestfinished", (r) => inFlight.delete(r));
+  page.on("requestfailed", (r) => inFlight.delete(r));
+  const pending = () => [...inFlight].map((r) => `${r.method()} ${r.url()}`);
+  return { context, page, problems, pending };
 }
 
 /** Launches Chromium and opens one tab (1440×960). Close with `browser.close()`. */

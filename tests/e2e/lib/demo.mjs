@@ -49,7 +49,10 @@ export async function startDemo({ vars = {}, profile } = {}) {
     /** A tab at `viewport` on the demo (`path`, default the welcome page), once it is ready. */
     async open(viewport, path = "/") {
       const tab = await newTab(browser, { viewport });
-      await tab.page.goto(`${worker.url}${path}`);
+      await tab.page.goto(`${worker.url}${path}`).catch((error) => {
+        // A page load that never ends: say which requests it still waited for.
+        throw new Error(`${error.message}\nstill pending: ${tab.pending().join(", ") || "nothing"}\nproblems: ${tab.problems.join("; ")}`);
+      });
       await tab.page.waitForSelector("body[data-state=ready], body[data-state=error]", { timeout: 30_000 });
       return tab;
     },
