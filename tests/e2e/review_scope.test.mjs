@@ -17,7 +17,8 @@ import { TOOL_VARS, fresh, getPage, putPage, review, session, setProfile, toolCa
 
 const DOC = 'scope_doc';
 // A context lasts a second here, so the test can outlive one.
-const VARS = { ...TOOL_VARS, MNOTE_CONTEXT_TTL_SECONDS: '1' };
+const TTL_SECONDS = 1;
+const VARS = { ...TOOL_VARS, MNOTE_CONTEXT_TTL_SECONDS: String(TTL_SECONDS) };
 let worker;
 let state;
 
@@ -26,26 +27,23 @@ after(async () => {
   if (state) await rm(state, { recursive: true, force: true });
 });
 
-/** Polls a dry-run bound to `contextId` until the object answers that the context is gone. */
-async function untilExpired(url, contextId, revision) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const args = {
-      documentId: DOC,
-      contextId,
-      baseRevision: revision,
-      dryRun: true,
-      idempotencyKey: fresh('k_probe'),
-      operations: [{ op: 'update', blockId: 'p_9', text: 'probe' }],
-    };
-    const res = await toolCall(url, 'mnote.doc.apply_block_ops', args);
-    if (res.status !== 200) {
-      assert.equal(res.body.code, 'mnote_context_not_found', res.text);
-      return;
-    }
-    assert.ok(Date.now() < deadline, 'the context never expired');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/**
+ * Waits for the context made before `madeBy` (the moment its fetch answered) to pass its TTL, plus a second
+ * of rounding (the clock passing its expiry is the event awaited), then checks that a dry-run bound to it
+ * answers that it is gone.
+ */
+async function untilExpired(url, contextId, revision, madeBy) {
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, madeBy + (TTL_SECONDS + 1) * 1000 - Date.now())));
+  const args = {
+    documentId: DOC,
+    contextId,
+    baseRevision: revision,
+    dryRun: true,
+    idempotencyKey: fresh('k_probe'),
+    operations: [{ op: 'update', blockId: 'p_9', text: 'probe' }],
+  };
+  const res = await toolCall(url, 'mnote.doc.apply_block_ops', args);
+  assert.equal(res.status === 200 ? null : res.body.code, 'mnote_context_not_found', res.text);
 }
 
 test('a session keeps its whole-page scope past its context and a restart, and it still binds', { timeout: 300_000 }, async () => {
@@ -56,6 +54,7 @@ test('a session keeps its whole-page scope past its context and a restart, and i
   // Page order is not sorted order: the session keeps the context's order.
   await putPage(url, DOC, { p_9: 'nine', p_10: 'ten', h_x: 'ex' });
   const context = (await toolCall(url, 'mnote.doc.fetch', { documentId: DOC, scope: { type: 'full' } })).body.result;
+  const madeBy = Date.now();
   assert.deepEqual(context.allowedTargetBlockIds, ['p_9', 'p_10', 'h_x']);
   const held = await toolCall(url, 'mnote.doc.apply_block_ops', {
     documentId: DOC,
@@ -74,7 +73,7 @@ test('a session keeps its whole-page scope past its context and a restart, and i
   // A person adds a block the context never showed; the context expires, and a new fetch purges the
   // expired contexts that no session names.
   await putPage(url, DOC, { p_9: 'nine', p_10: 'ten', h_x: 'ex', p_new: 'new' });
-  await untilExpired(url, context.contextId, 2);
+  await untilExpired(url, context.contextId, 2, madeBy);
   await toolCall(url, 'mnote.doc.fetch', { documentId: DOC, scope: { type: 'block', blockId: 'p_9' } });
   assert.deepEqual((await session(url, id)).body, first, 'the same session, whole');
 
