@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 CARGO ?= cargo
 
-.PHONY: help setup setup-dev dev test bench fuzz test-rust test-nostd lint wasm worker builds test-wasm test-e2e test-hermes test-tools
+.PHONY: help setup setup-dev dev test bench fuzz test-rust test-nostd lint wasm worker builds test-wasm test-e2e test-hermes test-tools test-agents
 
 # The Hermes proxy suites run in test-hermes; every other end-to-end file runs in test-e2e.
 E2E_HERMES := $(wildcard tests/e2e/hermes_*.test.mjs)
@@ -45,10 +45,12 @@ lint:
 	$(CARGO) clippy -p pageai-core -p pageai-bench --all-targets -- -D warnings
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings
 	@# The package's three modules (wasm/Cargo.toml): the Markdown and the catalog one alone, and all of them
-	@# (no unused helpers).
-	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features markdown -- -D warnings
-	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features catalog -- -D warnings
-	$(CARGO) clippy -p pageai-wasm --target wasm32-unknown-unknown --all-features -- -D warnings
+	@# (no unused helpers). With the Worker in the same set, as above: the dependencies' features then unify as
+	@# they did there and only the package is checked again (alone, each line re-checked ~100 dependencies:
+	@# 82 s and 19 s of a cold run). scripts/build-wasm builds each module alone, its features only.
+	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features pageai-wasm/markdown -- -D warnings
+	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features pageai-wasm/catalog -- -D warnings
+	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --all-features -- -D warnings
 	@# The fuzz targets (their own workspace, see fuzz/Cargo.toml) must keep compiling against core. In this
 	@# workspace's target folder (core and its dependencies are already checked there), without libFuzzer's C++.
 	CARGO_TARGET_DIR="$(CURDIR)/target" $(CARGO) clippy --manifest-path fuzz/Cargo.toml --bins --no-default-features -- -D warnings
@@ -60,7 +62,7 @@ test-rust:
 	$(CARGO) test -p pageai-core -p pageai-worker -p pageai-wasm -- --nocapture precision_and_recall
 
 test-nostd:
-	$(CARGO) build -p pageai-core --no-default-features --target x86_64-unknown-none
+	$(CARGO) check -p pageai-core --no-default-features --target x86_64-unknown-none
 
 # The parity test also builds and runs the route_corpus example (with test-rust's package set, so its build
 # is reused) for the native answers.
@@ -97,9 +99,15 @@ test-tools: setup wasm worker
 		tests/hermes/live_edits.test.mjs tests/hermes/live_channel.test.mjs tests/hermes/workspace_reads.test.mjs \
 		tests/hermes/suggestions_story.test.mjs
 
+# Both suites with the real Hermes, one after the other (make test runs them beside test-e2e).
+test-agents: test-hermes test-tools
+
 # One phase after another, with each phase's time printed at the end (scripts/test-phases); the release
-# builds (+builds) run in the background from after setup until the WASM suites need them (=builds).
-TEST_PHASES := setup +builds lint test-rust test-nostd =builds test-wasm test-e2e test-hermes test-tools
+# builds (+builds) run in the background from after setup until the WASM suites need them (=builds), and
+# the Hermes suites (+test-agents) beside the package's and the Worker's: theirs is mostly waiting on the
+# Python agent and its scripted model, and every suite starts its own Workers on free ports, so the two
+# share the machine without sharing anything else.
+TEST_PHASES := setup +builds lint test-rust test-nostd =builds +test-agents test-wasm test-e2e =test-agents
 test:
 	@MAKE="$(MAKE)" scripts/test-phases $(TEST_PHASES)
 
