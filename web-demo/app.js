@@ -80,6 +80,9 @@ async function main() {
     const { suggestions } = await fetchSuggestions(documentId);
     edits.settle(suggestions, seq);
     suggestionView?.show(suggestions);
+    // The Review panel names a suggestion's author from this list: a session it drew before the list
+    // named its author says so now.
+    reviewPanel?.redraw();
   });
   const saveStatus = createSaveStatus($("#save-status"), { retry: () => edits.retry() });
   // The page as the person edits it; its WASM session (the server's page as this tab knows it) is what

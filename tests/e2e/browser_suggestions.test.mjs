@@ -270,16 +270,20 @@ describe("suggesting in the page", { timeout: 600_000 }, () => {
     // The Review panel names whose suggestion a session holds: the editor's own is "You", the viewer's is
     // theirs (a session knows only that a person proposed it; the suggestions list knows who).
     const e = editor.page;
-    const head = (sessionId) =>
-      e.waitForFunction(
-        (id) => document.querySelector(`#review-session[data-session-id="${id}"] .review-session-head .subtle`)?.textContent,
-        sessionId,
-      ).then((h) => h.jsonValue());
+    // The session may be drawn before the page's suggestions list is read (it then says "A person"); the
+    // label follows once the list is in. Answers the head's text once it matches, or the last one seen.
+    const head = async (sessionId, expected) => {
+      const at = `#review-session[data-session-id="${sessionId}"] .review-session-head .subtle`;
+      const text = () => e.evaluate((sel) => document.querySelector(sel)?.textContent ?? null, at);
+      return e
+        .waitForFunction(([sel, source]) => new RegExp(source).test(document.querySelector(sel)?.textContent ?? ""), [at, expected.source], { timeout: 10_000 })
+        .then(text, text);
+    };
     const [eves, vics] = [(await pending(doc)).find((x) => x.author.actor === "user_eve"), (await pending(doc)).find((x) => x.author.actor === "user_vic")];
     await e.click(`#review-list [data-session-id="${eves.sessionId}"]`);
-    assert.match(await head(eves.sessionId), /^You · /);
+    assert.match(await head(eves.sessionId, /^You · /), /^You · /);
     await e.click(`#review-list [data-session-id="${vics.sessionId}"]`);
-    assert.match(await head(vics.sessionId), /^user_vic · /);
+    assert.match(await head(vics.sessionId, /^user_vic · /), /^user_vic · /);
 
     // The owner sees both authors with their counts, accepts all of the viewer's and rejects all of the editor's.
     const owner = await openAs("owner", doc, PHONE);

@@ -225,8 +225,10 @@ export const putProfile = (profile, workspaceId) =>
  * The document's review sessions worth a line: every open one (the server lists them first, so they are
  * never paged out behind applied ones), then up to `others` of the rest, each group newest first. Answers
  * `{sessions: [{sessionId, state, updatedAt}], counts: {open, all}}`, the counts the server's.
+ * `onFirstPage(sessions)` is called with the first page's sessions as soon as it answers, so a reader can
+ * start on what it needs from it while the later pages are read.
  */
-export async function listReviewSessions(documentId, others = 8) {
+export async function listReviewSessions(documentId, { others = 8, onFirstPage = () => {} } = {}) {
   const sessions = [];
   let counts = { open: 0, all: 0 };
   let cursor = null;
@@ -235,6 +237,7 @@ export async function listReviewSessions(documentId, others = 8) {
     const answer = await request(reviewListPath(documentId, cursor));
     if (page === 0) counts = answer.counts;
     sessions.push(...answer.sessions);
+    if (page === 0) onFirstPage(sessions);
     cursor = answer.nextCursor ?? null;
     if (!cursor || sessions.length >= counts.open + others) break;
   }

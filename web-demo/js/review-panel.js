@@ -38,7 +38,21 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
 
   /** Reloads the list and the session shown (the newest open one, or the one picked). */
   async function refresh(pick = state.current?.sessionId) {
-    ({ sessions: state.sessions, counts: state.counts } = await listReviewSessions(documentId));
+    // The session to show is read while the list is: the one picked at once, else the newest open one of
+    // the list's first page (with more than 50 open sessions the list takes two reads or more, one after
+    // the other, and the shown session's read would be a third). Read again below only in the rare case
+    // the whole list names another one (the server orders by creation, the panel by the last change).
+    let early = null;
+    const readEarly = (id) => {
+      if (!id || early?.id === id) return;
+      const read = fetchReviewSession(id);
+      read.catch(() => {}); // Awaited below only when it is the one shown; a failure then throws there.
+      early = { id, read };
+    };
+    readEarly(pick);
+    ({ sessions: state.sessions, counts: state.counts } = await listReviewSessions(documentId, {
+      onFirstPage: (first) => readEarly(pick ?? shownSessions(first, open).find(open)?.sessionId),
+    }));
     const listed = shownSessions(state.sessions, open);
     const newest = listed.find(open);
     // The session picked (or just acted on) stays shown even when the list no longer carries it: one
@@ -48,7 +62,7 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
     // follow in the background: a page with a hundred open suggestions would otherwise wait for a hundred
     // reads before its panel (and the page) is ready.
     const unread = listed.filter((s) => s.sessionId !== id && !state.bodies.has(s.sessionId));
-    const current = id ? await fetchReviewSession(id) : null;
+    const current = id ? await (early?.id === id ? early.read : fetchReviewSession(id)) : null;
     if (current) state.bodies.set(current.sessionId, current);
     state.current = current;
     state.checked = new Set((preview()?.changedBlocks ?? []).map((c) => c.blockId));
@@ -250,5 +264,9 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
     );
   }
 
-  return { refresh };
+  return {
+    refresh,
+    /** Draws the panel again with what it has read: whom a session's suggestion is by (`authorOf`) is known. */
+    redraw: paint,
+  };
 }
