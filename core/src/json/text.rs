@@ -130,9 +130,28 @@ impl<'de> Text<'de> {
 
     /// Where the run of plain characters from the position ends: at a quote, a backslash, a control
     /// character (which JSON does not allow in a string) or the end of the text.
+    ///
+    /// Eight bytes at a time (a page's text is most of its JSON), by the usual word trick:
+    /// `(x - 0x01…01 * n) & !x & 0x80…80` marks the bytes of `x` below `n` (a quote or a backslash is a zero
+    /// byte of `x` xor that byte repeated). Bytes above a marked one may be marked wrongly (a borrow runs
+    /// upwards), the lowest never, and the lowest is the one wanted. The last bytes of the text, fewer than
+    /// eight, are read one by one. A byte at a time, this loop was about a quarter of `new PageSession` on
+    /// a 10,000-block page.
     fn plain_run(&self) -> usize {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS;
         let bytes = self.json.as_bytes();
         let mut end = self.at;
+        while let Some(Ok(word)) = bytes.get(end..end + 8).map(<[u8; 8]>::try_from) {
+            let x = u64::from_le_bytes(word);
+            let found =
+                below(x ^ (ONES * u64::from(b'"')), 1) | below(x ^ (ONES * u64::from(b'\\')), 1) | below(x, 0x20);
+            if found != 0 {
+                return end + (found.trailing_zeros() / 8) as usize;
+            }
+            end += 8;
+        }
         while let Some(&b) = bytes.get(end) {
             if b == b'"' || b == b'\\' || b < 0x20 {
                 break;
@@ -402,5 +421,37 @@ impl<'de> de::VariantAccess<'de> for &mut Text<'de> {
         _visitor: V,
     ) -> Result<V::Value, Refused> {
         Err(Refused)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time scan stops where a byte-at-a-time one does: at every position of every kind of
+    /// stop byte, among plain ASCII and multi-byte UTF-8, and at the end of the text.
+    #[test]
+    fn a_plain_run_ends_at_the_first_quote_backslash_or_control_character() {
+        let byte_at_a_time = |json: &str, at: usize| {
+            json.as_bytes()
+                .iter()
+                .skip(at)
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .map_or(json.len(), |n| at + n)
+        };
+        for filler in ["abcdefghijklmnopqrstuvwxyz", "标记号。标记号。", "\u{7f}\u{80}ÿ!#[]~ "] {
+            for stop in ["\"", "\\", "\n", "\u{0}", "\u{1f}", ""] {
+                for len in 0..40 {
+                    let plain: String = filler.chars().cycle().take(len).collect();
+                    let json = alloc::format!("{plain}{stop}{filler}\"");
+                    for at in 0..=plain.len() {
+                        let text = Text { json: &json, at };
+                        assert_eq!(text.plain_run(), byte_at_a_time(&json, at), "{json:?} from {at}");
+                    }
+                }
+            }
+        }
+        let text = Text { json: "0123456789abcdef", at: 3 };
+        assert_eq!(text.plain_run(), 16);
     }
 }
