@@ -420,6 +420,8 @@ impl<'de> Text<'de> {
 
 #[cfg(test)]
 mod tests {
+    use alloc::format;
+
     use super::*;
 
     /// The word-at-a-time scan stops where a byte-at-a-time one does: at every position of every kind of
@@ -447,5 +449,67 @@ mod tests {
         }
         let text = Text { json: "0123456789abcdef", at: 3 };
         assert_eq!(text.plain_run(), 16);
+    }
+
+    /// Every field the fast read takes, with `null` where the decoder allows it, an escaped key and the
+    /// edges of each number's range: read fast, the same page as the decoder's. Then what it must refuse,
+    /// each of which the decoder answers (a page or an error) instead.
+    #[test]
+    fn the_fast_read_takes_each_field_as_the_decoder_does() {
+        let head = r#""workspaceId":"ws","documentId":"doc""#;
+        let block = |rest: &str| format!(r#"{{{head},"blocks":[{{"blockId":"b","type":"code"{rest}}}]}}"#);
+        let fast = [
+            format!(r#"{{"blocks":[],"permission":"edit","revision":18446744073709551615,"title":"",{head}}}"#),
+            block(r#","text":"x","editable":false,"attrs":{}"#),
+            block(r#","attrs":{"level":null,"checked":null,"language":null,"src":null,"alt":null,"depth":null}"#),
+            block(r#","attrs":{"language":"rust","src":"s","alt":"a","checked":false,"depth":4294967295,"level":255}"#),
+            block(r#","editable":true,"t\u0065xt":"e","\u0061ttrs":{"l\u0065vel":1}"#),
+            format!(
+                r#"{{{head},"blocks":[{{"type":"heading","blockId":"b","attrs":{{"level":6}}}},{{"blockId":"c","type":"divider"}}]}}"#
+            ),
+        ];
+        let refused = [
+            format!(r#"{{{head},"title":null,"blocks":[]}}"#),
+            format!(r#"{{{head},"revision":null,"blocks":[]}}"#),
+            format!(r#"{{{head},"permission":null,"blocks":[]}}"#),
+            format!(r#"{{{head},"permission":"write","blocks":[]}}"#),
+            format!(r#"{{{head},"revision":18446744073709551616,"blocks":[]}}"#),
+            format!(r#"{{{head},"title":"a","title":"b","blocks":[]}}"#),
+            format!(r#"{{{head},"blocks":null}}"#),
+            format!(r#"{{{head},"blocks":[],"extra":1}}"#),
+            String::from(r#"{"workspaceId":"ws","blocks":[]}"#),
+            String::from(r#"{"workspaceId":null,"documentId":"doc","blocks":[]}"#),
+            block(r#","attrs":{"depth":4294967296}"#),
+            block(r#","attrs":{"level":256}"#),
+            block(r#","attrs":{"level":1.0}"#),
+            block(r#","attrs":{"depth":1,"depth":2}"#),
+            block(r#","attrs":{"colour":"red"}"#),
+            block(r#","attrs":[]"#),
+            block(r#","editable":"yes""#),
+            block(r#","text":1"#),
+            block(r#","blockId":"c""#),
+            format!(r#"{{{head},"blocks":[{{"blockId":null,"type":"code"}}]}}"#),
+            format!(r#"{{{head},"blocks":[{{"blockId":"b","type":"Code"}}]}}"#),
+            format!(r#"{{{head},"blocks":[{{"blockId":"b"}}]}}"#),
+            format!(r#"{{{head},"blocks":[{{"type":"code"}}]}}"#),
+            format!(r#"{{{head},"blocks":[{{"blockId":"b","type":"code"}}"#),
+            format!(r#"{{{head},"blocks":[{{"blockId":"b","type":"code"}}]"#),
+            format!(r#"{{{head},"blocks":[{{"blockId":"b","type":"code"}} {{"blockId":"c","type":"code"}}]}}"#),
+            format!(r#"{{{head} "blocks":[]}}"#),
+            format!(r#"{{,{head},"blocks":[]}}"#),
+            String::new(),
+        ];
+        for json in fast.iter().chain(&refused) {
+            let decoded = crate::json::from_json::<Page>(json).and_then(|page| page.validate().map(|()| page));
+            assert_eq!(Page::from_json(json), decoded, "{json}");
+        }
+        for json in &fast {
+            assert!(page(json).is_some(), "{json}");
+        }
+        for json in &refused {
+            assert!(page(json).is_none(), "{json}");
+        }
+        let escaped = page(&fast[4]).map(|page| page.blocks[0].clone());
+        assert_eq!(escaped.map(|b| (b.text, b.attrs.level)), Some(("e".into(), Some(1))));
     }
 }
