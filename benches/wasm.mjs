@@ -38,7 +38,7 @@ const builds = [["this build", pageai, join(root, "wasm", "pkg")], ...(baseline 
 
 // The main module's budget, gzip -9 (GNU gzip, as scripts/build-wasm counts and enforces it; Node's zlib at
 // level 9 counts about 2% more).
-const SIZE_BUDGET_BYTES = 286_000;
+const SIZE_BUDGET_BYTES = 284_800;
 // Issue 15's targets for a 10,000-block page; the load target is issue 29's.
 const DIRECT_TARGET_MS = 5;
 const LOAD_TARGET_MS = 6;

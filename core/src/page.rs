@@ -392,7 +392,7 @@ impl Page {
 
     /// The page read straight from its text, or `None` when it does not read that way.
     fn from_text(json: &str) -> Option<Self> {
-        crate::json::text::read(json)
+        crate::json::text::page(json)
     }
 
     /// Checks every block and that ids are unique.

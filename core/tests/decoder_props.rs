@@ -407,6 +407,28 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// `Page::from_json` reads a good page straight from its text (`json/text.rs`) and anything else through
+    /// the decoder: the answer, a page or an error, is the decoder's either way. The fixtures' pages, bent as
+    /// above, as JSON text.
+    #[test]
+    fn the_page_read_from_text_answers_what_the_decoder_answers(
+        sample in any::<usize>(),
+        mutations in prop::collection::vec((any::<usize>(), any::<u8>()), 0..3),
+    ) {
+        let pages: Vec<&Value> = samples().iter().filter(|(s, _)| s.name == "page").map(|(_, v)| v).collect();
+        let mut value = pages[sample % pages.len()].clone();
+        for (node, kind) in mutations {
+            mutate(&mut value, node, kind);
+        }
+        let text = value.to_string();
+        let decoded = pageai_core::json::from_json::<Page>(&text).and_then(|page| page.validate().map(|()| page));
+        prop_assert_eq!(Page::from_json(&text), decoded, "{}", text);
+    }
+}
+
 #[test]
 fn every_shape_has_a_sample_that_reads() {
     // Some fixtures hold bad arguments on purpose (`tool_result.unknown_field`); each shape needs one good one.
