@@ -46,7 +46,7 @@ async function main() {
   // The page found, its panels' first reads (suggestions, review sessions, audit, profile) start at once, so
   // the server answers them while the engine loads and the page is drawn.
   found.then(({ page }) => readPanelsAhead(documentId, page.workspaceId)).catch(() => {});
-  const [engine, { page, pageText, role, user }] = await Promise.all([loadEngine(), found]);
+  const [engine, { page, pageBytes, role, user }] = await Promise.all([loadEngine(), found]);
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -91,7 +91,7 @@ async function main() {
     engine,
     documentId,
     page,
-    pageText,
+    pageBytes,
     role,
     onModel: () => editor?.draw(),
     onSession: () => {
@@ -133,7 +133,8 @@ async function main() {
     accept: session().may("accept"),
     changeProfile: session().may("change_profile"),
   };
-  const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => contextPanel.pick(blockId) });
+  // A long page's rest is drawn once the page is open: its steps would otherwise hold up the panels' answers.
+  const pageView = createPageView($("#page-blocks"), { onPick: (blockId) => contextPanel.pick(blockId), restAfter: pageOpen });
   // A viewer edits too, but only as suggestions (core's role table: anyone may suggest, editors write).
   const editable = page.permission !== "read" && (may.write || may.suggest);
   const suggestSwitch = editable

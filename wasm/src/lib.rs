@@ -95,7 +95,7 @@ const VOCABULARY: &'static str = include_str!(concat!(env!("OUT_DIR"), "/vocabul
 /// `mnote_context_stale`.
 #[wasm_bindgen(js_name = buildContext, unchecked_return_type = "PageAiContextV1")]
 pub fn build_context_js(
-    #[wasm_bindgen(unchecked_param_type = "PageInput | string")] page: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PageInput | string | Uint8Array")] page: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ContextRequest | string")] request: JsValue,
     #[wasm_bindgen(js_name = contextId, unchecked_param_type = "string")] context_id: JsValue,
 ) -> Result<JsValue, JsValue> {

@@ -31,7 +31,7 @@ pub fn markdown_to_page(
 /// @throws {PageAiError} `mnote_invalid_page`, `mnote_invalid_arguments`.
 #[wasm_bindgen(js_name = pageToMarkdown)]
 pub fn page_to_markdown(
-    #[wasm_bindgen(unchecked_param_type = "PageInput | string")] page: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PageInput | string | Uint8Array")] page: JsValue,
 ) -> Result<String, JsValue> {
     let page = error::throw(interop::page(&page))?;
     Ok(markdown::export(&page))

@@ -17,7 +17,7 @@ use crate::{error, preview};
 /// @throws {PageAiError} `mnote_invalid_page`, and the executor's errors, as `PageSession.preview`.
 #[wasm_bindgen(js_name = validateOps, unchecked_return_type = "ToolResultV1")]
 pub fn validate_ops(
-    #[wasm_bindgen(unchecked_param_type = "PageInput | string")] page: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "PageInput | string | Uint8Array")] page: JsValue,
     #[wasm_bindgen(unchecked_param_type = "Operation[] | string")] operations: JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "ValidateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {

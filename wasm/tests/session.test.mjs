@@ -373,6 +373,28 @@ describe("PageSession.editBlock", () => {
   });
 });
 
+describe("a page as fetched", () => {
+  test("the JSON text's UTF-8 bytes load the page a string or an object loads; bytes that are not UTF-8 are a coded error", () => {
+    const text = JSON.stringify(page());
+    const bytes = new TextEncoder().encode(text);
+    const fromBytes = new pageai.PageSession(bytes);
+    assert.deepEqual(fromBytes.page(), new pageai.PageSession(text).page());
+    assert.deepEqual(fromBytes.page(), new pageai.PageSession(page()).page());
+    assert.equal(fromBytes.page().blocks[1].text, "本周完成了第一版计划，下周开始第二阶段。", "CJK text arrives whole");
+    // A view into a larger buffer is read from its own offset, not from the buffer's start.
+    const framed = new Uint8Array(bytes.length + 8);
+    framed.set(bytes, 4);
+    assert.deepEqual(new pageai.PageSession(framed.subarray(4, 4 + bytes.length)).page(), fromBytes.page());
+    // The same page checks as from text: a duplicate id is the page's error.
+    const twice = page();
+    twice.blocks.push({ ...twice.blocks[0] });
+    coded(() => new pageai.PageSession(new TextEncoder().encode(JSON.stringify(twice))), "mnote_invalid_page");
+    const broken = Uint8Array.from([...bytes.subarray(0, 40), 0xff, ...bytes.subarray(40)]);
+    const e = coded(() => new pageai.PageSession(broken), "mnote_invalid_arguments");
+    assert.match(e.message, /UTF-8.*offset 40/);
+  });
+});
+
 describe("a freed session", () => {
   test("answers every call with a coded error, not a crash", () => {
     const session = new pageai.PageSession(page());

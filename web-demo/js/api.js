@@ -72,15 +72,17 @@ async function exchange(path, init = {}) {
   } catch {
     throw new ApiError(0, null);
   }
-  // The text is kept for a reader that hands it on as is (a page to the WASM session reads fastest as text).
-  const text = await response.text().catch(() => "");
+  // The body's bytes are kept for a reader that hands them on as they came: the WASM session reads a page
+  // fastest from its UTF-8 bytes (a string is encoded again on its way in).
+  const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
   let body = null;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(utf8.decode(bytes));
   } catch {}
   if (!response.ok) throw new ApiError(response.status, body);
-  return { body, text, headers: response.headers };
+  return { body, bytes, headers: response.headers };
 }
+const utf8 = new TextDecoder();
 
 /** Stores a new page under `documentId` (`PUT /api/documents/{id}`): `{title, blocks}`. */
 export const createDocument = (documentId, page) =>
@@ -98,12 +100,13 @@ export const fetchDocument = (documentId) => request(`/api/documents/${encodeURI
  * which the Worker names in the `x-mnote-role` header of the page's GET, and their user id (`x-mnote-user`):
  * the WASM session previews writes for that role, so a viewer's preview says "held" where the server would
  * hold the write, and the id tells the person's own suggestions (theirs to withdraw) from others'.
- * `pageText` is the page as the server sent it, for the session to read (faster than an object).
+ * `pageBytes` is the page's JSON as the server sent it (UTF-8), for the session to read: faster than an
+ * object or a string.
  */
 export async function fetchDocumentAndRole(documentId) {
-  const { body, text, headers } = await exchange(`/api/documents/${encodeURIComponent(documentId)}`);
+  const { body, bytes, headers } = await exchange(`/api/documents/${encodeURIComponent(documentId)}`);
   const role = headers.get("x-mnote-role");
-  return { page: body, pageText: text, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner", user: headers.get("x-mnote-user") };
+  return { page: body, pageBytes: bytes, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner", user: headers.get("x-mnote-user") };
 }
 
 /**

@@ -39,8 +39,9 @@ const SUGGESTING_STATES = { saved: "suggested", saving: "suggesting", unsaved: "
  * @param {object} deps.engine the loaded WASM engine (`PageSession`, `isPageAiError`, `mintIdempotencyKey`)
  * @param {string} deps.documentId
  * @param {object} deps.page the stored page
- * @param {string} [deps.pageText] the same page as the server's JSON text, when at hand: the session reads
- *   text without first turning the object back into text (a 10,000-block page: tens of milliseconds)
+ * @param {Uint8Array} [deps.pageBytes] the same page as the server's JSON, its UTF-8 bytes, when at hand: the
+ *   session reads them as they are, without turning the object back into text or encoding a string (a
+ *   10,000-block page: tens of milliseconds)
  * @param {"viewer" | "editor" | "owner"} [deps.role] the person's role in the page's workspace: the session
  *   previews writes for it (`owner` when omitted)
  * @param {() => void} deps.onModel the person's page or its conflicts changed: draw them
@@ -49,8 +50,8 @@ const SUGGESTING_STATES = { saved: "suggested", saving: "suggesting", unsaved: "
  * @param {(session: object | null) => void} [deps.onSuggested] a batch was suggested (the review session
  *   that holds it), or only withdrawn (null)
  */
-export function createEditSync({ engine, documentId, page, pageText, role = "owner", onModel, onSession, onStatus, onSuggested }) {
-  let session = new engine.PageSession(pageText ?? page, { role });
+export function createEditSync({ engine, documentId, page, pageBytes, role = "owner", onModel, onSession, onStatus, onSuggested }) {
+  let session = new engine.PageSession(pageBytes ?? page, { role });
   let meta = metaOf(page);
   let model = page.blocks.map(copy);
   /** blockId → {theirs: Block | null, yours: Block}: blocks both sides changed, waiting for the person. */

@@ -26,9 +26,11 @@ const TYPE_LABELS = {
 
 /**
  * @param {HTMLElement} root where the blocks go
- * @param {{ onPick: (blockId: string) => void }} handlers
+ * @param {{ onPick: (blockId: string) => void, restAfter?: Promise<unknown> }} handlers `restAfter`: a long
+ *   page's blocks past its top are drawn once it settles (the page's panels have read what they show), so
+ *   those steps do not stand between the panels' answers and the person
  */
-export function createPageView(root, { onPick }) {
+export function createPageView(root, { onPick, restAfter = Promise.resolve() }) {
   let elements = new Map(); // blockId → element
   let blocks = new Map(); // blockId → [block, list number], to restore a block after a preview
   let previewed = []; // ids of blocks that show a diff now
@@ -253,9 +255,20 @@ export function createPageView(root, { onPick }) {
     const partial = lastDraw !== null && drawn < lastDraw[0].blocks.length;
     root.dataset.drawn = partial ? "partial" : "all";
     // When the browser is idle (the page shown, its requests answered, no input waiting), at the latest
-    // after DRAW_WAIT_MS.
-    if (partial) more = requestIdleCallback(drawMore, { timeout: DRAW_WAIT_MS });
+    // after DRAW_WAIT_MS; the first step waits for `restAfter`. A person who asks for a block further down
+    // meanwhile gets the page drawn at once (`reveal`).
+    if (!partial) return;
+    if (settled) more = requestIdleCallback(drawMore, { timeout: DRAW_WAIT_MS });
+    else if (!waiting) {
+      waiting = true;
+      void restAfter.finally(() => {
+        settled = true;
+        drawLater();
+      });
+    }
   }
+  let settled = false;
+  let waiting = false;
 
   /**
    * Draws the next DRAW_STEP blocks of the last rendered page, after the drawn ones, which are as drawn:

@@ -24,8 +24,15 @@ export function sessionName(session, prompts) {
   return session?.source?.origin === "hermes" ? `Hermes: ${what}` : what;
 }
 
-/** Sessions newest change first; ISO-8601 times compare as strings. */
-export const byTime = (sessions) => [...sessions].sort((a, b) => String(b.updatedAt ?? "").localeCompare(String(a.updatedAt ?? "")));
+/**
+ * Sessions newest change first; ISO-8601 times compare as strings, code unit by code unit (not with
+ * `localeCompare`: the page's first one sets up the locale's collation, ~20 ms of a long page's open).
+ */
+export const byTime = (sessions) =>
+  [...sessions].sort((a, b) => {
+    const [x, y] = [String(a.updatedAt ?? ""), String(b.updatedAt ?? "")];
+    return x < y ? 1 : x > y ? -1 : 0;
+  });
 
 /** The sessions worth a name now: the ones the list shows, every open one and `SHOWN` of the others. */
 export function shownSessions(sessions, open) {
