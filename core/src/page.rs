@@ -16,6 +16,9 @@ use xxhash_rust::xxh3::Xxh3;
 use crate::error::{Error, Result};
 pub use crate::history::BlockHistory;
 
+/// A good page read straight from its JSON text, by hand (the hot path of `new PageSession`).
+mod text;
+
 /// The longest block id allowed.
 pub const MAX_BLOCK_ID_LEN: usize = 64;
 
@@ -374,7 +377,7 @@ impl Page {
 
     /// Parses and validates a page from JSON, with a JSON pointer in any error.
     ///
-    /// A good page is read straight from the text into the typed page (`json::text`); only text
+    /// A good page is read straight from the text into the typed page (`page::text`); only text
     /// that does not read there goes through core's one decoder ([`crate::json::from_json`]), which answers
     /// its error as for every other shape. On a 10,000-block page that halves `new PageSession`
     /// (`benches/wasm.mjs`): the decoder first builds a JSON value of the whole page. The fast read accepts
@@ -392,7 +395,7 @@ impl Page {
 
     /// The page read straight from its text, or `None` when it does not read that way.
     fn from_text(json: &str) -> Option<Self> {
-        crate::json::text::page(json)
+        text::page(json)
     }
 
     /// Checks every block and that ids are unique.

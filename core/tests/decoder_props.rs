@@ -410,7 +410,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
-    /// `Page::from_json` reads a good page straight from its text (`json/text.rs`) and anything else through
+    /// `Page::from_json` reads a good page straight from its text (`page/text.rs`) and anything else through
     /// the decoder: the answer, a page or an error, is the decoder's either way. The fixtures' pages, bent as
     /// above, as JSON text.
     #[test]

@@ -4,8 +4,8 @@
 //! Every shape is read through [`from_value_ref`], so a failure anywhere names its field the same way
 //! (`mnote_invalid_arguments` with `details.pointer`), and the browser package carries one copy of the
 //! parsing code. The one exception is a good page, which [`crate::page::Page::from_json`] reads straight from
-//! its text first (`text.rs`: all or nothing, accepting only what the decoder accepts); anything that does
-//! not read there is read here, for the same answer.
+//! its text first (`page/text.rs`: all or nothing, accepting only what the decoder accepts); anything that
+//! does not read there is read here, for the same answer.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -17,7 +17,6 @@ use crate::error::{Error, FieldError};
 
 mod decoder;
 pub(crate) mod tagged;
-pub(crate) mod text;
 
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
 ///

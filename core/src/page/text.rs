@@ -27,7 +27,7 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::page::{Attrs, Block, BlockHistory, BlockType, Page, Permission};
+use super::{Attrs, Block, BlockHistory, BlockType, Page, Permission};
 
 /// The page `json` is, or `None` when the text is not one that this reader is sure of.
 pub(crate) fn page(json: &str) -> Option<Page> {
