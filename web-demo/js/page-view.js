@@ -261,10 +261,11 @@ export function createPageView(root, { onPick, restAfter = Promise.resolve() }) 
     if (settled) more = requestIdleCallback(drawMore, { timeout: DRAW_WAIT_MS });
     else if (!waiting) {
       waiting = true;
-      void restAfter.finally(() => {
+      const go = () => {
         settled = true;
         drawLater();
-      });
+      };
+      restAfter.then(go, go); // a page that failed to open still gets its blocks
     }
   }
   let settled = false;
