@@ -259,17 +259,14 @@ export function createPageView(root, { onPick, restAfter = Promise.resolve() }) 
     // meanwhile gets the page drawn at once (`reveal`).
     if (!partial) return;
     if (settled) more = requestIdleCallback(drawMore, { timeout: DRAW_WAIT_MS });
-    else if (!waiting) {
-      waiting = true;
-      const go = () => {
-        settled = true;
-        drawLater();
-      };
-      restAfter.then(go, go); // a page that failed to open still gets its blocks
-    }
+    else rest ??= restAfter.then(settle, settle); // a page that failed to open still gets its blocks
   }
   let settled = false;
-  let waiting = false;
+  let rest = null; // restAfter, waited on once
+  const settle = () => {
+    settled = true;
+    drawLater();
+  };
 
   /**
    * Draws the next DRAW_STEP blocks of the last rendered page, after the drawn ones, which are as drawn:

@@ -35,6 +35,7 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
   const state = { sessions: [], counts: { open: 0, all: 0 }, bodies: new Map(), current: null, checked: new Set(), busy: false, notices: new Map() };
   // The states in which a session waits for a person (core's list), for the count and the default pick.
   const open = (s) => engine.vocabulary.openReviewStates.includes(s.state);
+  let drawnAuthor = null; // whom the shown session's head names, as last drawn (`redraw`)
 
   /** Reloads the list and the session shown (the newest open one, or the one picked). */
   async function refresh(pick = state.current?.sessionId) {
@@ -154,6 +155,7 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
     const gates = engine.reviewVerbs(session).map((gate) => (canDecide ? gate : { ...gate, allowed: false }));
     const allows = (verb) => gates.some((g) => g.verb === verb && g.allowed);
     const notice = state.notices.get(session.sessionId);
+    drawnAuthor = authorOf(session.sessionId);
     return h(
       "div",
       { class: "review-session", id: "review-session", "data-session-id": session.sessionId, "data-state": session.state },
@@ -266,7 +268,9 @@ export function createReviewPanel(root, { documentId, canDecide = true, prompts,
 
   return {
     refresh,
-    /** Draws the panel again with what it has read: whom a session's suggestion is by (`authorOf`) is known. */
-    redraw: paint,
+    /** Draws the panel again when the shown session's author (`authorOf`) is now named otherwise. */
+    redraw() {
+      if (state.current && authorOf(state.current.sessionId) !== drawnAuthor) paint();
+    },
   };
 }
