@@ -394,7 +394,8 @@ describe("web demo", () => {
     assert.match(await page.locator("#review-notice").innerText(), new RegExp(`Applied · revision ${before.revision + 1}`));
     assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 1}`);
     assert.match(await page.locator(`#page-blocks [data-block-id="${block}"]`).innerText(), /finance review/);
-    assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.accept");
+    // The audit log follows the action (its own read, beside the session's).
+    await page.waitForSelector('#audit-list .audit-entry:first-child[data-action="review.accept"]');
     // Applied: every verb keeps its button; only revert is enabled, and the others say why, naming only
     // the verbs a person can use.
     assert.deepEqual(await reviewButtons(), [
@@ -410,7 +411,8 @@ describe("web demo", () => {
     await page.waitForSelector("#review-session[data-state=reverted]");
     assert.equal(await page.locator("#doc-revision").innerText(), `Revision ${before.revision + 2}`);
     assert.match(await page.locator(`#page-blocks [data-block-id="${block}"]`).innerText(), /numbers check/);
-    assert.equal(await page.locator("#audit-list .audit-entry").first().getAttribute("data-action"), "review.revert");
+    // The audit log follows the action (its own read, beside the session's).
+    await page.waitForSelector('#audit-list .audit-entry:first-child[data-action="review.revert"]');
   });
 
   test("a held write turns stale when its block changes; retry previews it again and it applies", async () => {

@@ -13,9 +13,14 @@ const SHOWN = 10;
 export function createAuditPanel(root, { documentId }) {
   const state = { entries: [], head: null, verdict: null, busy: false };
 
-  /** Reads the newest entries again. A verdict about an older head no longer holds, so it goes. */
+  /**
+   * Reads the newest entries again. A verdict about an older head no longer holds, so it goes. Reads overlap
+   * (a write's own refresh, the live channel's): the log only grows, so an answer older than the one shown
+   * (it left the server before a later entry) is dropped rather than painted over the newer list.
+   */
   async function refresh() {
     const { entries, head } = await fetchRecentAudit(documentId, SHOWN);
+    if ((head?.seq ?? 0) < (state.head?.seq ?? 0)) return;
     if (state.verdict && state.verdict.seq !== (head?.seq ?? 0)) state.verdict = null;
     state.entries = entries;
     state.head = head;
