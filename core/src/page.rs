@@ -5,7 +5,7 @@
 //! [`Page::revision_ref`] for one block. Hashes are XXH3-64 over a length-prefixed canonical encoding, so
 //! they are identical on every platform, native and WASM.
 
-use alloc::borrow::{Cow, ToOwned};
+use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -406,7 +406,7 @@ impl Page {
         let mut seen = HashSet::with_capacity(self.blocks.len());
         for (i, block) in self.blocks.iter().enumerate() {
             block.validate_at(&|| format!("/blocks/{i}"))?;
-            if !seen.insert(Cow::Borrowed(block.block_id.as_str())) {
+            if !seen.insert(block.block_id.as_str()) {
                 return Err(Error::invalid_page(
                     format!("/blocks/{i}/blockId"),
                     format!("duplicate block id {:?}", block.block_id),

@@ -58,6 +58,9 @@ struct Text<'de> {
 
 impl<'de> Text<'de> {
     /// The next byte after JSON whitespace, not taken.
+    // This and `eat` run once or more per token. The browser package is built at opt-level z, where they
+    // stay calls; inlined, `new PageSession` at 10,000 blocks is about 9% faster, for 333 B gzipped.
+    #[inline(always)]
     fn peek(&mut self) -> Option<u8> {
         let bytes = self.json.as_bytes();
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(self.at) {
@@ -67,6 +70,7 @@ impl<'de> Text<'de> {
     }
 
     /// Takes `byte`, after whitespace.
+    #[inline(always)]
     fn eat(&mut self, byte: u8) -> Result<(), Refused> {
         match self.peek() == Some(byte) {
             true => {
