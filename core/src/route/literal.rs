@@ -11,6 +11,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::normalize::lower;
 use crate::page::{Block, Page};
 
 /// How a literal was found on the page.
@@ -79,15 +80,6 @@ fn folded_hits(text: &str, needle: &str) -> Vec<(usize, usize)> {
         }
     }
     hits
-}
-
-/// A char's simple lowercase, or the char itself when lowercasing would change its length.
-fn lower(c: char) -> char {
-    let mut l = c.to_lowercase();
-    match (l.next(), l.next()) {
-        (Some(single), None) => single,
-        _ => c,
-    }
 }
 
 /// Whether every occurrence of `literal` in `text` stands alone: not glued to a Latin letter or digit on a
