@@ -7,7 +7,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -111,7 +111,9 @@ fn canonical(value: &Value, out: &mut String) {
             }
             out.push(']');
         }
-        scalar => out.push_str(&scalar.to_string()),
+        // serde_json's compact text, as `Display` writes it; through `to_string` the browser package carries
+        // one writer of a value, where `Display` brings its pretty one too.
+        scalar => out.push_str(&serde_json::to_string(scalar).unwrap_or_default()),
     }
 }
 
@@ -122,7 +124,7 @@ fn object(entries: alloc::vec::Vec<(&String, &Value)>, out: &mut String) {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(&Value::String(key.clone()).to_string());
+        out.push_str(&serde_json::to_string(key.as_str()).unwrap_or_default());
         out.push(':');
         canonical(value, out);
     }
