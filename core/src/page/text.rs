@@ -234,9 +234,32 @@ impl<'de> Text<'de> {
         if !core::mem::take(first) {
             self.eat(b',')?;
         }
-        let key = self.string()?;
+        let key = self.key_string()?;
         self.eat(b':')?;
         Ok(Some(key))
+    }
+
+    /// A member's key. Keys are short: read byte by byte when the quote comes next and the key is plain (the
+    /// word scan of [`Text::string`] costs more than it saves on seven bytes; keys are a third of a page's
+    /// tokens), else as any string.
+    fn key_string(&mut self) -> Result<Cow<'de, str>, Refused> {
+        let bytes = self.json.as_bytes();
+        if bytes.get(self.at) == Some(&b'"') {
+            let start = self.at + 1;
+            let mut end = start;
+            while let Some(&b) = bytes.get(end) {
+                match b {
+                    b'"' => {
+                        self.at = end + 1;
+                        return self.json.get(start..end).map(Cow::Borrowed).ok_or(Refused);
+                    }
+                    b'\\' => break,
+                    b if b < 0x20 => return Err(Refused),
+                    _ => end += 1,
+                }
+            }
+        }
+        self.string()
     }
 
     /// `None` for `null`, else what `read` reads.
