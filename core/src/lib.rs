@@ -59,6 +59,8 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 extern crate alloc;
+// `#[derive(Read)]` names core as `::pageai_core`, inside core too.
+extern crate self as pageai_core;
 
 pub mod audit;
 pub mod context;

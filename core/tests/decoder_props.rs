@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use pageai_core::context::{ContextRequest, Scope};
 use pageai_core::error::Error;
-use pageai_core::json::from_value_ref;
+use pageai_core::json::{Read, from_value_ref, from_value_serde};
 use pageai_core::manifest::args::{
     ApplyBlockOpsArgs, BlockDeleteArgs, BlockFetchArgs, BlockInsertArgs, BlockMoveArgs, BlockUpdateArgs, DocFetchArgs,
     DocSearchArgs, PageSaveArgs, PlanUpdateArgs,
@@ -32,8 +32,17 @@ use serde_json::{Value, json};
 /// What a decoder answers: the value read (as JSON), or the first bad field's pointer and reason.
 type Answer = Result<Value, (String, String)>;
 
-fn core_answer<T: DeserializeOwned + Serialize>(value: &Value) -> Answer {
-    match from_value_ref::<T>(value) {
+fn core_answer<T: Read + Serialize>(value: &Value) -> Answer {
+    answer(from_value_ref::<T>(value))
+}
+
+/// Core's answer through serde's `Deserialize` (`from_value_serde`, for shapes without a `Read`).
+fn core_serde_answer<T: DeserializeOwned + Serialize>(value: &Value) -> Answer {
+    answer(from_value_serde::<T>(value))
+}
+
+fn answer<T: Serialize>(read: Result<T, Error>) -> Answer {
+    match read {
         Ok(t) => Ok(serde_json::to_value(&t).unwrap()),
         Err(Error::InvalidArguments { pointer, reason, .. }) => Err((pointer, reason)),
         Err(other) => panic!("not an invalid-arguments error: {other:?}"),
@@ -527,15 +536,96 @@ fn externally_tagged_enums_and_odd_containers_agree_too() {
         json!(null),
     ];
     for case in cases {
-        assert_eq!(core_answer::<Holder>(&case), oracle_answer::<Holder>(&case), "{case}");
+        assert_eq!(core_serde_answer::<Holder>(&case), oracle_answer::<Holder>(&case), "{case}");
     }
     // serde_json reads these as a Holder, its fields in order, or fails on the length; core refuses them.
     for case in [json!([[], [1, true], {}, "x"]), json!([[], [1, true], {}, "x", 5]), json!([[]])] {
-        assert!(oracle_answer::<Holder>(&case) != core_answer::<Holder>(&case));
+        assert!(oracle_answer::<Holder>(&case) != core_serde_answer::<Holder>(&case));
         assert_eq!(
-            core_answer::<Holder>(&case),
+            core_serde_answer::<Holder>(&case),
             Err((String::new(), "invalid type: array, expected an object".into())),
             "{case}"
         );
+    }
+}
+
+#[test]
+fn derived_readers_agree_on_enums_names_and_numbers() {
+    // What `#[derive(Read)]` writes beyond the wire shapes above: struct variants, a unit variant given as
+    // an object, the wordings of a short list of names, every integer width, floats, boxes and maps.
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
+    enum E {
+        Unit,
+        TwoWords,
+        Struct {
+            a_b: u8,
+            #[serde(default)]
+            c: Option<String>,
+        },
+    }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct One {
+        only: bool,
+    }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct Two {
+        a: u16,
+        b: u32,
+    }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct Nothing {}
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Holder {
+        e: Vec<E>,
+        m: std::collections::BTreeMap<String, Option<u16>>,
+        #[serde(default)]
+        big_n: i64,
+        f: Option<f64>,
+        x: Option<Box<usize>>,
+        one: Option<One>,
+        two: Option<Two>,
+        nothing: Option<Nothing>,
+        #[serde(default)]
+        small: Vec<u8>,
+    }
+    let cases = [
+        json!({"e": ["unit", "two_words", {"struct": {"aB": 1}}], "m": {"k": null, "l": 3}, "bigN": -4, "f": 1.5}),
+        json!({"e": [{"unit": null}], "m": {}, "f": 2, "x": 7}),
+        json!({"e": [{"unit": 3}], "m": {}}),
+        json!({"e": [{"two_words": {}}], "m": {}}),
+        json!({"e": ["struct"], "m": {}}),
+        json!({"e": [{"struct": 1}], "m": {}}),
+        json!({"e": [{"struct": {"aB": 1, "d": 1}}], "m": {}}),
+        json!({"e": [{"struct": {"c": "x"}}], "m": {}}),
+        json!({"e": [{"struct": {"aB": 300}}], "m": {}}),
+        json!({"e": [{"nope": 1}], "m": {}}),
+        json!({"e": [{"unit": null, "struct": {}}], "m": {}}),
+        json!({"e": [4], "m": {}}),
+        json!({"e": [], "m": {"a/b~c": 70000}}),
+        json!({"e": [], "m": {"a": -1}}),
+        json!({"e": [], "m": [], "bigN": 1.5}),
+        json!({"e": [], "m": {}, "bigN": 18446744073709551615u64}),
+        json!({"e": [], "m": {}, "f": "1"}),
+        json!({"e": [], "m": {}, "x": -3}),
+        json!({"e": [], "m": {}, "one": {"only": true, "other": 1}}),
+        json!({"e": [], "m": {}, "one": {}}),
+        json!({"e": [], "m": {}, "two": {"a": 1, "b": 2, "c": 3}}),
+        json!({"e": [], "m": {}, "two": {"a": 70000, "b": 5000000000u64}}),
+        json!({"e": [], "m": {}, "two": {"b": -1}}),
+        json!({"e": [], "m": {}, "nothing": {"z": 1}}),
+        json!({"e": [], "m": {}, "nothing": "x"}),
+        json!({"e": [], "m": {}, "small": [1, 256, true]}),
+        json!({"e": [], "m": {}, "small": "x", "zz": 1}),
+        json!({"m": {}}),
+        json!({}),
+        json!(null),
+    ];
+    for case in cases {
+        assert_eq!(core_answer::<Holder>(&case), oracle_answer::<Holder>(&case), "{case}");
     }
 }

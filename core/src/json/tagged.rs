@@ -51,14 +51,14 @@ macro_rules! internally_tagged {
 
         const _: () = {
             /// The same enum, externally tagged: what serde derives `Deserialize` for.
-            #[derive(serde::Deserialize)]
+            #[derive(serde::Deserialize, $crate::json::Read)]
             #[$twin]
             enum Twin {
                 $( $variant $({ $( $(#[$fattr])* $field : $fty ),* })? ),*
             }
 
             /// The variants' names, which the tag must be one of.
-            #[derive(serde::Deserialize)]
+            #[derive(serde::Deserialize, $crate::json::Read)]
             #[$twin]
             enum Kind {
                 $( $variant ),*
@@ -80,6 +80,19 @@ macro_rules! internally_tagged {
                         $( Kind::$variant => $crate::json::tagged::internally_tagged!(@unit $({ $($field),* })?) ),*
                     };
                     $crate::json::tagged::read::<Twin, D::Error>(name, rest, unit).map(Self::from)
+                }
+            }
+
+            impl $crate::json::Read for $name {
+                fn read(at: $crate::json::read::At<'_>) -> Result<Self, $crate::json::read::Error> {
+                    let expecting = concat!("internally tagged enum ", stringify!($name));
+                    fn kind(at: $crate::json::read::At<'_>) -> Result<usize, $crate::json::read::Error> {
+                        <Kind as $crate::json::Read>::read(at).map(|kind| kind as usize)
+                    }
+                    let (index, name, rest) = at.tagged($tag, expecting, &kind)?;
+                    let units = [$( $crate::json::tagged::internally_tagged!(@unit $({ $($field),* })?) ),*];
+                    let unit = units.get(index).copied().unwrap_or_default();
+                    $crate::json::read::twin::<Twin>(name, rest, unit).map(Self::from)
                 }
             }
         };
