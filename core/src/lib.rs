@@ -38,7 +38,8 @@
 //!   Hermes session ids that name their document, read back); the caller brings the randomness.
 //! - [`limits`]: how large one stored record, one block and one page may grow; every write is measured
 //!   against them before anything is stored.
-//! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.
+//! - [`json`]: the one JSON reader (each shape's [`json::Read`], derived from its serde attributes; errors
+//!   name the field by JSON pointer) and encoder.
 //! - [`wire`]: every versioned wire DTO (`mnote.*.v1`) and its schema id, one file per schema, and the coded
 //!   error body.
 //!
