@@ -1,7 +1,9 @@
-//! Core's decoder (`json::from_value_ref`) answers what `serde_path_to_error` over serde_json's `Value`
-//! answers, the decoder it replaced: the same result for a good input, and for a bad one the same first
-//! pointer and reason. The one difference is meant: core reads a struct from an object only, where serde_json
-//! also takes an array of the fields in order.
+//! Core's reader (`json::from_value_ref`: each shape's `json::Read`, derived from its serde attributes)
+//! answers what `serde_path_to_error` over serde_derive's `Deserialize` and serde_json's `Value` answers, the
+//! decoder it replaced: the same result for a good input, and for a bad one the same first pointer and
+//! reason. The one difference is meant: core reads a struct from an object only, where serde_json also takes
+//! an array of the fields in order. Core's serde deserializer (`json::from_value_serde`, for shapes without a
+//! `Read`) is held to the same on the shapes `Read` does not take (tuples, newtype and tuple variants).
 //!
 //! The inputs are the golden fixtures' inputs and outputs (pages, context requests, profiles, every tool's
 //! arguments, contexts, tool results, review sessions, tool events), each bent by a few random mutations:
@@ -628,4 +630,100 @@ fn derived_readers_agree_on_enums_names_and_numbers() {
     for case in cases {
         assert_eq!(core_answer::<Holder>(&case), oracle_answer::<Holder>(&case), "{case}");
     }
+}
+
+#[test]
+fn derived_readers_follow_every_rename_rule_and_field_attribute() {
+    // serde's rename rules, on fields and on variants, and the field attributes `#[derive(Read)]` reads.
+    macro_rules! rule {
+        ($name:ident, $enum:ident, $rule:literal) => {
+            #[derive(Debug, serde::Deserialize, Read, Serialize)]
+            #[serde(rename_all = $rule, deny_unknown_fields)]
+            struct $name {
+                two_words: Option<u8>,
+                #[serde(default)]
+                r#type: Option<$enum>,
+            }
+            #[derive(Debug, serde::Deserialize, Read, Serialize)]
+            #[serde(rename_all = $rule)]
+            enum $enum {
+                TwoWords,
+                One,
+            }
+        };
+    }
+    rule!(Lower, LowerE, "lowercase");
+    rule!(Upper, UpperE, "UPPERCASE");
+    rule!(Pascal, PascalE, "PascalCase");
+    rule!(Camel, CamelE, "camelCase");
+    rule!(Snake, SnakeE, "snake_case");
+    rule!(Screaming, ScreamingE, "SCREAMING_SNAKE_CASE");
+    rule!(Kebab, KebabE, "kebab-case");
+    rule!(ScreamingKebab, ScreamingKebabE, "SCREAMING-KEBAB-CASE");
+
+    fn seven() -> u8 {
+        7
+    }
+    fn null_as_seven<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+        Ok(<Option<u8> as serde::Deserialize>::deserialize(d)?.unwrap_or_else(seven))
+    }
+    #[derive(Debug, Default, PartialEq, serde::Deserialize, Read, Serialize)]
+    #[serde(transparent)]
+    struct Ids(Vec<String>);
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Fields {
+        #[serde(default = "seven")]
+        by_path: u8,
+        #[serde(default = "seven", deserialize_with = "null_as_seven")]
+        #[read(null_as_default)]
+        null_as_path: u8,
+        #[serde(rename = "renamed")]
+        ids: Ids,
+        #[serde(skip)]
+        skipped: Option<u8>,
+        #[serde(default)]
+        by_default: Ids,
+    }
+    let names = ["two_words", "twoWords", "TwoWords", "TWO_WORDS", "two-words", "TWO-WORDS", "twowords", "TWOWORDS"];
+    let types = ["two_words", "twoWords", "TwoWords", "TWO_WORDS", "two-words", "TWO-WORDS", "twowords", "TWOWORDS"];
+    let kinds = ["type", "Type", "TYPE"];
+    for name in names {
+        for (kind, ty) in kinds.iter().zip(types.iter().cycle().skip(names.len() / 2)) {
+            for case in [json!({name: 3}), json!({name: 3, *kind: *ty}), json!({*kind: "one"}), json!({*kind: "One"})] {
+                assert_eq!(core_answer::<Lower>(&case), oracle_answer::<Lower>(&case), "{case}");
+                assert_eq!(core_answer::<Upper>(&case), oracle_answer::<Upper>(&case), "{case}");
+                assert_eq!(core_answer::<Pascal>(&case), oracle_answer::<Pascal>(&case), "{case}");
+                assert_eq!(core_answer::<Camel>(&case), oracle_answer::<Camel>(&case), "{case}");
+                assert_eq!(core_answer::<Snake>(&case), oracle_answer::<Snake>(&case), "{case}");
+                assert_eq!(core_answer::<Screaming>(&case), oracle_answer::<Screaming>(&case), "{case}");
+                assert_eq!(core_answer::<Kebab>(&case), oracle_answer::<Kebab>(&case), "{case}");
+                assert_eq!(core_answer::<ScreamingKebab>(&case), oracle_answer::<ScreamingKebab>(&case), "{case}");
+            }
+        }
+    }
+    for ty in types {
+        for enumeration in [json!(ty), json!({ty: null})] {
+            let case = json!({"type": enumeration});
+            assert_eq!(core_answer::<Snake>(&case), oracle_answer::<Snake>(&case), "{case}");
+            assert_eq!(core_answer::<Kebab>(&case), oracle_answer::<Kebab>(&case), "{case}");
+        }
+    }
+    let cases = [
+        json!({"renamed": ["a"]}),
+        json!({"renamed": ["a"], "byPath": 1, "nullAsPath": null, "byDefault": ["b"]}),
+        json!({"renamed": ["a"], "nullAsPath": 2}),
+        json!({"renamed": "a"}),
+        json!({"ids": ["a"]}),
+        json!({"renamed": ["a"], "skipped": 1}),
+        json!({"renamed": ["a"], "byPath": null}),
+        json!({"renamed": ["a"], "byDefault": null}),
+        json!({}),
+    ];
+    for case in cases {
+        assert_eq!(core_answer::<Fields>(&case), oracle_answer::<Fields>(&case), "{case}");
+    }
+    // A skipped field is never read: its default.
+    let read = from_value_ref::<Fields>(&json!({"renamed": []})).map(|fields| fields.skipped);
+    assert_eq!(read.ok(), Some(None));
 }
