@@ -43,7 +43,7 @@ pub(super) struct Failure {
 /// a JSON float is only ever worded by serde_json's own shortest form. Here every kind of `Unexpected` is
 /// spelled out as serde words it and a float as serde_json does ([`Number`]'s display), so nothing reaches
 /// core's. `serde_json::Error` displays a message made by `custom` as the message itself (what
-/// [`super::reason_of`] reads), so the two agree byte for byte; the decoder's property test holds them to
+/// `json::reason_of` reads), so the two agree byte for byte; the decoder's property test holds them to
 /// that against serde_path_to_error.
 /// Boxed, so that a `Result` carrying it is as small as one carrying serde_json's (a pointer): a wider
 /// error makes every visitor's code larger.
