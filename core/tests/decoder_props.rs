@@ -723,6 +723,22 @@ fn derived_readers_follow_every_rename_rule_and_field_attribute() {
     for case in cases {
         assert_eq!(core_answer::<Fields>(&case), oracle_answer::<Fields>(&case), "{case}");
     }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(default, deny_unknown_fields)]
+    struct AllDefault {
+        a: u8,
+        b: Option<String>,
+        #[serde(default = "seven")]
+        c: u8,
+    }
+    impl Default for AllDefault {
+        fn default() -> Self {
+            AllDefault { a: 3, b: Some("b".into()), c: 4 }
+        }
+    }
+    for case in [json!({}), json!({"a": 1}), json!({"b": null}), json!({"c": null}), json!({"d": 1}), json!(1)] {
+        assert_eq!(core_answer::<AllDefault>(&case), oracle_answer::<AllDefault>(&case), "{case}");
+    }
     // A skipped field is never read: its default.
     let read = from_value_ref::<Fields>(&json!({"renamed": []})).map(|fields| fields.skipped);
     assert_eq!(read.ok(), Some(None));

@@ -41,7 +41,7 @@ struct Container {
 }
 
 /// How a field is read when it is missing or null.
-enum Default_ {
+enum FieldDefault {
     /// It must be there.
     None,
     /// `Default::default()`.
@@ -53,7 +53,7 @@ enum Default_ {
 /// serde's (and `#[read]`'s) attributes of a field or variant.
 struct Member {
     rename: Option<String>,
-    default: Default_,
+    default: FieldDefault,
     skip: bool,
     /// `deserialize_with`: the field needs `#[read(...)]`.
     custom: bool,
@@ -105,7 +105,7 @@ fn container(attrs: &[Attribute]) -> Result<Container> {
 fn member(attrs: &[Attribute]) -> Result<Member> {
     let mut out = Member {
         rename: None,
-        default: Default_::None,
+        default: FieldDefault::None,
         skip: false,
         custom: false,
         null_as_default: false,
@@ -120,9 +120,9 @@ fn member(attrs: &[Attribute]) -> Result<Member> {
                     "rename" if meta.input.peek(syn::Token![=]) => out.rename = Some(string(&meta)?),
                     "rename_all" if meta.input.peek(syn::Token![=]) => out.rename_all = Some(string(&meta)?),
                     "default" if meta.input.peek(syn::Token![=]) => {
-                        out.default = Default_::Path(syn::parse_str(&string(&meta)?)?)
+                        out.default = FieldDefault::Path(syn::parse_str(&string(&meta)?)?)
                     }
-                    "default" => out.default = Default_::Trait,
+                    "default" => out.default = FieldDefault::Trait,
                     "skip" | "skip_deserializing" => out.skip = true,
                     // core's one rule of that name (page.rs): null reads as the field's default.
                     "deserialize_with" if meta.input.fork().parse::<syn::Token![=]>().is_ok() => {
@@ -266,14 +266,14 @@ fn object(
         let m = member(&field.attrs)?;
         let ty = &field.ty;
         let default = match (&m.default, container_default) {
-            (Default_::Path(path), _) => quote!(#path()),
-            (Default_::Trait, _) => quote!(::core::default::Default::default()),
-            (Default_::None, true) => quote!(__default.#ident),
-            (Default_::None, false) => quote!(),
+            (FieldDefault::Path(path), _) => quote!(#path()),
+            (FieldDefault::Trait, _) => quote!(::core::default::Default::default()),
+            (FieldDefault::None, true) => quote!(__default.#ident),
+            (FieldDefault::None, false) => quote!(),
         };
         if m.skip {
             let value = match m.default {
-                Default_::None if !container_default => quote!(::core::default::Default::default()),
+                FieldDefault::None if !container_default => quote!(::core::default::Default::default()),
                 _ => default,
             };
             inits.push(quote!(#ident: #value));
