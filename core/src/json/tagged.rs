@@ -4,8 +4,9 @@
 //! type and reading the variant again from that, which puts a second copy of every variant's parsing code
 //! (and of every shape inside it) in the browser package. [`internally_tagged!`] declares the enum as
 //! written, with serde's derives for everything but `Deserialize`, plus an externally tagged twin that
-//! serde derives `Deserialize` for. Reading takes the tag out of the object and reads the twin, through
-//! core's one decoder, from `{variant: the rest}`.
+//! serde derives `Deserialize` and core derives [`super::Read`] for. Reading takes the tag out of the
+//! object and reads the twin from `{variant: the rest}`: by its `Read` for the enum's `Read` (what core
+//! reads it by, `At::tagged`), by serde through core's serde deserializer for its `Deserialize`.
 //!
 //! The answers are serde's: the same messages, a bad or missing tag at the tag's pointer (`/op`), and
 //! anything wrong inside the variant at the enum's own pointer, as serde's buffered read reports it. A unit
