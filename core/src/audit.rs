@@ -9,6 +9,7 @@
 //! Storage is behind [`AuditStore`]: [`MemoryAuditStore`] here, SQLite in the Worker's Durable Object.
 //! [`record`] seals a new entry onto the store's last one; core has no clock, so the caller passes `at`.
 
+use crate::json::Read;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -31,7 +32,7 @@ const HASH_TAG: &[u8] = b"mnote.audit_entry.v1\n";
 ///
 /// Drafts carry the enum; a sealed [`AuditEntryV1`] stores its string, so a log verifies whatever build
 /// wrote it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub enum AuditAction {
     /// A person stored a whole page (`PUT /api/documents/{id}`).
@@ -105,7 +106,7 @@ impl core::fmt::Display for AuditAction {
 }
 
 /// An entry before it is sealed into the chain: everything but `seq`, `prevHash` and `hash`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuditDraft {

@@ -23,6 +23,7 @@
 //!     serde_json::json!([{"op": "update", "blockId": "p_1", "text": "final"}]));
 //! ```
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -34,7 +35,7 @@ use crate::ops::Operation;
 use crate::page::Page;
 
 /// The body of `PATCH /api/documents/{id}/blocks`: a person's edits, all applied or none.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockEdits {

@@ -24,12 +24,13 @@
 //! assert_eq!(history.changed_at("p_2"), 4);
 //! ```
 
+use crate::json::Read;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
 /// The revision at which each block last changed; see the [module docs](self).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockHistory {

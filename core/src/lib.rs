@@ -38,7 +38,8 @@
 //!   Hermes session ids that name their document, read back); the caller brings the randomness.
 //! - [`limits`]: how large one stored record, one block and one page may grow; every write is measured
 //!   against them before anything is stored.
-//! - [`json`]: the one JSON decoder (errors name the field by JSON pointer) and encoder.
+//! - [`json`]: the one JSON reader (each shape's [`json::Read`], derived from its serde attributes; errors
+//!   name the field by JSON pointer) and encoder.
 //! - [`wire`]: every versioned wire DTO (`mnote.*.v1`) and its schema id, one file per schema, and the coded
 //!   error body.
 //!
@@ -59,6 +60,8 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 extern crate alloc;
+// `#[derive(Read)]` names core as `::pageai_core`, inside core too.
+extern crate self as pageai_core;
 
 pub mod audit;
 pub mod context;

@@ -26,7 +26,7 @@ pub const MAX_BLOCK_ID_LEN: usize = 64;
 pub const MAX_DOCUMENT_ID_LEN: usize = 64;
 
 /// What a page's reader may do with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Permission {
@@ -38,7 +38,7 @@ pub enum Permission {
 }
 
 /// The kind of a block. The snake_case name is the wire form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BlockType {
@@ -111,7 +111,7 @@ impl BlockType {
 }
 
 /// Type-specific attributes. Which fields are allowed depends on the block's type; see [`Block::validate`].
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Attrs {
@@ -143,7 +143,7 @@ impl Attrs {
 }
 
 /// One block of a page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Block {
@@ -160,6 +160,7 @@ pub struct Block {
     pub attrs: Attrs,
     /// `false` locks the block: no write may touch it.
     #[serde(default = "editable_default", deserialize_with = "null_as_editable")]
+    #[read(null_as_default)]
     pub editable: bool,
 }
 
@@ -292,7 +293,7 @@ fn is_plain_token(id: &str) -> bool {
 /// The JSON form has no history: a page read from JSON starts with an empty one that knows nothing before
 /// its revision ([`BlockHistory::new`]), so writes based on an older revision conflict until the page has
 /// history of its own. [`crate::ops::Plan::commit`] keeps it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, from = "PageFields")]
 pub struct Page {
@@ -317,7 +318,7 @@ pub struct Page {
 }
 
 /// The JSON fields of a [`Page`]: everything but its history.
-#[derive(Deserialize)]
+#[derive(Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct PageFields {

@@ -1,7 +1,9 @@
-//! Core's decoder (`json::from_value_ref`) answers what `serde_path_to_error` over serde_json's `Value`
-//! answers, the decoder it replaced: the same result for a good input, and for a bad one the same first
-//! pointer and reason. The one difference is meant: core reads a struct from an object only, where serde_json
-//! also takes an array of the fields in order.
+//! Core's reader (`json::from_value_ref`: each shape's `json::Read`, derived from its serde attributes)
+//! answers what `serde_path_to_error` over serde_derive's `Deserialize` and serde_json's `Value` answers, the
+//! decoder it replaced: the same result for a good input, and for a bad one the same first pointer and
+//! reason. The one difference is meant: core reads a struct from an object only, where serde_json also takes
+//! an array of the fields in order. Core's serde deserializer (`json::from_value_serde`, for shapes without a
+//! `Read`) is held to the same on the shapes `Read` does not take (tuples, newtype and tuple variants).
 //!
 //! The inputs are the golden fixtures' inputs and outputs (pages, context requests, profiles, every tool's
 //! arguments, contexts, tool results, review sessions, tool events), each bent by a few random mutations:
@@ -15,7 +17,7 @@ use std::sync::OnceLock;
 
 use pageai_core::context::{ContextRequest, Scope};
 use pageai_core::error::Error;
-use pageai_core::json::from_value_ref;
+use pageai_core::json::{Read, from_value_ref, from_value_serde};
 use pageai_core::manifest::args::{
     ApplyBlockOpsArgs, BlockDeleteArgs, BlockFetchArgs, BlockInsertArgs, BlockMoveArgs, BlockUpdateArgs, DocFetchArgs,
     DocSearchArgs, PageSaveArgs, PlanUpdateArgs,
@@ -32,8 +34,17 @@ use serde_json::{Value, json};
 /// What a decoder answers: the value read (as JSON), or the first bad field's pointer and reason.
 type Answer = Result<Value, (String, String)>;
 
-fn core_answer<T: DeserializeOwned + Serialize>(value: &Value) -> Answer {
-    match from_value_ref::<T>(value) {
+fn core_answer<T: Read + Serialize>(value: &Value) -> Answer {
+    answer(from_value_ref::<T>(value))
+}
+
+/// Core's answer through serde's `Deserialize` (`from_value_serde`, for shapes without a `Read`).
+fn core_serde_answer<T: DeserializeOwned + Serialize>(value: &Value) -> Answer {
+    answer(from_value_serde::<T>(value))
+}
+
+fn answer<T: Serialize>(read: Result<T, Error>) -> Answer {
+    match read {
         Ok(t) => Ok(serde_json::to_value(&t).unwrap()),
         Err(Error::InvalidArguments { pointer, reason, .. }) => Err((pointer, reason)),
         Err(other) => panic!("not an invalid-arguments error: {other:?}"),
@@ -527,15 +538,208 @@ fn externally_tagged_enums_and_odd_containers_agree_too() {
         json!(null),
     ];
     for case in cases {
-        assert_eq!(core_answer::<Holder>(&case), oracle_answer::<Holder>(&case), "{case}");
+        assert_eq!(core_serde_answer::<Holder>(&case), oracle_answer::<Holder>(&case), "{case}");
     }
     // serde_json reads these as a Holder, its fields in order, or fails on the length; core refuses them.
     for case in [json!([[], [1, true], {}, "x"]), json!([[], [1, true], {}, "x", 5]), json!([[]])] {
-        assert!(oracle_answer::<Holder>(&case) != core_answer::<Holder>(&case));
+        assert!(oracle_answer::<Holder>(&case) != core_serde_answer::<Holder>(&case));
         assert_eq!(
-            core_answer::<Holder>(&case),
+            core_serde_answer::<Holder>(&case),
             Err((String::new(), "invalid type: array, expected an object".into())),
             "{case}"
         );
     }
+}
+
+#[test]
+fn derived_readers_agree_on_enums_names_and_numbers() {
+    // What `#[derive(Read)]` writes beyond the wire shapes above: struct variants, a unit variant given as
+    // an object, the wordings of a short list of names, every integer width, floats, boxes and maps.
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(rename_all = "snake_case", rename_all_fields = "camelCase", deny_unknown_fields)]
+    enum E {
+        Unit,
+        TwoWords,
+        Struct {
+            a_b: u8,
+            #[serde(default)]
+            c: Option<String>,
+        },
+    }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct One {
+        only: bool,
+    }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct Two {
+        a: u16,
+        b: u32,
+    }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct Nothing {}
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Holder {
+        e: Vec<E>,
+        m: std::collections::BTreeMap<String, Option<u16>>,
+        #[serde(default)]
+        big_n: i64,
+        f: Option<f64>,
+        x: Option<Box<usize>>,
+        one: Option<One>,
+        two: Option<Two>,
+        nothing: Option<Nothing>,
+        #[serde(default)]
+        small: Vec<u8>,
+    }
+    let cases = [
+        json!({"e": ["unit", "two_words", {"struct": {"aB": 1}}], "m": {"k": null, "l": 3}, "bigN": -4, "f": 1.5}),
+        json!({"e": [{"unit": null}], "m": {}, "f": 2, "x": 7}),
+        json!({"e": [{"unit": 3}], "m": {}}),
+        json!({"e": [{"two_words": {}}], "m": {}}),
+        json!({"e": ["struct"], "m": {}}),
+        json!({"e": [{"struct": 1}], "m": {}}),
+        json!({"e": [{"struct": {"aB": 1, "d": 1}}], "m": {}}),
+        json!({"e": [{"struct": {"c": "x"}}], "m": {}}),
+        json!({"e": [{"struct": {"aB": 300}}], "m": {}}),
+        json!({"e": [{"nope": 1}], "m": {}}),
+        json!({"e": [{"unit": null, "struct": {}}], "m": {}}),
+        json!({"e": [4], "m": {}}),
+        json!({"e": [], "m": {"a/b~c": 70000}}),
+        json!({"e": [], "m": {"a": -1}}),
+        json!({"e": [], "m": [], "bigN": 1.5}),
+        json!({"e": [], "m": {}, "bigN": 18446744073709551615u64}),
+        json!({"e": [], "m": {}, "f": "1"}),
+        json!({"e": [], "m": {}, "x": -3}),
+        json!({"e": [], "m": {}, "one": {"only": true, "other": 1}}),
+        json!({"e": [], "m": {}, "one": {}}),
+        json!({"e": [], "m": {}, "two": {"a": 1, "b": 2, "c": 3}}),
+        json!({"e": [], "m": {}, "two": {"a": 70000, "b": 5000000000u64}}),
+        json!({"e": [], "m": {}, "two": {"b": -1}}),
+        json!({"e": [], "m": {}, "nothing": {"z": 1}}),
+        json!({"e": [], "m": {}, "nothing": "x"}),
+        json!({"e": [], "m": {}, "small": [1, 256, true]}),
+        json!({"e": [], "m": {}, "small": "x", "zz": 1}),
+        json!({"m": {}}),
+        json!({}),
+        json!(null),
+    ];
+    for case in cases {
+        assert_eq!(core_answer::<Holder>(&case), oracle_answer::<Holder>(&case), "{case}");
+    }
+}
+
+#[test]
+fn derived_readers_follow_every_rename_rule_and_field_attribute() {
+    // serde's rename rules, on fields and on variants, and the field attributes `#[derive(Read)]` reads.
+    macro_rules! rule {
+        ($name:ident, $enum:ident, $rule:literal) => {
+            #[derive(Debug, serde::Deserialize, Read, Serialize)]
+            #[serde(rename_all = $rule, deny_unknown_fields)]
+            struct $name {
+                two_words: Option<u8>,
+                #[serde(default)]
+                r#type: Option<$enum>,
+            }
+            #[derive(Debug, serde::Deserialize, Read, Serialize)]
+            #[serde(rename_all = $rule)]
+            enum $enum {
+                TwoWords,
+                One,
+            }
+        };
+    }
+    rule!(Lower, LowerE, "lowercase");
+    rule!(Upper, UpperE, "UPPERCASE");
+    rule!(Pascal, PascalE, "PascalCase");
+    rule!(Camel, CamelE, "camelCase");
+    rule!(Snake, SnakeE, "snake_case");
+    rule!(Screaming, ScreamingE, "SCREAMING_SNAKE_CASE");
+    rule!(Kebab, KebabE, "kebab-case");
+    rule!(ScreamingKebab, ScreamingKebabE, "SCREAMING-KEBAB-CASE");
+
+    fn seven() -> u8 {
+        7
+    }
+    fn null_as_seven<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+        Ok(<Option<u8> as serde::Deserialize>::deserialize(d)?.unwrap_or_else(seven))
+    }
+    #[derive(Debug, Default, PartialEq, serde::Deserialize, Read, Serialize)]
+    #[serde(transparent)]
+    struct Ids(Vec<String>);
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Fields {
+        #[serde(default = "seven")]
+        by_path: u8,
+        #[serde(default = "seven", deserialize_with = "null_as_seven")]
+        #[read(null_as_default)]
+        null_as_path: u8,
+        #[serde(rename = "renamed")]
+        ids: Ids,
+        #[serde(skip)]
+        skipped: Option<u8>,
+        #[serde(default)]
+        by_default: Ids,
+    }
+    let names = ["two_words", "twoWords", "TwoWords", "TWO_WORDS", "two-words", "TWO-WORDS", "twowords", "TWOWORDS"];
+    let types = ["two_words", "twoWords", "TwoWords", "TWO_WORDS", "two-words", "TWO-WORDS", "twowords", "TWOWORDS"];
+    let kinds = ["type", "Type", "TYPE"];
+    for name in names {
+        for (kind, ty) in kinds.iter().zip(types.iter().cycle().skip(names.len() / 2)) {
+            for case in [json!({name: 3}), json!({name: 3, *kind: *ty}), json!({*kind: "one"}), json!({*kind: "One"})] {
+                assert_eq!(core_answer::<Lower>(&case), oracle_answer::<Lower>(&case), "{case}");
+                assert_eq!(core_answer::<Upper>(&case), oracle_answer::<Upper>(&case), "{case}");
+                assert_eq!(core_answer::<Pascal>(&case), oracle_answer::<Pascal>(&case), "{case}");
+                assert_eq!(core_answer::<Camel>(&case), oracle_answer::<Camel>(&case), "{case}");
+                assert_eq!(core_answer::<Snake>(&case), oracle_answer::<Snake>(&case), "{case}");
+                assert_eq!(core_answer::<Screaming>(&case), oracle_answer::<Screaming>(&case), "{case}");
+                assert_eq!(core_answer::<Kebab>(&case), oracle_answer::<Kebab>(&case), "{case}");
+                assert_eq!(core_answer::<ScreamingKebab>(&case), oracle_answer::<ScreamingKebab>(&case), "{case}");
+            }
+        }
+    }
+    for ty in types {
+        for enumeration in [json!(ty), json!({ty: null})] {
+            let case = json!({"type": enumeration});
+            assert_eq!(core_answer::<Snake>(&case), oracle_answer::<Snake>(&case), "{case}");
+            assert_eq!(core_answer::<Kebab>(&case), oracle_answer::<Kebab>(&case), "{case}");
+        }
+    }
+    let cases = [
+        json!({"renamed": ["a"]}),
+        json!({"renamed": ["a"], "byPath": 1, "nullAsPath": null, "byDefault": ["b"]}),
+        json!({"renamed": ["a"], "nullAsPath": 2}),
+        json!({"renamed": "a"}),
+        json!({"ids": ["a"]}),
+        json!({"renamed": ["a"], "skipped": 1}),
+        json!({"renamed": ["a"], "byPath": null}),
+        json!({"renamed": ["a"], "byDefault": null}),
+        json!({}),
+    ];
+    for case in cases {
+        assert_eq!(core_answer::<Fields>(&case), oracle_answer::<Fields>(&case), "{case}");
+    }
+    #[derive(Debug, serde::Deserialize, Read, Serialize)]
+    #[serde(default, deny_unknown_fields)]
+    struct AllDefault {
+        a: u8,
+        b: Option<String>,
+        #[serde(default = "seven")]
+        c: u8,
+    }
+    impl Default for AllDefault {
+        fn default() -> Self {
+            AllDefault { a: 3, b: Some("b".into()), c: 4 }
+        }
+    }
+    for case in [json!({}), json!({"a": 1}), json!({"b": null}), json!({"c": null}), json!({"d": 1}), json!(1)] {
+        assert_eq!(core_answer::<AllDefault>(&case), oracle_answer::<AllDefault>(&case), "{case}");
+    }
+    // A skipped field is never read: its default.
+    let read = from_value_ref::<Fields>(&json!({"renamed": []})).map(|fields| fields.skipped);
+    assert_eq!(read.ok(), Some(None));
 }

@@ -16,17 +16,17 @@
 use pageai_core::error::Error;
 use pageai_core::executor::Origin;
 use pageai_core::json;
+use pageai_core::json::Read;
 use pageai_core::page::{Page, Permission};
 use pageai_core::policy::Role;
 use pageai_core::profile::Profile;
 use pageai_core::review::{Action, ActionsV1, State};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The options of `markdownToPage`: who the page belongs to.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct MarkdownPageOptions {
     /// The workspace of the new page.
@@ -39,7 +39,7 @@ pub(crate) struct MarkdownPageOptions {
 }
 
 /// A tool call as the router recommends it and as Hermes sends it: `{toolName, args}`.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct ToolCall {
     /// Dotted or MCP name.
@@ -49,7 +49,7 @@ pub(crate) struct ToolCall {
 }
 
 /// The options of `new PageSession(page, options)`: whom the session previews for.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct SessionOptions {
     /// The caller's role in the page's workspace, as the Worker knows it; `owner` when omitted.
@@ -58,7 +58,7 @@ pub(crate) struct SessionOptions {
 }
 
 /// The options of `PageSession.route`.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct RouteOptions {
     /// The user's selected block ids.
@@ -79,7 +79,7 @@ pub(crate) struct RouteOptions {
 }
 
 /// Who runs a dry-run, and with which ids: what the caller of core's executor supplies.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct PreviewOptions {
     /// Who is asking; `shortcut` when omitted.
@@ -110,7 +110,7 @@ pub(crate) struct PreviewOptions {
 }
 
 /// The options of `PageSession.editBlock`.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct EditOptions {
     /// The key of the edit; minted when omitted.
@@ -122,7 +122,7 @@ pub(crate) struct EditOptions {
 }
 
 /// The options of `validateOps`: the write's binding fields, and who runs it.
-#[derive(Debug, Default, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct ValidateOptions {
     /// The revision the operations were written against; the page's when omitted.
@@ -221,7 +221,7 @@ pub(crate) struct RemoteApplied {
 
 /// What `reviewVerbs` reads of a review session (`mnote.page_ai_review_session.v1`): its state and its
 /// actions. The rest of the session may come along and is ignored.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, Read)]
 pub(crate) struct ReviewGates {
     /// Where the session is.
     pub state: State,
@@ -261,7 +261,7 @@ fn page_text(value: &JsValue) -> Result<String, Error> {
 
 /// Any wire shape, from JSON text or a plain object, parsed by core (errors carry a JSON pointer).
 /// `pointer` names the argument when it is missing altogether.
-pub(crate) fn from_js<T: DeserializeOwned>(value: &JsValue, pointer: &str) -> Result<T, Error> {
+pub(crate) fn from_js<T: Read>(value: &JsValue, pointer: &str) -> Result<T, Error> {
     json::from_json(&json_text(value, pointer)?).map_err(|e| under_argument(e, pointer))
 }
 
@@ -277,7 +277,7 @@ fn under_argument(e: Error, pointer: &str) -> Error {
 }
 
 /// Like [`from_js`], for an optional argument: omitted, `undefined` and `null` give the default.
-pub(crate) fn optional<T: DeserializeOwned + Default>(value: Option<&JsValue>, pointer: &str) -> Result<T, Error> {
+pub(crate) fn optional<T: Read + Default>(value: Option<&JsValue>, pointer: &str) -> Result<T, Error> {
     match value {
         Some(value) if !value.is_undefined() && !value.is_null() => from_js(value, pointer),
         _ => Ok(T::default()),

@@ -49,7 +49,7 @@ pub async fn read_json<T: serde::de::DeserializeOwned>(req: &mut Request, ctx: &
     let bytes = read_body(req, ctx.config.max_body_bytes, &ctx.trace_id).await?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| Error::InvalidBody { reason: format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()) })?;
-    pageai_core::wire::from_json(text)
+    pageai_core::wire::from_json_serde(text)
 }
 
 /// A numeric query parameter, `default` when absent, refused when not a number in `0..=max`.

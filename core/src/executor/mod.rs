@@ -35,6 +35,7 @@ mod page_save;
 mod precondition;
 mod write;
 
+use crate::json::Read;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -58,7 +59,7 @@ pub(crate) use write::Planned;
 pub use write::{WriteArgs, WriteCall};
 
 /// A frozen context as the executor needs it: what a contextId binds a write to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FrozenContext {

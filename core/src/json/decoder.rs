@@ -1,5 +1,7 @@
-//! The one deserializer every shape is read through: a borrowed [`Value`], read the way serde_json reads it,
-//! that also records the JSON pointer of the first field that failed.
+//! Core's serde deserializer: a borrowed [`Value`], read the way serde_json reads it, that also records the
+//! JSON pointer of the first field that failed. Shapes are read by their [`super::Read`] (`read.rs`, which
+//! shares this file's pointer tracking and error words); this reads what has only serde's `Deserialize`
+//! ([`super::from_value_serde`]: the Worker's own records) and is what `read.rs` answers like.
 //!
 //! It answers what `serde_path_to_error` over serde_json's `&Value` deserializer answers (the same messages,
 //! the same pointer), with one exception: a struct is read from an object only, never from an array of its
@@ -41,12 +43,12 @@ pub(super) struct Failure {
 /// a JSON float is only ever worded by serde_json's own shortest form. Here every kind of `Unexpected` is
 /// spelled out as serde words it and a float as serde_json does ([`Number`]'s display), so nothing reaches
 /// core's. `serde_json::Error` displays a message made by `custom` as the message itself (what
-/// [`super::reason_of`] reads), so the two agree byte for byte; the decoder's property test holds them to
+/// `json::reason_of` reads), so the two agree byte for byte; the decoder's property test holds them to
 /// that against serde_path_to_error.
 /// Boxed, so that a `Result` carrying it is as small as one carrying serde_json's (a pointer): a wider
 /// error makes every visitor's code larger.
 #[allow(clippy::box_collection)] // The box is the point: one pointer, see above.
-pub(super) struct Error(Box<String>);
+pub struct Error(Box<String>);
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -121,7 +123,7 @@ pub(super) fn read<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Result<T,
 }
 
 /// Where a value is, as a chain of its parents on the stack; spelled out only when something fails.
-enum Path<'a> {
+pub(super) enum Path<'a> {
     Root,
     Member { parent: &'a Path<'a>, key: &'a str },
     Element { parent: &'a Path<'a>, index: usize },
@@ -152,14 +154,18 @@ impl Path<'_> {
 }
 
 /// The pointer of the first failure, once there is one.
-struct Track(Cell<Option<String>>);
+pub(super) struct Track(Cell<Option<String>>);
 
 impl Track {
+    pub(super) fn new() -> Self {
+        Track(Cell::new(None))
+    }
+
     /// Gives `error` the pointer `path` unless a deeper one already took it. Out of line: every reader of a
     /// member or element calls it, and inlined it would be one more copy in each (the browser package).
     #[cold]
     #[inline(never)]
-    fn fail(&self, path: &Path<'_>, error: Error) -> Error {
+    pub(super) fn fail(&self, path: &Path<'_>, error: Error) -> Error {
         let first = self.0.take().unwrap_or_else(|| path.pointer());
         self.0.set(Some(first));
         error
@@ -168,7 +174,7 @@ impl Track {
     /// The failure of the whole read: `error` at the pointer tracked. Out of line, like [`Track::fail`].
     #[cold]
     #[inline(never)]
-    fn failure(&self, error: Error) -> Failure {
+    pub(super) fn failure(&self, error: Error) -> Failure {
         Failure { pointer: self.0.take().unwrap_or_default(), error }
     }
 }
@@ -207,7 +213,7 @@ impl<'de> At<'_, 'de> {
 }
 
 /// What serde calls the value, for "invalid type: …" messages.
-fn unexpected(value: &Value) -> Unexpected<'_> {
+pub(super) fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
@@ -548,7 +554,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
 }
 
 /// A fixed "expected …" text.
-struct Expecting<'a>(&'a str);
+pub(super) struct Expecting<'a>(pub(super) &'a str);
 
 impl Expected for Expecting<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,11 +1,18 @@
-//! JSON in and out of core's types: the one decoder (with a JSON pointer to the field that failed) and the
+//! JSON in and out of core's types: the one reader (with a JSON pointer to the field that failed) and the
 //! one encoder.
 //!
 //! Every shape is read through [`from_value_ref`], so a failure anywhere names its field the same way
 //! (`mnote_invalid_arguments` with `details.pointer`), and the browser package carries one copy of the
 //! parsing code. The one exception is a good page, which [`crate::page::Page::from_json`] reads straight from
-//! its text first (`page/text.rs`: all or nothing, accepting only what the decoder accepts); anything that
+//! its text first (`page/text.rs`: all or nothing, accepting only what the reader accepts); anything that
 //! does not read there is read here, for the same answer.
+//!
+//! How a shape is read: by its [`Read`] ([`read`]), which `#[derive(Read)]` writes from the type's own
+//! `#[serde(...)]` attributes beside serde's `Deserialize`. The two answer the same, byte for byte;
+//! serde's stays as the oracle of the tests (`core/tests/decoder_props.rs`) and for the Worker's own
+//! records ([`from_json_serde`], through core's serde deserializer, `decoder.rs`). `Read` is there for the
+//! size of the browser package: a derived reader is a table of names and a match, where each serde visitor
+//! is kilobytes, and nothing on the editor's path calls `Deserialize`, so the module carries none.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -16,14 +23,18 @@ use serde_json::Value;
 use crate::error::{Error, FieldError};
 
 mod decoder;
+pub mod read;
 pub(crate) mod tagged;
+
+/// Derives [`Read`] from a type's `#[serde(...)]` attributes (`pageai-core-derive`).
+pub use pageai_core_derive::Read;
+pub use read::Read;
 
 /// Parses JSON into `T`. Failures become [`Error::InvalidArguments`] whose pointer names the bad field.
 ///
-/// The text is parsed into a [`Value`] first and `T` is read from that. Every shape is then read by one
-/// deserializer, which matters for the browser package: each deserializer a type is read from adds a copy of
-/// its parsing code to the WASM module.
-pub fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
+/// The text is parsed into a [`Value`] first and `T` is read from that, by its [`Read`]: each way a type is
+/// read from adds a copy of its parsing code to the WASM module, so there is one.
+pub fn from_json<T: Read>(json: &str) -> Result<T, Error> {
     from_value_ref(&parse(json)?)
 }
 
@@ -35,15 +46,26 @@ fn parse(json: &str) -> Result<Value, Error> {
 }
 
 /// Converts a JSON value into `T`, with the same error mapping as [`from_json`].
-pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, Error> {
+pub fn from_value<T: Read>(value: Value) -> Result<T, Error> {
     from_value_ref(&value)
 }
 
 /// Deserializes `T` from a borrowed JSON value, without copying it first. The one place shapes are read.
 ///
 /// A failure names every bad field it can find (`every_bad_field`), the first in `pointer`.
-pub fn from_value_ref<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
+pub fn from_value_ref<T: Read>(value: &Value) -> Result<T, Error> {
+    read::read(value).map_err(|failure| refused(value, failure, &|probe| read::read::<T>(probe).map(drop)))
+}
+
+/// [`from_value_ref`] through serde's `Deserialize` (core's one deserializer), for a shape that has no
+/// [`Read`]: the Worker's own records. Same answers; the browser package never calls it.
+pub fn from_value_serde<T: DeserializeOwned>(value: &Value) -> Result<T, Error> {
     decoder::read(value).map_err(|failure| refused(value, failure, &|probe| decoder::read::<T>(probe).map(drop)))
+}
+
+/// [`from_json`] through serde's `Deserialize`; see [`from_value_serde`].
+pub fn from_json_serde<T: DeserializeOwned>(json: &str) -> Result<T, Error> {
+    from_value_serde(&parse(json)?)
 }
 
 /// The error of a failed read of `value`: the first bad field, then every other one `read` finds. Not generic

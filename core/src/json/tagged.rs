@@ -4,8 +4,9 @@
 //! type and reading the variant again from that, which puts a second copy of every variant's parsing code
 //! (and of every shape inside it) in the browser package. [`internally_tagged!`] declares the enum as
 //! written, with serde's derives for everything but `Deserialize`, plus an externally tagged twin that
-//! serde derives `Deserialize` for. Reading takes the tag out of the object and reads the twin, through
-//! core's one decoder, from `{variant: the rest}`.
+//! serde derives `Deserialize` and core derives [`super::Read`] for. Reading takes the tag out of the
+//! object and reads the twin from `{variant: the rest}`: by its `Read` for the enum's `Read` (what core
+//! reads it by, `At::tagged`), by serde through core's serde deserializer for its `Deserialize`.
 //!
 //! The answers are serde's: the same messages, a bad or missing tag at the tag's pointer (`/op`), and
 //! anything wrong inside the variant at the enum's own pointer, as serde's buffered read reports it. A unit
@@ -51,14 +52,14 @@ macro_rules! internally_tagged {
 
         const _: () = {
             /// The same enum, externally tagged: what serde derives `Deserialize` for.
-            #[derive(serde::Deserialize)]
+            #[derive(serde::Deserialize, $crate::json::Read)]
             #[$twin]
             enum Twin {
                 $( $variant $({ $( $(#[$fattr])* $field : $fty ),* })? ),*
             }
 
             /// The variants' names, which the tag must be one of.
-            #[derive(serde::Deserialize)]
+            #[derive(serde::Deserialize, $crate::json::Read)]
             #[$twin]
             enum Kind {
                 $( $variant ),*
@@ -80,6 +81,19 @@ macro_rules! internally_tagged {
                         $( Kind::$variant => $crate::json::tagged::internally_tagged!(@unit $({ $($field),* })?) ),*
                     };
                     $crate::json::tagged::read::<Twin, D::Error>(name, rest, unit).map(Self::from)
+                }
+            }
+
+            impl $crate::json::Read for $name {
+                fn read(at: $crate::json::read::At<'_>) -> Result<Self, $crate::json::read::Error> {
+                    let expecting = concat!("internally tagged enum ", stringify!($name));
+                    fn kind(at: $crate::json::read::At<'_>) -> Result<usize, $crate::json::read::Error> {
+                        <Kind as $crate::json::Read>::read(at).map(|kind| kind as usize)
+                    }
+                    let (index, name, rest) = at.tagged($tag, expecting, &kind)?;
+                    let units = [$( $crate::json::tagged::internally_tagged!(@unit $({ $($field),* })?) ),*];
+                    let unit = units.get(index).copied().unwrap_or_default();
+                    $crate::json::read::twin::<Twin>(name, rest, unit).map(Self::from)
                 }
             }
         };

@@ -2,6 +2,7 @@
 //! `inputSchema` is derived from them (`schemars`, in a test that checks the files under `schemas/`), so the
 //! schema a model sees and the validator that judges its call cannot drift apart.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use crate::ops::{NewBlock, Operation};
 use crate::page::{Attrs, Block, BlockType, Page};
 
 /// `mnote.doc.fetch`: freeze the page into a context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DocFetchArgs {
@@ -37,7 +38,7 @@ pub struct DocFetchArgs {
 }
 
 /// `mnote.block.fetch`: blocks by id, with one neighbour on each side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockFetchArgs {
@@ -56,7 +57,7 @@ pub struct BlockFetchArgs {
 }
 
 /// `mnote.doc.search`: where a text occurs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DocSearchArgs {
@@ -75,7 +76,7 @@ pub struct DocSearchArgs {
 }
 
 /// `mnote.doc.apply_block_ops`: a batch of operations, dry-run or applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ApplyBlockOpsArgs {
@@ -124,7 +125,7 @@ impl ApplyBlockOpsArgs {
 }
 
 /// `mnote.doc.plan_update`: a proposal that always stays a dry-run and becomes a review draft.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanUpdateArgs {
@@ -158,7 +159,7 @@ pub struct PlanUpdateArgs {
 macro_rules! block_write_args {
     ($(#[$doc:meta])* $name:ident { $($(#[$fdoc:meta])* pub $field:ident : $ty:ty),* $(,)? }) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
         #[cfg_attr(test, derive(schemars::JsonSchema))]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
@@ -239,7 +240,7 @@ block_write_args! {
 }
 
 /// `mnote.page.save`: replace the whole page. A coarse fallback, never the precise path.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageSaveArgs {

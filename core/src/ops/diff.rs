@@ -11,6 +11,7 @@
 //! time, so all six of similar's algorithms, each for several index types, ship in the browser package:
 //! about 250 KB of the WASM module before this change.
 
+use crate::json::Read;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
@@ -20,7 +21,7 @@ use similar::udiff::UnifiedHunkHeader;
 use similar::{DiffOp, DiffTag};
 
 /// One run of an inline diff.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct InlineSpan {
@@ -31,7 +32,7 @@ pub struct InlineSpan {
 }
 
 /// What happened to a run of characters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SpanTag {
@@ -44,7 +45,7 @@ pub enum SpanTag {
 }
 
 /// The diff of one block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockDiff {

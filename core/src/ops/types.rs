@@ -1,5 +1,6 @@
 //! The types of the operations engine: operations, scopes, risk and per-block changes.
 
+use crate::json::Read;
 use alloc::borrow::Cow;
 use alloc::borrow::ToOwned;
 use alloc::string::String;
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::page::{Attrs, BlockType, Page, null_as_default};
 
 /// How many matches a `replace` accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Occurrence {
@@ -22,7 +23,7 @@ pub enum Occurrence {
 }
 
 /// A block to insert. Its id is minted by the caller when absent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NewBlock {
@@ -256,7 +257,7 @@ impl<'a> TargetScope<'a> {
 }
 
 /// What happened to one block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ChangedBlock {

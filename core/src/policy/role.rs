@@ -36,12 +36,13 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use core::fmt;
 
+use crate::json::Read;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 
 /// A person's role in one workspace, from the least to the most rights.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Read)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Reads, lets an AI propose, and suggests.
@@ -53,7 +54,7 @@ pub enum Role {
 }
 
 /// What a caller asks to do with a document or its workspace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Read)]
 #[serde(rename_all = "snake_case")]
 pub enum Act {
     /// See the page and what is kept beside it.
@@ -141,7 +142,7 @@ impl fmt::Display for Act {
 }
 
 /// A person's roles, by workspace id.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[serde(transparent)]
 pub struct Grants(BTreeMap<String, Role>);
 

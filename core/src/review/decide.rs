@@ -16,7 +16,7 @@ use crate::vocab::Action;
 use crate::wire::{ErrorBody, ToolResultV1};
 
 /// The body of an accept.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AcceptRequest {

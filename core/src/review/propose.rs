@@ -197,7 +197,7 @@ fn base_scope(call: &ToolCall<'_>, env: &Env<'_>) -> Option<Arc<[String]>> {
 
 /// A retry: a new toolCallId and, optionally, a new batch (without one, the same proposal is previewed
 /// again against the current page).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RetryRequest {

@@ -34,7 +34,7 @@ use crate::vocab::Action;
 use crate::wire::{ErrorBody, RUN_UNDO_V1, RunUndoOutcome, RunUndoV1, ToolResultV1};
 
 /// The body of an undo of a run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, crate::json::Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UndoRunRequest {

@@ -1,9 +1,10 @@
 //! Who is asking: the one fact that decides whether a write is held to the review mode.
 
+use crate::json::Read;
 use serde::{Deserialize, Serialize};
 
 /// Who is asking. AI callers are held to the review mode; people are not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {

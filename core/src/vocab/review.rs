@@ -1,10 +1,11 @@
 //! The review session's words: where a session is ([`State`]) and what moves it ([`Action`]), with their
 //! wire names. The machine that says which action each state allows is `crate::review`'s.
 
+use crate::json::Read;
 use serde::{Deserialize, Serialize};
 
 /// Where a review session is (seed §5.5), plus `reverted` for an applied change that was undone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum State {
@@ -71,7 +72,7 @@ impl State {
 }
 
 /// Something that moves a session: a person's choice, or a step of the service reporting back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Action {

@@ -1,10 +1,11 @@
 //! The router's two vocabularies: what it understood a prompt to be ([`Intent`]) and, for a prompt it hands
 //! to Hermes, why ([`ReasonCode`]). Both are enums here and snake_case strings on the wire.
+use crate::json::Read;
 use core::fmt;
 use serde::{Deserialize, Serialize};
 
 /// What the router understood a prompt to be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Intent {
@@ -58,7 +59,7 @@ impl fmt::Display for Intent {
 }
 
 /// Why a prompt goes to Hermes instead of running directly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ReasonCode {

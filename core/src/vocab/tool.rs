@@ -3,10 +3,11 @@
 //! Every tool name in the workspace comes from here; what a model reads about a tool (its description and
 //! the JSON Schemas of its arguments and answer) is the catalog's (`crate::manifest`).
 
+use crate::json::Read;
 use serde::{Deserialize, Serialize};
 
 /// What running a tool does to the page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub enum ToolRisk {
     /// Reads only.
@@ -21,7 +22,7 @@ pub enum ToolRisk {
 }
 
 /// How risky a write is (SPEC §6).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Risk {
@@ -34,7 +35,7 @@ pub enum Risk {
 }
 
 /// What a tool does to the user's selection in the editor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SelectionEffect {

@@ -1,10 +1,11 @@
 //! One entry of a document's audit log, as stored and as served.
 
+use crate::json::Read;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
 /// One entry of the log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuditEntryV1 {

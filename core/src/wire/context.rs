@@ -1,5 +1,6 @@
 //! `mnote.page_ai_context.v1`: a page frozen into an addressable context.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use crate::page::BlockType;
 pub const PAGE_AI_CONTEXT_V1: &str = "mnote.page_ai_context.v1";
 
 /// One block as a model sees it in a frozen context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ContextBlockV1 {
@@ -48,7 +49,7 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// `mnote.page_ai_context.v1`: a page frozen into an addressable context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageAiContextV1 {
@@ -92,7 +93,7 @@ pub struct PageAiContextV1 {
 /// A [`PageAiContextV1`] as a session that remembers it reads it (the browser package's
 /// `PageSession.rememberContext`): what a write bound to it is checked against, with the views, warnings and
 /// the rest of each block skipped unread.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Read)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextHeldV1 {
     /// [`PAGE_AI_CONTEXT_V1`], or `mnote.page_ai_context.v2` (the server's fetches), whose fields read here
@@ -114,7 +115,7 @@ pub struct ContextHeldV1 {
 }
 
 /// What [`ContextHeldV1`] keeps of a block: its id and `revisionRef`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Read)]
 #[serde(rename_all = "camelCase")]
 pub struct HeldBlockV1 {
     /// The block.

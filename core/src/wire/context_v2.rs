@@ -16,6 +16,7 @@
 //! as v1 for the same request, and its budget cuts the same chunks (suggestion lines are outside
 //! `maxChars`), so continuation tokens are the same too.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -27,7 +28,7 @@ pub const PAGE_AI_CONTEXT_V2: &str = "mnote.page_ai_context.v2";
 
 /// A pending suggestion as a context shows it: who, what, where, and the session that decides it. The
 /// full `mnote.suggestion.v1` (operations, word diff) is `GET /api/documents/{id}/suggestions`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ContextSuggestionV2 {
@@ -56,7 +57,7 @@ pub struct ContextSuggestionV2 {
 }
 
 /// `mnote.page_ai_context.v2`: a page frozen into an addressable context, with its pending suggestions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageAiContextV2 {

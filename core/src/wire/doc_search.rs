@@ -1,5 +1,6 @@
 //! `mnote.doc_search.v1`: the answer of `mnote.doc.search`.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -8,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub const DOC_SEARCH_V1: &str = "mnote.doc_search.v1";
 
 /// One place a searched text occurs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchHitV1 {
@@ -25,7 +26,7 @@ pub struct SearchHitV1 {
 }
 
 /// `mnote.doc_search.v1`: the answer of `mnote.doc.search`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchResultV1 {

@@ -1,5 +1,6 @@
 //! The coded error body every surface returns.
 
+use crate::json::Read;
 use alloc::string::{String, ToString};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -9,7 +10,7 @@ use crate::error::Error;
 /// The error body every surface returns: `{ok:false, code, message, hint, details, traceId}`, and, on an
 /// HTTP answer, the `requestId` of the request that failed (seed 7-5). A body stored with a review session
 /// has no request of its own, so it carries none.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorBody {

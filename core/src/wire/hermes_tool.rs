@@ -3,6 +3,7 @@
 //! The entries are read off the manifest ([`super::ManifestV1`]) by [`hermes_tools`], here with every other
 //! wire shape, so the Worker only serves them.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,7 @@ use super::ManifestV1;
 pub const HERMES_TOOL_V1: &str = "mnote.hermes_tool.v1";
 
 /// One tool a Hermes client may call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HermesToolV1 {
     /// The dotted name (`mnote.doc.fetch`).

@@ -19,6 +19,8 @@
 //! switches on `kind` and reads one field. Decoding refuses unknown fields and a payload that does not
 //! match its kind.
 
+use crate::json::Read;
+use crate::json::read::{At, Error as ReadError};
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -34,7 +36,7 @@ use crate::vocab::Origin;
 pub const LIVE_EVENT_V1: &str = "mnote.live_event.v1";
 
 /// Which message, and so which payload field it carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub enum LiveKind {
     /// The channel is live (`hello`).
@@ -114,7 +116,7 @@ impl LiveKind {
 }
 
 /// The limits a channel holds its sockets to, as `hello` reports them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LiveLimitsV1 {
@@ -128,7 +130,7 @@ pub struct LiveLimitsV1 {
 }
 
 /// The payload of `hello`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HelloV1 {
@@ -141,7 +143,7 @@ pub struct HelloV1 {
 }
 
 /// One block a write inserted, changed or moved, as it is after the write.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LiveBlockV1 {
@@ -164,7 +166,7 @@ pub struct LiveBlockV1 {
 }
 
 /// The payload of `page.changed`: what one committed command did to the page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PageChangeV1 {
@@ -201,7 +203,7 @@ pub struct PageChangeV1 {
 }
 
 /// The payload of `refetch`: a message that was not sent because it was too large.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RefetchV1 {
@@ -299,7 +301,7 @@ struct WireRef<'a> {
 /// How a message is read: every payload field optional, exactly one of them present. A tool event and a
 /// review session are read as `E` and `S`: their types for [`LiveEventV1`], skipped unread for
 /// [`LiveFollowV1`].
-#[derive(Deserialize)]
+#[derive(Deserialize, Read)]
 // Missing payload fields read as `None` (serde's rule for `Option`).
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Wire<E, S> {
@@ -399,6 +401,21 @@ impl<'de> Deserialize<'de> for LiveFollowV1 {
         use serde::de::{Error as _, IgnoredAny};
         let wire = Wire::<IgnoredAny, IgnoredAny>::deserialize(deserializer)?;
         wire.check().map_err(D::Error::custom)?;
+        Ok(LiveFollowV1::from(wire))
+    }
+}
+
+impl Read for LiveFollowV1 {
+    fn read(at: At<'_>) -> Result<Self, ReadError> {
+        use serde::de::{Error as _, IgnoredAny};
+        let wire = Wire::<IgnoredAny, IgnoredAny>::read(at)?;
+        wire.check().map_err(ReadError::custom)?;
+        Ok(LiveFollowV1::from(wire))
+    }
+}
+
+impl From<Wire<serde::de::IgnoredAny, serde::de::IgnoredAny>> for LiveFollowV1 {
+    fn from(wire: Wire<serde::de::IgnoredAny, serde::de::IgnoredAny>) -> Self {
         let kind = wire.kind;
         let step = match (wire.change, wire.page, wire.refetch) {
             (Some(change), _, _) => FollowStep::PageChanged(change),
@@ -407,14 +424,14 @@ impl<'de> Deserialize<'de> for LiveFollowV1 {
             (None, None, None) if kind == LiveKind::Hello => FollowStep::Hello,
             (None, None, None) => FollowStep::Other,
         };
-        Ok(LiveFollowV1 {
+        LiveFollowV1 {
             schema: wire.schema,
             seq: wire.seq,
             revision: wire.revision,
             kind,
             document_id: wire.document_id,
             step,
-        })
+        }
     }
 }
 
@@ -453,6 +470,23 @@ impl<'de> Deserialize<'de> for LiveEventV1 {
         use serde::de::Error as _;
         let wire = Wire::<ToolEventV1, Box<ReviewSessionV1>>::deserialize(deserializer)?;
         wire.check().map_err(D::Error::custom)?;
+        LiveEventV1::try_from(wire).map_err(D::Error::custom)
+    }
+}
+
+impl Read for LiveEventV1 {
+    fn read(at: At<'_>) -> Result<Self, ReadError> {
+        use serde::de::Error as _;
+        let wire = Wire::<ToolEventV1, Box<ReviewSessionV1>>::read(at)?;
+        wire.check().map_err(ReadError::custom)?;
+        LiveEventV1::try_from(wire).map_err(ReadError::custom)
+    }
+}
+
+impl TryFrom<Wire<ToolEventV1, Box<ReviewSessionV1>>> for LiveEventV1 {
+    type Error = &'static str;
+
+    fn try_from(wire: Wire<ToolEventV1, Box<ReviewSessionV1>>) -> Result<Self, Self::Error> {
         let body = match (wire.hello, wire.change, wire.event, wire.session, wire.page, wire.refetch, wire.profile) {
             (Some(hello), ..) => LiveBody::Hello(hello),
             (_, Some(change), ..) => LiveBody::PageChanged(change),
@@ -461,9 +495,7 @@ impl<'de> Deserialize<'de> for LiveEventV1 {
             (_, _, _, _, Some(page), ..) => LiveBody::Snapshot(page),
             (.., Some(refetch), _) => LiveBody::Refetch(refetch),
             (.., Some(profile)) => LiveBody::ProfileChanged(profile),
-            (None, None, None, None, None, None, None) => {
-                return Err(D::Error::custom("a message carries a payload"));
-            }
+            (None, None, None, None, None, None, None) => return Err("a message carries a payload"),
         };
         Ok(LiveEventV1 {
             schema: wire.schema,

@@ -14,6 +14,7 @@
 //! `profile.changed` is not stored in the channel's log: like `hello`, its `seq` is the position the
 //! socket is caught up to, and a client that reconnects is sent the current profile again after `hello`.
 
+use crate::json::Read;
 use alloc::borrow::Cow;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
@@ -25,7 +26,7 @@ use crate::vocab::{ReviewMode, ToolsPolicy};
 pub const LIVE_EVENT_V2: &str = "mnote.live_event.v2";
 
 /// Which version of the channel a socket speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize, Read)]
 pub enum LiveVersion {
     /// `mnote.live_event.v1`, what a client that names none gets.
     #[default]
@@ -58,7 +59,7 @@ impl LiveVersion {
 }
 
 /// The payload of `profile.changed` (v2): the page's workspace profile as it is now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProfileChangeV2 {

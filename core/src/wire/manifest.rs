@@ -1,5 +1,6 @@
 //! `mnote.ai_tool_manifest.v1`: the tool catalog filtered for one profile, grant set and document.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -10,7 +11,7 @@ use crate::vocab::{ReviewMode, SelectionEffect, ToolRisk};
 pub const AI_TOOL_MANIFEST_V1: &str = "mnote.ai_tool_manifest.v1";
 
 /// Approval facts of a tool under a profile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnnotationsV1 {
@@ -35,7 +36,7 @@ pub struct AnnotationsV1 {
 }
 
 /// Whether the tool can run here, and why not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AvailabilityV1 {
@@ -46,7 +47,7 @@ pub struct AvailabilityV1 {
 }
 
 /// One tool in the manifest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolDescriptorV1 {
@@ -69,7 +70,7 @@ pub struct ToolDescriptorV1 {
 }
 
 /// `mnote.ai_tool_manifest.v1`: the catalog filtered for one profile, grant set and document.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManifestV1 {

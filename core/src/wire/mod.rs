@@ -54,7 +54,7 @@ use alloc::string::ToString;
 
 use crate::error::Error;
 
-pub use crate::json::{from_json, from_value, from_value_ref, serde_error};
+pub use crate::json::{from_json, from_json_serde, from_value, from_value_ref, from_value_serde, serde_error};
 pub use audit::AuditEntryV1;
 pub use context::{ContextBlockV1, ContextHeldV1, HeldBlockV1, PAGE_AI_CONTEXT_V1, PageAiContextV1};
 pub use context_v2::{ContextSuggestionV2, PAGE_AI_CONTEXT_V2, PageAiContextV2};

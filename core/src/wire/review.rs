@@ -6,6 +6,7 @@
 //! revert, the answers kept for idempotent replays, the toolCallIds already used, and a short transition
 //! history.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -22,7 +23,7 @@ pub const PAGE_AI_REVIEW_SESSION_V1: &str = "mnote.page_ai_review_session.v1";
 pub const PAGE_AI_REVIEW_ANSWER_V1: &str = "mnote.page_ai_review_answer.v1";
 
 /// Who proposed the write and who owns it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SourceV1 {
@@ -38,7 +39,7 @@ pub struct SourceV1 {
 
 /// The page the proposal was previewed against. An accept applies only while the blocks it touches still
 /// match it; the rest of the page may have moved on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BaseV1 {
@@ -52,6 +53,7 @@ pub struct BaseV1 {
     // wherever it is kept (the store, the live channel's message), which then costs a count, not 10,000
     // strings. The JSON is a plain array (and its schema the one of `Option<Vec<String>>`).
     #[serde(with = "shared_ids")]
+    #[read(with = "shared_ids::read")]
     #[cfg_attr(test, schemars(with = "Option<Vec<String>>"))]
     pub allowed_target_block_ids: Option<Arc<[String]>>,
 }
@@ -63,6 +65,9 @@ mod shared_ids {
     use alloc::vec::Vec;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+    use crate::json::Read;
+    use crate::json::read::{At, Error};
+
     pub fn serialize<S: Serializer>(ids: &Option<Arc<[String]>>, serializer: S) -> Result<S::Ok, S::Error> {
         ids.as_deref().serialize(serializer)
     }
@@ -70,10 +75,15 @@ mod shared_ids {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Arc<[String]>>, D::Error> {
         Ok(Option::<Vec<String>>::deserialize(deserializer)?.map(Arc::from))
     }
+
+    /// [`deserialize`] for core's reader.
+    pub fn read(at: At<'_>) -> Result<Option<Arc<[String]>>, Error> {
+        Ok(<Option<Vec<String>> as Read>::read(at)?.map(Arc::from))
+    }
 }
 
 /// What is proposed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProposalV1 {
@@ -86,7 +96,7 @@ pub struct ProposalV1 {
 }
 
 /// What an accept needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AcceptActionV1 {
@@ -99,7 +109,7 @@ pub struct AcceptActionV1 {
 }
 
 /// What a retry needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RetryActionV1 {
@@ -110,7 +120,7 @@ pub struct RetryActionV1 {
 }
 
 /// The user actions the session's state allows, for the UI's buttons.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ActionsV1 {
@@ -127,7 +137,7 @@ pub struct ActionsV1 {
 }
 
 /// Who made the session and when it last changed; stamped by the caller's clock.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionAuditV1 {
@@ -140,7 +150,7 @@ pub struct SessionAuditV1 {
 }
 
 /// What an accept found when a block it touches had changed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StaleV1 {
@@ -155,7 +165,7 @@ pub struct StaleV1 {
 }
 
 /// The content of one touched block right after the write: what a revert compares against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BlockStampV1 {
@@ -168,7 +178,7 @@ pub struct BlockStampV1 {
 }
 
 /// The write an accept (or a `yolo` proposal) made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AppliedV1 {
@@ -183,7 +193,7 @@ pub struct AppliedV1 {
 }
 
 /// The write that undid an applied session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RevertedV1 {
@@ -194,7 +204,7 @@ pub struct RevertedV1 {
 }
 
 /// An answer kept for replays: the same key and request get these exact bytes again.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AnswerRecordV1 {
@@ -209,7 +219,7 @@ pub struct AnswerRecordV1 {
 }
 
 /// One step of the session's history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TransitionV1 {
@@ -224,7 +234,7 @@ pub struct TransitionV1 {
 }
 
 /// `mnote.page_ai_review_session.v1`: a write held (or, in `yolo` mode, recorded) for review.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReviewSessionV1 {
@@ -275,7 +285,7 @@ pub struct ReviewSessionV1 {
 }
 
 /// The answer of an accept or a revert. It is stored in the session so a repeat is byte-identical.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReviewAnswerV1 {

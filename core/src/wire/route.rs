@@ -1,5 +1,6 @@
 //! `mnote.page_ai_command_route.v1`: what the command router answers.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -11,7 +12,7 @@ use crate::vocab::{Intent, ReasonCode, ReviewMode, Risk};
 pub const PAGE_AI_COMMAND_ROUTE_V1: &str = "mnote.page_ai_command_route.v1";
 
 /// A tool call the router recommends.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecommendedCallV1 {
@@ -22,7 +23,7 @@ pub struct RecommendedCallV1 {
 }
 
 /// Where a Hermes run should start.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolHintV1 {
@@ -41,7 +42,7 @@ pub struct ToolHintV1 {
 }
 
 /// `mnote.page_ai_command_route.v1`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RouteV1 {

@@ -1,5 +1,6 @@
 //! `mnote.run_undo.v1`: the answer of an undo of one Hermes run (`crate::review::undo_run`).
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -10,7 +11,7 @@ use super::{ErrorBody, ToolResultV1};
 pub const RUN_UNDO_V1: &str = "mnote.run_undo.v1";
 
 /// What an undo of a run did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RunUndoOutcome {
@@ -23,7 +24,7 @@ pub enum RunUndoOutcome {
 }
 
 /// `mnote.run_undo.v1`: the answer of `POST /api/documents/{id}/runs/{runId}/undo`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RunUndoV1 {

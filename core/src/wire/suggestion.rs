@@ -5,6 +5,7 @@
 //! the command router) is its `author`; its `diff` marks what it inserts and deletes, word by word in
 //! spaced scripts and character by character in Chinese.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -16,7 +17,7 @@ use crate::ops::diff::InlineSpan;
 pub const SUGGESTION_V1: &str = "mnote.suggestion.v1";
 
 /// Who made a suggestion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AuthorKind {
@@ -29,7 +30,7 @@ pub enum AuthorKind {
 }
 
 /// A suggestion's author.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuthorV1 {
@@ -43,7 +44,7 @@ pub struct AuthorV1 {
 }
 
 /// Where a suggestion is. Only `pending` and `stale` ones wait for a person; the rest have ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SuggestionState {
@@ -64,7 +65,7 @@ pub enum SuggestionState {
 }
 
 /// The block's text before and after the suggestion, and what it inserts and deletes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SuggestionDiffV1 {
@@ -78,7 +79,7 @@ pub struct SuggestionDiffV1 {
 }
 
 /// `mnote.suggestion.v1`: a pending change to one block.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SuggestionV1 {

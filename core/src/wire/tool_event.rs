@@ -1,5 +1,6 @@
 //! `mnote.tool_event.v1`: one tool or review event.
 
+use crate::json::Read;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +10,7 @@ use crate::vocab::{Risk, State};
 pub const TOOL_EVENT_V1: &str = "mnote.tool_event.v1";
 
 /// Which event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub enum EventKind {
     /// A tool call began.
@@ -27,7 +28,7 @@ pub enum EventKind {
 }
 
 /// The short result of a call or session: enough for a status line, never the content.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventSummaryV1 {
@@ -61,7 +62,7 @@ pub struct EventSummaryV1 {
 }
 
 /// `mnote.tool_event.v1`: one event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolEventV1 {

@@ -1,5 +1,6 @@
 //! `mnote.tool_result.v1`: the answer of every write tool.
 
+use crate::json::Read;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,7 @@ use crate::vocab::Risk;
 pub const TOOL_RESULT_V1: &str = "mnote.tool_result.v1";
 
 /// Who made a write, and when: stamped by the caller, who owns the clock.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AuditV1 {
@@ -28,7 +29,7 @@ pub struct AuditV1 {
 }
 
 /// `mnote.tool_result.v1`: the answer of every write tool, dry-run or applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Read)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ToolResultV1 {
@@ -72,7 +73,7 @@ pub struct ToolResultV1 {
 /// An applied [`ToolResultV1`] as a client that follows its writes reads it (the browser package's
 /// `PageSession.applyLocal`): what following needs, with the diffs, warnings and audit skipped unread, so
 /// the browser carries no decoder for them.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Read)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolResultFollowV1 {
     /// Always [`TOOL_RESULT_V1`].

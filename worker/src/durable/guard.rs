@@ -138,7 +138,7 @@ impl DurableObject for GuardObject {
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
         let command = match req.text().await {
-            Ok(body) => wire::from_json::<GuardCommand>(&body),
+            Ok(body) => wire::from_json_serde::<GuardCommand>(&body),
             Err(e) => Err(internal("read guard command", e, &trace_id)),
         };
         let outcome = match command {

@@ -65,7 +65,7 @@ struct SignedOut<'a> {
 pub async fn login(mut req: Request, ctx: &RequestContext) -> Result<Response, Failure> {
     let bytes = read_body(&mut req, MAX_LOGIN_BODY_BYTES, &ctx.trace_id).await?;
     let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidBody { reason: "not UTF-8".into() })?;
-    let body: LoginBody = wire::from_json(text)?;
+    let body: LoginBody = wire::from_json_serde(text)?;
     let Some(expected) = secret(&ctx.env, secrets::MNOTE_CLIENT_TOKEN) else {
         worker::console_error!("[{}] sign-in refused: MNOTE_CLIENT_TOKEN is not set", ctx.trace_id);
         return Err(Error::Unauthorized.into());
@@ -89,7 +89,7 @@ pub async fn signed_session(mut req: Request, ctx: &RequestContext) -> Result<Re
         true => req.headers().get("authorization").ok().flatten().as_deref().and_then(bearer).map(str::to_string),
         false => {
             let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidBody { reason: "not UTF-8".into() })?;
-            Some(wire::from_json::<LoginBody>(text)?.token)
+            Some(wire::from_json_serde::<LoginBody>(text)?.token)
         }
     };
     let Some(token) = token else { return Err(Error::Unauthorized.into()) };

@@ -100,7 +100,7 @@ pub async fn put(mut req: Request, document_id: String, ctx: &RequestContext) ->
             let text = std::str::from_utf8(&bytes).map_err(|e| Error::InvalidBody {
                 reason: format!("not UTF-8: invalid byte at offset {}", e.valid_up_to()),
             })?;
-            wire::from_json::<PutPageBody>(text)?.into_draft(&document_id)?
+            wire::from_json_serde::<PutPageBody>(text)?.into_draft(&document_id)?
         }
         BodyKind::Markdown => PageDraft::from_markdown(&bytes)?,
     };

@@ -467,5 +467,5 @@ async fn parse_body<T: DeserializeOwned>(req: &mut Request, ctx: &RequestContext
 fn parse_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     let text = std::str::from_utf8(bytes)
         .map_err(|e| bad("", format!("the body is not UTF-8: invalid byte at offset {}", e.valid_up_to())))?;
-    core_wire::from_json(text).map_err(as_bad_request)
+    core_wire::from_json_serde(text).map_err(as_bad_request)
 }

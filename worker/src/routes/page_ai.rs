@@ -168,7 +168,7 @@ async fn no_body(req: &mut Request, ctx: &RequestContext) -> Result<(), Error> {
     let bytes = read_body(req, ctx.config.max_body_bytes, &ctx.trace_id).await?;
     let text = std::str::from_utf8(&bytes).map_err(|_| Error::InvalidBody { reason: "not UTF-8".into() })?;
     if !text.trim().is_empty() {
-        pageai_core::wire::from_json::<Empty>(text)?;
+        pageai_core::wire::from_json_serde::<Empty>(text)?;
     }
     Ok(())
 }

@@ -206,7 +206,7 @@ fn shortcut_call(mut args: ToolArgs, trace_id: &str, stores: &mut Stores<'_>) ->
 
 /// Parses a command body, naming the bad field by JSON pointer.
 pub fn parse(body: &str) -> Result<CommandRequest, Error> {
-    wire::from_json(body)
+    wire::from_json_serde(body)
 }
 
 #[cfg(test)]

@@ -35,7 +35,6 @@ use pageai_core::wire::{
     ErrorBody, HermesToolV1, LiveEventV1, PageAiContextV1, ReviewAnswerV1, SearchResultV1, ToolEventV1, ToolResultV1,
 };
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::mcp::{Step, call_relayed, plan, tools_list};
@@ -45,7 +44,7 @@ use crate::clock::Now;
 
 /// A live-event fixture's output: the messages the live channel sends, in order, and the page a client
 /// that followed them holds (none when a message tells it to fetch the page again).
-#[derive(serde::Deserialize, Serialize)]
+#[derive(serde::Deserialize, pageai_core::json::Read, Serialize)]
 #[serde(deny_unknown_fields)]
 struct LiveOutput {
     messages: Vec<LiveEventV1>,
@@ -55,7 +54,7 @@ struct LiveOutput {
 
 /// A review-session fixture's output: the answers of its accepts and reverts, the page after them and the
 /// session as the Worker stores it.
-#[derive(serde::Deserialize, Serialize)]
+#[derive(serde::Deserialize, pageai_core::json::Read, Serialize)]
 #[serde(deny_unknown_fields)]
 struct ReviewOutput {
     answers: Vec<ReviewAnswerV1>,
@@ -129,13 +128,13 @@ fn member_text(fixture: &Fixture, key: &str) -> Option<String> {
 }
 
 /// Decodes `value` as `T` and encodes it back with core's encoder (the one every Worker answer goes through).
-fn reencoded<T: DeserializeOwned + Serialize>(name: &str, value: &Value) -> String {
+fn reencoded<T: pageai_core::json::Read + Serialize>(name: &str, value: &Value) -> String {
     let decoded: T = from_value(value.clone()).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     to_json(&decoded).unwrap_or_else(|e| panic!("{name}: {e:?}"))
 }
 
 /// Asserts the Worker's encoding of `value` as `T` is the fixture's `key` member byte for byte.
-fn same_bytes<T: DeserializeOwned + Serialize>(fixture: &Fixture, key: &str) -> usize {
+fn same_bytes<T: pageai_core::json::Read + Serialize>(fixture: &Fixture, key: &str) -> usize {
     let Some(expected) = member_text(fixture, key) else { return 0 };
     let value = &fixture.json[key];
     assert_eq!(reencoded::<T>(&fixture.name, value), expected, "{}: {key}", fixture.name);

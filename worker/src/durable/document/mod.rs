@@ -100,7 +100,7 @@ impl DurableObject for DocumentObject {
             };
         }
         let outcome = match req.text().await {
-            Ok(body) => match wire::from_json::<DocumentCommand>(&body) {
+            Ok(body) => match wire::from_json_serde::<DocumentCommand>(&body) {
                 Ok(command) => self.handle(command, caller.as_ref(), &trace_id).await,
                 Err(e) => Err(e),
             },

@@ -76,7 +76,7 @@ impl DurableObject for ProfileObject {
     async fn fetch(&self, mut req: Request) -> worker::Result<Response> {
         let trace_id = ids::trace_id(req.headers().get(TRACE_HEADER).ok().flatten().as_deref());
         let outcome = match req.text().await {
-            Ok(body) => match wire::from_json::<ProfileCommand>(&body) {
+            Ok(body) => match wire::from_json_serde::<ProfileCommand>(&body) {
                 Ok(command) => self.run(command, &trace_id).await,
                 Err(e) => Err(e),
             },

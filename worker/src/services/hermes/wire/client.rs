@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn client_bodies_refuse_unknown_fields() {
-        let body = pageai_core::wire::from_json::<StartRunBody>(
+        let body = pageai_core::wire::from_json_serde::<StartRunBody>(
             r#"{"documentId":"d","sessionId":"mnote_d_x","message":"hi","colour":"red"}"#,
         );
         assert_eq!(body.err().map(|e| e.details()["pointer"].clone()), Some(Value::from("/colour")));
