@@ -38,7 +38,9 @@ const builds = [["this build", pageai, join(root, "wasm", "pkg")], ...(baseline 
 
 // The main module's budget, gzip -9 (GNU gzip, as scripts/build-wasm counts and enforces it; Node's zlib at
 // level 9 counts about 2% more).
-const SIZE_BUDGET_BYTES = 284_800;
+const SIZE_BUDGET_BYTES = 256_300;
+// Issue 29's goal for it, printed beside the budget until the budget reaches it.
+const SIZE_GOAL_BYTES = 240_000;
 // Issue 15's targets for a 10,000-block page; the load target is issue 29's.
 const DIRECT_TARGET_MS = 5;
 const LOAD_TARGET_MS = 6;
@@ -167,7 +169,11 @@ const sizes = builds.flatMap(([build, , dir]) =>
         kib(wasm.length),
         `${gz.toLocaleString("en-US")} B`,
         kib(brotliCompressSync(wasm).length),
-        budgeted ? `${SIZE_BUDGET_BYTES.toLocaleString("en-US")} B ${verdict}` : "loaded on import only",
+        budgeted
+          ? `${SIZE_BUDGET_BYTES.toLocaleString("en-US")} B ${verdict}${
+              SIZE_GOAL_BYTES < SIZE_BUDGET_BYTES ? ` (goal ${SIZE_GOAL_BYTES.toLocaleString("en-US")} B: ${gz <= SIZE_GOAL_BYTES ? "met" : "not met"})` : ""
+            }`
+          : "loaded on import only",
       ];
     }),
 );
@@ -356,7 +362,8 @@ console.log(
 const large = sessionFigures.get("10000 this build");
 const verdict = (ok) => (ok ? "met" : "MISSED");
 const targetRows = [
-  ["main .wasm, gzip -9", `${mainGzip.get("this build").toLocaleString("en-US")} B`, `≤ ${SIZE_BUDGET_BYTES.toLocaleString("en-US")} B`, verdict(mainGzip.get("this build") <= SIZE_BUDGET_BYTES)],
+  ["main .wasm, gzip -9 (the build's budget)", `${mainGzip.get("this build").toLocaleString("en-US")} B`, `≤ ${SIZE_BUDGET_BYTES.toLocaleString("en-US")} B`, verdict(mainGzip.get("this build") <= SIZE_BUDGET_BYTES)],
+  ["main .wasm, gzip -9 (issue 29's goal)", `${mainGzip.get("this build").toLocaleString("en-US")} B`, `≤ ${SIZE_GOAL_BYTES.toLocaleString("en-US")} B`, verdict(mainGzip.get("this build") <= SIZE_GOAL_BYTES)],
   ["PageSession, 10,000 blocks: route + preview of a finished direct command", fmtMs(large.direct), `≤ ${DIRECT_TARGET_MS} ms`, verdict(large.direct <= DIRECT_TARGET_MS)],
   ["new PageSession, 10,000 blocks (JSON text)", fmtMs(large.load), `≤ ${LOAD_TARGET_MS} ms`, verdict(large.load <= LOAD_TARGET_MS)],
   ["new PageSession, 10,000 blocks (its UTF-8 bytes, as fetched)", fmtMs(large.loadBytes), `≤ ${LOAD_TARGET_MS} ms`, verdict(large.loadBytes <= LOAD_TARGET_MS)],
