@@ -106,3 +106,30 @@ fn catalog_of_codes() {
     let bodies: Vec<ErrorBody> = samples().iter().map(|e| ErrorBody::new(e, "trace_1")).collect();
     insta::assert_json_snapshot!(bodies);
 }
+
+#[test]
+fn nearest_ids_are_the_three_closest_by_distance_then_id() {
+    use pageai_core::error::nearest_ids;
+    let candidates = ["p_9", "zzzzzz", "p_12", "p_1", "q_1", "p_10", "p_1", "p_2"];
+    assert_eq!(nearest_ids("p_1", candidates), ["p_1", "p_1", "p_10"]);
+    assert_eq!(nearest_ids("p_3", candidates), ["p_1", "p_1", "p_2"]);
+    assert_eq!(nearest_ids("p_3", ["p_9", "q_4"]), ["p_9", "q_4"]);
+    assert!(nearest_ids("p_3", ["zzzzzz"]).is_empty());
+    // What sorting every scored pair and taking three gives, for lists of any order.
+    let ids: Vec<String> = (0..40).map(|i| format!("b_{}", (i * 17) % 23)).collect();
+    for wanted in ["b_1", "b_22", "b_", "c_5"] {
+        let mut scored: Vec<(usize, &str)> = ids
+            .iter()
+            .map(|c| (levenshtein(wanted, c), c.as_str()))
+            .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
+            .collect();
+        scored.sort();
+        let expected: Vec<&str> = scored.iter().take(3).map(|(_, c)| *c).collect();
+        assert_eq!(nearest_ids(wanted, ids.iter().map(String::as_str)), expected, "{wanted}");
+    }
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    pageai_core::normalize::edit_distance(&a, &b)
+}

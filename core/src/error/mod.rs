@@ -467,15 +467,23 @@ impl core::error::Error for Error {}
 
 /// Ids from `candidates` closest to `wanted`, best first, at most three: used for "did you mean" hints.
 pub fn nearest_ids<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let mut scored: Vec<(usize, &str)> = candidates
+    let scored = candidates
         .into_iter()
         .map(|c| {
             let (a, b): (Vec<char>, Vec<char>) = (wanted.chars().collect(), c.chars().collect());
             (crate::normalize::edit_distance(&a, &b), c)
         })
-        .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1)
-        .collect();
-    // Equal pairs are the same pair, so an unstable sort gives the stable order.
-    scored.sort_unstable();
-    scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect()
+        .filter(|(d, c)| *d <= wanted.chars().count().max(c.chars().count()) / 2 + 1);
+    // The three least pairs (by distance, then id), kept in order as they come: what sorting every pair and
+    // taking three gives (equal pairs are the same pair), in one pass and with no sort in the browser package
+    // (issue 29).
+    let mut best: Vec<(usize, &str)> = Vec::with_capacity(4);
+    for pair in scored {
+        let at = best.iter().position(|kept| pair < *kept).unwrap_or(best.len());
+        if at < 3 {
+            best.insert(at, pair);
+            best.truncate(3);
+        }
+    }
+    best.into_iter().map(|(_, c)| c.to_string()).collect()
 }

@@ -78,7 +78,7 @@ pub fn fingerprint_sent(tool_name: &str, args: &Value, dry_run: Option<bool>) ->
     bytes.push_str(tool_name);
     bytes.push('\n');
     let forced = dry_run.map(Value::Bool);
-    let mut entries: alloc::vec::Vec<(&String, &Value)> = map
+    let entries: alloc::vec::Vec<(&String, &Value)> = map
         .iter()
         .filter_map(|(key, value)| match (key.as_str(), &forced) {
             ("dryRun", None) => None,
@@ -86,7 +86,6 @@ pub fn fingerprint_sent(tool_name: &str, args: &Value, dry_run: Option<bool>) ->
             _ => Some((key, value)),
         })
         .collect();
-    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
     object(entries, &mut bytes);
     format!("{:016x}", xxh3_64(bytes.as_bytes()))
 }
@@ -96,10 +95,7 @@ pub fn fingerprint_sent(tool_name: &str, args: &Value, dry_run: Option<bool>) ->
 fn canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(map) => {
-            let mut entries: alloc::vec::Vec<(&String, &Value)> = map.iter().collect();
-            // A map's keys are unique, so an unstable sort gives the one order.
-            entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            object(entries, out);
+            object(map.iter().collect(), out);
         }
         Value::Array(items) => {
             out.push('[');
@@ -117,8 +113,25 @@ fn canonical(value: &Value, out: &mut String) {
     }
 }
 
-/// An object's sorted entries, canonically.
-fn object(entries: alloc::vec::Vec<(&String, &Value)>, out: &mut String) {
+/// `entries` in the order of their keys, by insertion: a map's keys are unique, so any sort gives the one
+/// order. serde_json's map (a `BTreeMap` without `preserve_order`, which no crate of the workspace turns on)
+/// hands them over sorted already, which insertion checks in one pass; the browser package then carries no
+/// quicksort for these pairs (issue 29: about 3 KB before `wasm-opt`). Insertion stays correct, if
+/// quadratic, for a map that keeps its insertion order.
+fn sort_by_key(entries: &mut [(&String, &Value)]) {
+    for next in 1..entries.len() {
+        // Moved back past every key above it: sorted input costs one comparison per entry.
+        let mut at = next;
+        while at > 0 && matches!((entries.get(at - 1), entries.get(at)), (Some(a), Some(b)) if a.0 > b.0) {
+            entries.swap(at - 1, at);
+            at -= 1;
+        }
+    }
+}
+
+/// An object's entries, canonically: sorted by key, then written.
+fn object(mut entries: alloc::vec::Vec<(&String, &Value)>, out: &mut String) {
+    sort_by_key(&mut entries);
     out.push('{');
     for (i, (key, value)) in entries.into_iter().enumerate() {
         if i > 0 {
@@ -129,4 +142,31 @@ fn object(entries: alloc::vec::Vec<(&String, &Value)>, out: &mut String) {
         canonical(value, out);
     }
     out.push('}');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_in_any_order_come_out_sorted_by_key() {
+        let keys: alloc::vec::Vec<String> = ["b", "dryRun", "a", "ab", "B"].into_iter().map(String::from).collect();
+        let value = Value::Null;
+        let mut entries: alloc::vec::Vec<(&String, &Value)> = keys.iter().map(|k| (k, &value)).collect();
+        sort_by_key(&mut entries);
+        let sorted: alloc::vec::Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(sorted, ["B", "a", "ab", "b", "dryRun"]);
+    }
+
+    #[test]
+    fn fingerprints_ignore_the_order_keys_were_written_in() {
+        let one: Value =
+            serde_json::from_str(r#"{"b":1,"a":{"y":[1,{"q":2,"p":3}],"x":null},"dryRun":true}"#).unwrap_or_default();
+        let two: Value =
+            serde_json::from_str(r#"{"a":{"x":null,"y":[1,{"p":3,"q":2}]},"dryRun":true,"b":1}"#).unwrap_or_default();
+        assert_ne!(one, Value::Null);
+        assert_eq!(fingerprint("t", &one), fingerprint("t", &two));
+        assert_eq!(fingerprint_sent("t", &one, Some(false)), fingerprint_sent("t", &two, Some(false)));
+        assert_ne!(fingerprint_sent("t", &one, Some(false)), fingerprint_sent("t", &one, None));
+    }
 }

@@ -47,7 +47,7 @@ use crate::context::{self, ContextRequest, Scope};
 use crate::error::{Error, Result};
 use crate::json::to_json;
 use crate::manifest::Tool;
-use crate::page::Page;
+use crate::page::{Block, Page};
 use crate::policy::{self, Ask, Stage};
 use crate::profile::Profile;
 use crate::wire::{ContextHeldV1, PageAiContextV1, PageAiContextV2, SuggestionV1, ToolResultV1};
@@ -80,12 +80,23 @@ pub struct FrozenContext {
     pub block_hashes: BTreeMap<String, String>,
 }
 
+/// The hash of each of `blocks`, by id. Inserted one at a time rather than collected: `collect` into a
+/// `BTreeMap` sorts the pairs first (a stable sort), which the browser package carried for this alone (issue
+/// 29); a later block with the same id wins either way.
+fn block_hashes(blocks: &[&Block]) -> BTreeMap<String, String> {
+    let mut hashes = BTreeMap::new();
+    for block in blocks {
+        hashes.insert(block.block_id.clone(), block.content_hash8());
+    }
+    hashes
+}
+
 impl FrozenContext {
     /// Freezes `page` into a context and keeps what the executor needs of it, with the hash of every block
     /// the context shows.
     pub fn freeze(page: &Page, request: &ContextRequest, context_id: &str) -> Result<(PageAiContextV1, Self)> {
         let snapshot = context::build_snapshot(page, request, context_id)?;
-        let hashes = snapshot.blocks.iter().map(|b| (b.block_id.clone(), b.content_hash8())).collect();
+        let hashes = block_hashes(&snapshot.blocks);
         let frozen = FrozenContext { block_hashes: hashes, ..FrozenContext::of(&snapshot.context) };
         Ok((snapshot.context, frozen))
     }
@@ -99,7 +110,7 @@ impl FrozenContext {
         suggestions: &[SuggestionV1],
     ) -> Result<(PageAiContextV2, Self)> {
         let snapshot = context::build_snapshot_v2(page, request, context_id, suggestions)?;
-        let hashes = snapshot.blocks.iter().map(|b| (b.block_id.clone(), b.content_hash8())).collect();
+        let hashes = block_hashes(&snapshot.blocks);
         let frozen = FrozenContext { block_hashes: hashes, ..FrozenContext::of_v2(&snapshot.context) };
         Ok((snapshot.context, frozen))
     }

@@ -185,9 +185,18 @@ impl Probe {
 
     /// The index in the caller's input of element `index` of the array at `array` now.
     fn original_index(&self, array: &str, index: usize) -> usize {
-        let mut taken: Vec<usize> = self.removed.iter().filter(|(a, _)| a == array).map(|(_, i)| *i).collect();
-        taken.sort_unstable();
-        taken.into_iter().fold(index, |i, gone| if gone <= i { i + 1 } else { i })
+        // The least `i` with `i = index + (taken at or below i)`, found by counting again from the last guess
+        // until the count stops growing: what shifting `index` past the taken ones in ascending order gives,
+        // with no sort of them (issue 29: the browser package carried a quicksort of `usize` for this alone).
+        let taken = self.removed.iter().filter(|(a, _)| a == array).map(|(_, i)| *i);
+        let mut i = index;
+        loop {
+            let shifted = index + taken.clone().filter(|gone| *gone <= i).count();
+            if shifted == i {
+                return i;
+            }
+            i = shifted;
+        }
     }
 
     /// `pointer` (in the probe's terms) as a pointer into the caller's input.

@@ -99,3 +99,14 @@ fn the_list_is_bounded() {
     args["operations"] = Value::Array((0..100).map(|_| json!({"op": "nope"})).collect());
     assert_eq!(pointers(args).len(), MAX_FIELD_ERRORS);
 }
+
+#[test]
+fn elements_after_several_bad_ones_keep_their_index() {
+    let mut args = good();
+    let op = args["operations"][0].clone();
+    let bad = json!({"op": "nope"});
+    args["operations"] = json!([bad, op, bad, bad, op, bad, op, bad]);
+    let found: Vec<String> =
+        pointers(args).into_iter().map(|p| p.split('/').take(3).collect::<Vec<_>>().join("/")).collect();
+    assert_eq!(found, ["/operations/0", "/operations/2", "/operations/3", "/operations/5", "/operations/7"]);
+}
