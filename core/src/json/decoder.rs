@@ -6,7 +6,7 @@
 //! It answers what `serde_path_to_error` over serde_json's `&Value` deserializer answers (the same messages,
 //! the same pointer), with one exception: a struct is read from an object only, never from an array of its
 //! fields in order ("invalid type: sequence, expected struct …"). The `agrees_with_serde_path_to_error`
-//! property test (core/tests/decoder_props.rs) holds it to that. It exists for the size of the browser package: path tracking by wrapping another deserializer puts a wrapper
+//! property test (core/tests/decoder_props/) holds it to that. It exists for the size of the browser package: path tracking by wrapping another deserializer puts a wrapper
 //! around every visitor, one more copy of every shape's parsing code, while here the tracking is three
 //! `map_err`s that do not depend on the shape.
 //!

@@ -9,7 +9,7 @@
 //!
 //! How a shape is read: by its [`Read`] ([`read`]), which `#[derive(Read)]` writes from the type's own
 //! `#[serde(...)]` attributes beside serde's `Deserialize`. The two answer the same, byte for byte;
-//! serde's stays as the oracle of the tests (`core/tests/decoder_props.rs`) and for the Worker's own
+//! serde's stays as the oracle of the tests (`core/tests/decoder_props/`) and for the Worker's own
 //! records ([`from_json_serde`], through core's serde deserializer, `decoder.rs`). `Read` is there for the
 //! size of the browser package: a derived reader is a table of names and a match, where each serde visitor
 //! is kilobytes, and nothing on the editor's path calls `Deserialize`, so the module carries none.

@@ -11,7 +11,7 @@
 //! derive's `Deserialize` answers, but for a struct given as an array, which core refuses): members are
 //! read in the object's order (sorted keys) and the first that fails wins; fields that are missing are
 //! named after all members, in declaration order; a missing `Option` reads as `None`.
-//! `core/tests/decoder_props.rs` holds every wire shape to that.
+//! `core/tests/decoder_props/` holds every wire shape to that.
 
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
@@ -84,21 +84,13 @@ fn one_of(names: &[&str]) -> String {
     out
 }
 
+/// serde's refusal of an unknown `what` (`field`, `variant`) named `name`, given the names it takes.
 #[cold]
 #[inline(never)]
-fn unknown_field(key: &str, fields: &[&str]) -> Error {
-    match fields {
-        [] => Error::custom(alloc::format!("unknown field `{key}`, there are no fields")),
-        _ => Error::custom(alloc::format!("unknown field `{key}`, expected {}", one_of(fields))),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn unknown_variant(name: &str, variants: &[&str]) -> Error {
-    match variants {
-        [] => Error::custom(alloc::format!("unknown variant `{name}`, there are no variants")),
-        _ => Error::custom(alloc::format!("unknown variant `{name}`, expected {}", one_of(variants))),
+fn unknown(what: &str, name: &str, names: &[&str]) -> Error {
+    match names {
+        [] => Error::custom(alloc::format!("unknown {what} `{name}`, there are no {what}s")),
+        _ => Error::custom(alloc::format!("unknown {what} `{name}`, expected {}", one_of(names))),
     }
 }
 
@@ -124,7 +116,7 @@ impl<'a> At<'a> {
             let path = Path::Member { parent: self.path, key };
             let read = match fields.iter().position(|field| field == key) {
                 Some(index) => each(index, At { value, path: &path, track: self.track }),
-                None if deny => Err(unknown_field(key, fields)),
+                None if deny => Err(unknown("field", key, fields)),
                 None => Ok(()),
             };
             read.map_err(|e| self.track.fail(&path, e))?;
@@ -167,7 +159,7 @@ impl<'a> At<'a> {
         };
         match variants.iter().position(|variant| variant == name) {
             Some(index) => Ok((index, Content { name, value, parent: self.path, track: self.track })),
-            None => Err(unknown_variant(name, variants)),
+            None => Err(unknown("variant", name, variants)),
         }
     }
 

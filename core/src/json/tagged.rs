@@ -10,7 +10,7 @@
 //!
 //! The answers are serde's: the same messages, a bad or missing tag at the tag's pointer (`/op`), and
 //! anything wrong inside the variant at the enum's own pointer, as serde's buffered read reports it. A unit
-//! variant ignores the other members, as serde's does. `core/tests/decoder_props.rs` holds both enums to
+//! variant ignores the other members, as serde's does. `core/tests/decoder_props/` holds both enums to
 //! that.
 
 use alloc::borrow::ToOwned;
