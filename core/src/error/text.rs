@@ -3,7 +3,7 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
 use super::Error;
 
@@ -253,108 +253,182 @@ impl Error {
     pub fn details(&self) -> Value {
         match self {
             Error::InvalidArguments { pointer, reason, more } => {
-                let first = json!({ "pointer": pointer, "reason": reason });
+                let field =
+                    |pointer: &str, reason: &str| object(&[("pointer", Text(pointer)), ("reason", Text(reason))]);
                 let mut errors = Vec::with_capacity(1 + more.len());
-                errors.push(first);
-                errors.extend(more.iter().map(|e| json!({ "pointer": e.pointer, "reason": e.reason })));
-                json!({ "pointer": pointer, "reason": reason, "errors": errors })
+                errors.push(field(pointer, reason));
+                errors.extend(more.iter().map(|e| field(&e.pointer, &e.reason)));
+                object(&[("pointer", Text(pointer)), ("reason", Text(reason)), ("errors", Json(Value::Array(errors)))])
             }
-            Error::InvalidPage { pointer, reason } => json!({ "pointer": pointer, "reason": reason }),
-            Error::RevisionConflict { expected, actual, blocks } => json!({
-                "baseRevision": expected,
-                "currentRevision": actual,
-                "blocks": blocks.iter().map(block_conflict).collect::<Vec<_>>(),
-            }),
+            Error::InvalidPage { pointer, reason } | Error::HermesBadRequest { pointer, reason } => {
+                object(&[("pointer", Text(pointer)), ("reason", Text(reason))])
+            }
+            Error::RevisionConflict { expected, actual, blocks } => object(&[
+                ("baseRevision", Number(*expected)),
+                ("currentRevision", Number(*actual)),
+                ("blocks", Json(Value::Array(blocks.iter().map(block_conflict).collect()))),
+            ]),
             Error::BlockNotFound { block_id, nearest } => {
-                json!({ "blockId": block_id, "nearestBlockIds": nearest })
+                object(&[("blockId", Text(block_id)), ("nearestBlockIds", Texts(nearest))])
             }
             Error::BlockTargetOutOfScope { block_id, allowed } => {
-                json!({ "blockId": block_id, "allowedTargetBlockIds": allowed })
+                object(&[("blockId", Text(block_id)), ("allowedTargetBlockIds", Texts(allowed))])
             }
-            Error::BlockNotEditable { block_id } => json!({ "blockId": block_id }),
-            Error::MatchNotFound { match_text, did_you_mean } => json!({
-                "matchText": match_text,
-                "didYouMean": did_you_mean.as_ref().map(|(b, t)| json!({ "blockId": b, "text": t })),
-            }),
-            Error::MatchAmbiguous { match_text, matches } => json!({
-                "matchText": match_text,
-                "count": matches.len(),
-                "matches": matches.iter()
-                    .map(|(b, offset)| json!({ "blockId": b, "offset": offset }))
-                    .collect::<Vec<_>>(),
-            }),
-            Error::ToolDisabled { tool, reason } => json!({ "toolName": tool, "reason": reason }),
+            Error::BlockNotEditable { block_id } => object(&[("blockId", Text(block_id))]),
+            Error::MatchNotFound { match_text, did_you_mean } => object(&[
+                ("matchText", Text(match_text)),
+                (
+                    "didYouMean",
+                    Json(match did_you_mean {
+                        Some((block, text)) => object(&[("blockId", Text(block)), ("text", Text(text))]),
+                        None => Value::Null,
+                    }),
+                ),
+            ]),
+            Error::MatchAmbiguous { match_text, matches } => object(&[
+                ("matchText", Text(match_text)),
+                ("count", Number(matches.len() as u64)),
+                (
+                    "matches",
+                    Json(Value::Array(
+                        matches
+                            .iter()
+                            .map(|(block, offset)| {
+                                object(&[("blockId", Text(block)), ("offset", Number(*offset as u64))])
+                            })
+                            .collect(),
+                    )),
+                ),
+            ]),
+            Error::ToolDisabled { tool, reason } => object(&[("toolName", Text(tool)), ("reason", Text(reason))]),
             Error::ScopeDenied { tool, required } => {
-                json!({ "toolName": tool, "requiredScope": required })
+                object(&[("toolName", Text(tool)), ("requiredScope", Text(required))])
             }
-            Error::ReviewRequired { tool } => json!({ "toolName": tool }),
-            Error::IdempotencyConflict { key } => json!({ "idempotencyKey": key }),
+            Error::ReviewRequired { tool } => object(&[("toolName", Text(tool))]),
+            Error::IdempotencyConflict { key } => object(&[("idempotencyKey", Text(key))]),
             Error::ContextStale { token_revision, current_revision } => {
-                json!({ "contextRevision": token_revision, "currentRevision": current_revision })
+                object(&[("contextRevision", Number(*token_revision)), ("currentRevision", Number(*current_revision))])
             }
             Error::DocumentNotFound { document_id } | Error::DocumentReadOnly { document_id } => {
-                json!({ "documentId": document_id })
+                object(&[("documentId", Text(document_id))])
             }
-            Error::InvalidMarkdown { reason } | Error::InvalidBody { reason } => {
-                json!({ "reason": reason })
-            }
+            Error::InvalidMarkdown { reason } | Error::InvalidBody { reason } => object(&[("reason", Text(reason))]),
             Error::UnsupportedSchema { found, expected } => {
-                json!({ "found": found, "expected": expected })
+                object(&[("found", Text(found)), ("expected", Text(expected))])
             }
-            Error::PayloadTooLarge { limit } => json!({ "limitBytes": limit }),
-            Error::ForbiddenOrigin { origin } => json!({ "origin": origin }),
-            Error::RouteNotFound { path } => json!({ "path": path }),
-            Error::MethodNotAllowed { method } => json!({ "method": method }),
-            Error::Unauthorized | Error::StorageFailed => json!({}),
-            Error::UnknownTool { name, nearest } => json!({ "toolName": name, "nearest": nearest }),
-            Error::ContextNotFound { context_id } => json!({ "contextId": context_id }),
+            Error::PayloadTooLarge { limit } => object(&[("limitBytes", Number(*limit as u64))]),
+            Error::ForbiddenOrigin { origin } => object(&[("origin", Text(origin))]),
+            Error::RouteNotFound { path } => object(&[("path", Text(path))]),
+            Error::MethodNotAllowed { method } => object(&[("method", Text(method))]),
+            Error::Unauthorized | Error::StorageFailed | Error::HermesUnauthorized | Error::HermesUnconfigured => {
+                object(&[])
+            }
+            Error::UnknownTool { name, nearest } => object(&[("toolName", Text(name)), ("nearest", Texts(nearest))]),
+            Error::ContextNotFound { context_id } => object(&[("contextId", Text(context_id))]),
             Error::ReviewInvalidTransition { state, action, allowed } => {
-                json!({ "state": state, "action": action, "allowedActions": allowed })
+                object(&[("state", Text(state)), ("action", Text(action)), ("allowedActions", Texts(allowed))])
             }
-            Error::RevertConflict { changed } => json!({ "changedBlockIds": changed }),
-            Error::ReviewSessionNotFound { session_id } => json!({ "sessionId": session_id }),
-            Error::AuditChainBroken { seq, reason } => json!({ "seq": seq, "reason": reason }),
-            Error::HermesUnauthorized | Error::HermesUnconfigured => json!({}),
-            Error::HermesBadRequest { pointer, reason } => json!({ "pointer": pointer, "reason": reason }),
-            Error::HermesUpstreamUnauthorized { status } => json!({ "upstreamStatus": status }),
-            Error::HermesUpstreamRateLimited { retry_after } => json!({ "retryAfter": retry_after }),
-            Error::HermesUpstreamUnavailable { reason, status, timed_out } => {
-                json!({ "reason": reason, "upstreamStatus": status, "timedOut": timed_out })
+            Error::RevertConflict { changed } => object(&[("changedBlockIds", Texts(changed))]),
+            Error::ReviewSessionNotFound { session_id } => object(&[("sessionId", Text(session_id))]),
+            Error::AuditChainBroken { seq, reason } => object(&[("seq", Number(*seq)), ("reason", Text(reason))]),
+            Error::HermesUpstreamUnauthorized { status } => object(&[("upstreamStatus", Number(u64::from(*status)))]),
+            Error::HermesUpstreamRateLimited { retry_after } => {
+                object(&[("retryAfter", retry_after.as_deref().map_or(Null, Text))])
             }
-            Error::LiveSocketLimit { limit } => json!({ "limit": limit }),
-            Error::LiveMessageTooLarge { bytes, limit } => json!({ "bytes": bytes, "limitBytes": limit }),
-            Error::LiveResync { revision, message_revision, reason } => {
-                json!({ "revision": revision, "messageRevision": message_revision, "reason": reason })
+            Error::HermesUpstreamUnavailable { reason, status, timed_out } => object(&[
+                ("reason", Text(reason)),
+                ("upstreamStatus", status.map_or(Null, |status| Number(u64::from(status)))),
+                ("timedOut", Flag(*timed_out)),
+            ]),
+            Error::LiveSocketLimit { limit } => object(&[("limit", Number(u64::from(*limit)))]),
+            Error::LiveMessageTooLarge { bytes, limit } | Error::PageTooLarge { bytes, limit } => {
+                object(&[("bytes", Number(*bytes as u64)), ("limitBytes", Number(*limit as u64))])
             }
-            Error::TooManyAttempts { retry_after_seconds } => json!({ "retryAfterSeconds": retry_after_seconds }),
-            Error::RoleForbidden { act, role } => json!({ "act": act, "role": role }),
-            Error::ContextRequired { tool } => json!({ "tool": tool }),
-            Error::StoredTooLarge { record, bytes, limit, block_id: Some(block) } => {
-                json!({ "record": record, "bytes": bytes, "limitBytes": limit, "blockId": block })
+            Error::LiveResync { revision, message_revision, reason } => object(&[
+                ("revision", Number(*revision)),
+                ("messageRevision", Number(*message_revision)),
+                ("reason", Text(reason)),
+            ]),
+            Error::TooManyAttempts { retry_after_seconds } => {
+                object(&[("retryAfterSeconds", Number(*retry_after_seconds))])
             }
-            Error::StoredTooLarge { record, bytes, limit, block_id: None } => {
-                json!({ "record": record, "bytes": bytes, "limitBytes": limit })
+            Error::RoleForbidden { act, role } => object(&[("act", Text(act)), ("role", Text(role))]),
+            Error::ContextRequired { tool } => object(&[("tool", Text(tool))]),
+            Error::StoredTooLarge { record, bytes, limit, block_id } => {
+                let mut details = object(&[
+                    ("record", Text(record)),
+                    ("bytes", Number(*bytes as u64)),
+                    ("limitBytes", Number(*limit as u64)),
+                ]);
+                if let (Some(block), Value::Object(map)) = (block_id, &mut details) {
+                    map.insert("blockId".into(), Value::String(block.clone()));
+                }
+                details
             }
-            Error::WorkspaceNotFound { workspace_id } => json!({ "workspaceId": workspace_id }),
-            Error::PageTooLarge { bytes, limit } => json!({ "bytes": bytes, "limitBytes": limit }),
-            Error::LiveSessionEnded { why } => json!({ "why": why }),
-            Error::BlockTooLarge { block_id, bytes, limit } => {
-                json!({ "blockId": block_id, "bytes": bytes, "limitBytes": limit })
+            Error::WorkspaceNotFound { workspace_id } => object(&[("workspaceId", Text(workspace_id))]),
+            Error::LiveSessionEnded { why } => object(&[("why", Text(why))]),
+            Error::BlockTooLarge { block_id, bytes, limit } => object(&[
+                ("blockId", Text(block_id)),
+                ("bytes", Number(*bytes as u64)),
+                ("limitBytes", Number(*limit as u64)),
+            ]),
+            Error::LiveRoleChanged { opened_at, epoch } => {
+                object(&[("openedAt", Number(*opened_at)), ("epoch", Number(*epoch))])
             }
-            Error::LiveRoleChanged { opened_at, epoch } => json!({ "openedAt": opened_at, "epoch": epoch }),
-            Error::RunNotFound { run_id } => json!({ "runId": run_id }),
-            Error::RunNothingToUndo { run_id, reason } => json!({ "runId": run_id, "reason": reason }),
-            Error::RunAlreadyUndone { run_id, session_ids } => json!({ "runId": run_id, "sessionIds": session_ids }),
-            Error::RunUndoStale { run_id, confirmed, current } => {
-                json!({ "runId": run_id, "confirmedRevision": confirmed, "currentRevision": current })
+            Error::RunNotFound { run_id } => object(&[("runId", Text(run_id))]),
+            Error::RunNothingToUndo { run_id, reason } => object(&[("runId", Text(run_id)), ("reason", Text(reason))]),
+            Error::RunAlreadyUndone { run_id, session_ids } => {
+                object(&[("runId", Text(run_id)), ("sessionIds", Texts(session_ids))])
             }
+            Error::RunUndoStale { run_id, confirmed, current } => object(&[
+                ("runId", Text(run_id)),
+                ("confirmedRevision", Number(*confirmed)),
+                ("currentRevision", Number(*current)),
+            ]),
         }
     }
 }
 
+/// One member of a details object. The details are built from these by one non-generic function
+/// ([`object`]) rather than by `json!`, which serializes each value through serde by its type: in the browser
+/// package that was a copy of serde's value serializer per member type, inlined at each of the ~50 arms
+/// (about 4 KB of the gzipped module).
+enum Member<'a> {
+    Text(&'a str),
+    Number(u64),
+    Flag(bool),
+    Texts(&'a [String]),
+    Null,
+    Json(Value),
+}
+
+use Member::{Flag, Json, Null, Number, Text, Texts};
+
+/// The object of `members` (keys sorted, as every `serde_json` map without `preserve_order`).
+#[inline(never)]
+fn object(members: &[(&str, Member<'_>)]) -> Value {
+    let mut map = Map::new();
+    for (key, member) in members {
+        let value = match member {
+            Text(text) => Value::String(String::from(*text)),
+            Number(n) => Value::from(*n),
+            Flag(flag) => Value::Bool(*flag),
+            Texts(texts) => Value::Array(texts.iter().map(|t| Value::String(t.clone())).collect()),
+            Null => Value::Null,
+            Json(value) => value.clone(),
+        };
+        map.insert(String::from(*key), value);
+    }
+    Value::Object(map)
+}
+
 fn block_conflict(b: &super::BlockConflict) -> Value {
-    let mut out = json!({ "blockId": b.block_id, "revisionRef": b.revision_ref, "text": b.text });
-    if let (Some(revision), Some(map)) = (b.changed_at_revision, out.as_object_mut()) {
+    let mut out = object(&[
+        ("blockId", Text(&b.block_id)),
+        ("revisionRef", b.revision_ref.as_deref().map_or(Null, Text)),
+        ("text", b.text.as_deref().map_or(Null, Text)),
+    ]);
+    if let (Some(revision), Value::Object(map)) = (b.changed_at_revision, &mut out) {
         map.insert("changedAtRevision".into(), revision.into());
     }
     out
