@@ -267,8 +267,17 @@ fn lines(text: &str) -> Vec<&str> {
 /// Myers with compaction and replace detection: the ops `TextDiff` would give for the same tokens. Tokens
 /// are ids (a char's scalar value, a line's first occurrence), so one copy of similar's generic code serves
 /// both diffs; equal ids for equal tokens is all the algorithms look at.
+///
+/// The new side's ids are their own type, [`NewId`]: similar's Myers runs a preflight first, a fast path
+/// for long and nearly disjoint inputs (both sides at least 512 tokens) that re-indexes them through a hash
+/// map and diffs the reduced sequences with a second copy of the algorithm. It takes that path only when
+/// both sides index the same type, so with two types it never does, and the browser package carries
+/// neither the preflight nor the second copy: about 4.6 KB of the gzipped editor module (issue 29). Every
+/// input is still diffed by similar's Myers with its heuristics, which bound the cost of a long diff; the
+/// ops differ from `TextDiff`'s only for inputs that path would have reduced.
 fn diff_ops(old: &[u32], new: &[u32]) -> Vec<DiffOp> {
-    let (old, new) = (Tokens(old), Tokens(new));
+    let new: Vec<NewId> = new.iter().copied().map(NewId).collect();
+    let (old, new) = (Tokens(old), NewTokens(&new));
     let mut hook = Compact::new(Replace::new(Capture::new()), &old, &new);
     // Myers calls `finish` itself. Capture never fails (its error type is `Infallible`), and neither do the
     // hooks around it.
@@ -290,6 +299,29 @@ impl core::ops::Index<usize> for Tokens<'_> {
     #[inline(always)]
     fn index(&self, index: usize) -> &u32 {
         self.0.get(index).unwrap_or(&u32::MAX)
+    }
+}
+
+/// A token id of the new side: a `u32` of a type of its own (see [`diff_ops`]).
+#[derive(PartialEq, Eq, Hash)]
+struct NewId(u32);
+
+impl PartialEq<u32> for NewId {
+    #[inline(always)]
+    fn eq(&self, old: &u32) -> bool {
+        self.0 == *old
+    }
+}
+
+/// The new side's ids, indexed as [`Tokens`] indexes the old side's.
+struct NewTokens<'a>(&'a [NewId]);
+
+impl core::ops::Index<usize> for NewTokens<'_> {
+    type Output = NewId;
+
+    #[inline(always)]
+    fn index(&self, index: usize) -> &NewId {
+        self.0.get(index).unwrap_or(&NewId(u32::MAX))
     }
 }
 
