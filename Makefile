@@ -43,13 +43,15 @@ lint:
 	scripts/module-cycles --files worker/src
 	@# Core's tests and the criterion benches (benches/core, a crate of its own so the tests never build criterion).
 	$(CARGO) clippy -p pageai-core -p pageai-bench --all-targets -- -D warnings
-	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown -- -D warnings
+	@# pageai-wasm/std beside the Worker: the Worker links std, and without the feature the package is no_std with
+	@# a panic handler of its own (wasm/Cargo.toml). scripts/build-wasm compiles the no_std modules themselves.
+	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --features pageai-wasm/std -- -D warnings
 	@# The package's three modules (wasm/Cargo.toml): the Markdown and the catalog one alone, and all of them
 	@# (no unused helpers). With the Worker in the same set, as above: the dependencies' features then unify as
 	@# they did there and only the package is checked again (alone, each line re-checked ~100 dependencies:
 	@# 82 s and 19 s of a cold run). scripts/build-wasm builds each module alone, its features only.
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features pageai-wasm/markdown -- -D warnings
-	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features pageai-wasm/catalog -- -D warnings
+	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --no-default-features --features pageai-wasm/catalog,pageai-wasm/std -- -D warnings
 	$(CARGO) clippy -p pageai-worker -p pageai-wasm --target wasm32-unknown-unknown --all-features -- -D warnings
 	@# The fuzz targets (their own workspace, see fuzz/Cargo.toml) must keep compiling against core. In this
 	@# workspace's target folder (core and its dependencies are already checked there), without libFuzzer's C++.

@@ -9,7 +9,8 @@
 //! Core answers the same either way: narrowing a context's scope by the context's own list changes
 //! nothing (the executor's `target_scope`).
 
-use std::collections::VecDeque;
+use alloc::collections::VecDeque;
+use alloc::string::String;
 
 use pageai_core::context::{Scope, allowed_targets};
 use pageai_core::error::Error;

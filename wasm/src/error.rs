@@ -4,6 +4,7 @@
 //! `PageAiError`, carrying core's stable `.code`, its `.hint` and its machine-readable `.details`. The
 //! codes come from core only; this adapter never invents one.
 
+use alloc::borrow::ToOwned;
 use pageai_core::error::{Error, ErrorCode};
 use wasm_bindgen::{JsCast, JsValue};
 

@@ -4,6 +4,7 @@
 //! Core takes ids from its caller; in the browser and in Node the caller is this package, and the entropy
 //! comes from the JS crypto API through `getrandom`.
 
+use alloc::string::String;
 use pageai_core::ids::{self, Kind};
 
 /// A fresh block id, `b_` and 10 characters, e.g. `b_k3xq9mz2ap` (SPEC §2).

@@ -13,6 +13,9 @@
 //! The option bags of the binding (`RouteOptions`, `PreviewOptions`, …) are binding-only shapes, so they
 //! live here too; the wire shapes they fill in are core's.
 
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
 use pageai_core::error::Error;
 use pageai_core::executor::Origin;
 use pageai_core::json;

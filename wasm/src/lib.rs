@@ -35,7 +35,24 @@
 //! catalog module. A build with one of them leaves some of the shared helpers unused; `make lint` checks the
 //! crate with each alone and with all three.
 
+#![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 #![cfg_attr(not(all(feature = "editor", feature = "markdown", feature = "catalog")), allow(dead_code))]
+
+extern crate alloc;
+
+// Without std (the editor's and the catalog's modules), a panic traps at once, as std's does in a browser
+// (where it has nowhere to print), without the code that formats the message: nothing reads it. A panic is
+// a bug here, never an answer (every input error is a thrown `PageAiError`).
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+// The allocator std itself uses on wasm32 (scripts/build-wasm builds it at opt-level 3, as std's comes).
+#[cfg(all(target_arch = "wasm32", not(feature = "std")))]
+#[global_allocator]
+static ALLOCATOR: dlmalloc::GlobalDlmalloc = dlmalloc::GlobalDlmalloc;
 
 #[cfg(feature = "catalog")]
 mod catalog;
@@ -57,6 +74,8 @@ mod session;
 #[cfg(feature = "editor")]
 mod vocabulary;
 
+#[cfg(feature = "editor")]
+use alloc::{borrow::ToOwned, string::String, vec::Vec};
 #[cfg(feature = "editor")]
 use pageai_core::context::{ContextRequest, build_context};
 #[cfg(feature = "editor")]

@@ -1,5 +1,7 @@
 //! Stateless checks of block operations, and the character diff the previews paint.
 
+use alloc::borrow::ToOwned;
+use alloc::vec::Vec;
 use pageai_core::executor::{NoContexts, WriteArgs};
 use pageai_core::manifest::args::ApplyBlockOpsArgs;
 use pageai_core::ops::Operation;

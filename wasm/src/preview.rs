@@ -4,6 +4,9 @@
 //! JS clock and minted ids unless the options name them, and it mints ids for inserted blocks. Nothing is
 //! ever written: `executor::preview_write_json` refuses a call that would apply.
 
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
 use pageai_core::error::Error;
 use pageai_core::executor::idempotency::MemoryIdempotencyStore;
 use pageai_core::executor::{self, Call, ContextLookup, Env, Origin, Outcome, WriteArgs, WriteCall};

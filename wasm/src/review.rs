@@ -4,6 +4,8 @@
 //! reads the session's `actions` (so a UI never re-derives them from the state) and, for each verb core
 //! lets a person send, answers whether it is allowed and, when not, core's reason.
 
+use alloc::format;
+use alloc::vec::Vec;
 use pageai_core::review::Action;
 use wasm_bindgen::prelude::*;
 

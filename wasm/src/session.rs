@@ -8,6 +8,9 @@
 //! page again; `applyRemote` (in `remote`) follows the document's live channel, whoever
 //! wrote.
 
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
 use pageai_core::context::ContextRequest;
 use pageai_core::edits::BlockEdits;
 use pageai_core::error::Error;

@@ -6,6 +6,9 @@
 //! generates the unions and the `PageAiVocabulary` interface from it; `vocabulary()` answers the same lists
 //! at run time. The types and the values therefore cannot drift apart, and neither can drift from core.
 
+extern crate alloc;
+use alloc::vec;
+use alloc::vec::Vec;
 use pageai_core::audit::AuditAction;
 use pageai_core::error::ErrorCode;
 use pageai_core::manifest::Tool;
