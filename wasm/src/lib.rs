@@ -33,7 +33,8 @@
 //! Three features pick the exports, one WASM module each (scripts/build-wasm builds all three): `editor`
 //! (the default) is everything above except `markdown` and `catalog`, which are the Markdown module and the
 //! catalog module. A build with one of them leaves some of the shared helpers unused; `make lint` checks the
-//! crate with each alone and with all three.
+//! crate with each alone and with all three. On wasm32 the crate is `no_std` unless its `std` feature is on
+//! (the Markdown module turns it on): a panic then traps at once, and dlmalloc is the allocator, as in std.
 
 #![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 #![cfg_attr(not(all(feature = "editor", feature = "markdown", feature = "catalog")), allow(dead_code))]
