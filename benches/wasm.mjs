@@ -38,7 +38,7 @@ const builds = [["this build", pageai, join(root, "wasm", "pkg")], ...(baseline 
 
 // The main module's budget, gzip -9 (GNU gzip, as scripts/build-wasm counts and enforces it; Node's zlib at
 // level 9 counts about 2% more).
-const SIZE_BUDGET_BYTES = 242_800;
+const SIZE_BUDGET_BYTES = 240_000;
 // Issue 29's goal for it, printed beside the budget until the budget reaches it.
 const SIZE_GOAL_BYTES = 240_000;
 // Issue 15's targets for a 10,000-block page; the load target is issue 29's.

@@ -308,17 +308,6 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, Error> {
     parse(&json)
 }
 
-/// Named lists of strings as one plain object, `{key: [value, …]}`, keys in the order given.
-pub(crate) fn string_lists<'a>(lists: impl IntoIterator<Item = (&'a str, &'a [&'a str])>) -> JsValue {
-    let object = js_sys::Object::new();
-    for (key, values) in lists {
-        let values: js_sys::Array = values.iter().map(|v| JsValue::from_str(v)).collect();
-        // Setting a property on a fresh, extensible object cannot fail.
-        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), &values);
-    }
-    object.into()
-}
-
 /// JSON text that core already produced (the executor's answers, replayed byte for byte) as a JS value.
 pub(crate) fn parse(json: &str) -> Result<JsValue, Error> {
     js_sys::JSON::parse(json).map_err(|_| Error::invalid("", "the result is not representable in JS"))

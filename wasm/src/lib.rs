@@ -22,9 +22,9 @@
 //! - `ids` mints block ids, context ids, tool call ids and idempotency keys from `crypto.getRandomValues`
 //!   (exported as `mintBlockId`, `mintContextId`, `mintToolCallId` and `mintIdempotencyKey`, so callers
 //!   never spell one);
-//! - `vocabulary` is the table of core's closed lists of wire names (tool names, schema ids, intents,
+//! - `src/vocabulary.rs` is the table of core's closed lists of wire names (tool names, schema ids, intents,
 //!   reason codes, review modes, states and verbs, audit actions, error codes): build.rs generates their
-//!   TypeScript unions from it, and `vocabulary()` answers it;
+//!   TypeScript unions from it, and the JSON text `vocabulary()` answers;
 //! - `review` is `reviewVerbs`, a review session's buttons as its `actions` gate them.
 //!
 //! The TypeScript surface is the generated `.d.ts` refined by `src/types.d.ts` and `src/events.d.ts`
@@ -72,15 +72,11 @@ mod preview;
 mod review;
 #[cfg(feature = "editor")]
 mod session;
-#[cfg(feature = "editor")]
-mod vocabulary;
 
 #[cfg(feature = "editor")]
-use alloc::{borrow::ToOwned, string::String, vec::Vec};
+use alloc::string::String;
 #[cfg(feature = "editor")]
 use pageai_core::context::{ContextRequest, build_context};
-#[cfg(feature = "editor")]
-use pageai_core::error::ErrorCode;
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "catalog")]
@@ -131,8 +127,9 @@ pub fn build_context_js(
 #[cfg(feature = "editor")]
 /// Every error code this build can throw, in the order they were added.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "PageAiErrorCode[]")]
-pub fn error_codes() -> Vec<String> {
-    ErrorCode::ALL.iter().map(|code| code.as_str().to_owned()).collect()
+pub fn error_codes() -> JsValue {
+    // The vocabulary's list of them (core's `ErrorCode::ALL`, written out by build.rs).
+    js_sys::Reflect::get(&vocabulary(), &JsValue::from_str("errorCodes")).unwrap_or(JsValue::NULL)
 }
 
 #[cfg(feature = "editor")]
@@ -141,7 +138,8 @@ pub fn error_codes() -> Vec<String> {
 /// labels by these values, so a value core adds shows up instead of going missing.
 #[wasm_bindgen(unchecked_return_type = "PageAiVocabulary")]
 pub fn vocabulary() -> JsValue {
-    interop::string_lists(vocabulary::lists().iter().map(|list| (list.key, list.values.as_slice())))
+    // build.rs writes the table (src/vocabulary.rs, core's lists) as JSON text; it always parses.
+    js_sys::JSON::parse(include_str!(concat!(env!("OUT_DIR"), "/vocabulary.json"))).unwrap_or(JsValue::NULL)
 }
 
 #[cfg(feature = "editor")]
@@ -178,5 +176,5 @@ pub fn mint_idempotency_key() -> String {
 /// True when `value` is an error thrown by this package, by either module (an `Error` with a known `.code`).
 #[wasm_bindgen(js_name = isPageAiError, unchecked_return_type = "value is PageAiError")]
 pub fn is_page_ai_error(#[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue) -> bool {
-    error::is_page_ai_error(&value)
+    error::has_code_of(&value, &error_codes())
 }

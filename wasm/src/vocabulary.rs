@@ -2,13 +2,11 @@
 //! codes, review modes, states and verbs, audit actions, error codes), each with the TypeScript union that
 //! types it.
 //!
-//! One table, read twice. build.rs compiles this file too (with `#[path]`, so it uses nothing but core) and
-//! generates the unions and the `PageAiVocabulary` interface from it; `vocabulary()` answers the same lists
-//! at run time. The types and the values therefore cannot drift apart, and neither can drift from core.
+//! One table, written out twice. Only build.rs compiles this file (with `#[path]`, so it uses nothing but
+//! core): it generates the unions and the `PageAiVocabulary` interface from it, and the same lists as JSON
+//! text, which `vocabulary()` answers. The types and the values therefore cannot drift apart, and neither
+//! can drift from core (a build-dependency of the package, at the same version).
 
-extern crate alloc;
-use alloc::vec;
-use alloc::vec::Vec;
 use pageai_core::audit::AuditAction;
 use pageai_core::error::ErrorCode;
 use pageai_core::manifest::Tool;
@@ -23,14 +21,9 @@ pub(crate) struct List {
     /// Its key in `vocabulary()`'s answer, e.g. `intents`.
     pub key: &'static str,
     /// The TypeScript union of its values, e.g. `RouteIntent`. Two lists may share one (a list of some of
-    /// the states is still typed `ReviewState`): the first list of a union defines it. Only build.rs,
-    /// which runs on the host, reads it, so the WASM module carries none of these texts.
-    #[cfg(not(target_arch = "wasm32"))]
-    #[allow(dead_code, reason = "read by build.rs, which compiles this file too")]
+    /// the states is still typed `ReviewState`): the first list of a union defines it.
     pub union: &'static str,
-    /// What the list holds, for the generated doc comments (build.rs only, like `union`).
-    #[cfg(not(target_arch = "wasm32"))]
-    #[allow(dead_code, reason = "read by build.rs, which compiles this file too")]
+    /// What the list holds, for the generated doc comments.
     pub doc: &'static str,
     /// The values, in core's order.
     pub values: Vec<&'static str>,
@@ -38,10 +31,7 @@ pub(crate) struct List {
 
 /// Every list, in the order `PageAiVocabulary` shows them.
 pub(crate) fn lists() -> Vec<List> {
-    #[cfg(not(target_arch = "wasm32"))]
     let list = |key, union, doc, values| List { key, union, doc, values };
-    #[cfg(target_arch = "wasm32")]
-    let list = |key, _union: &'static str, _doc: &'static str, values| List { key, values };
     vec![
         list(
             "toolNames",
