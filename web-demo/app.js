@@ -10,7 +10,7 @@
 // appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
 // starts and ends. Nothing polls.
 
-import { ApiError, abortRun, createDocument, fetchDocumentAndRole, fetchSuggestions, readPanelsAhead, runCommand, streamRun } from "./js/api.js";
+import { ApiError, abortRun, createDocument, endReadsAhead, fetchDocumentAndRole, fetchSuggestions, openedDocumentId, runCommand, streamRun } from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
@@ -31,7 +31,7 @@ import { createSuggestionView } from "./js/suggestion-view.js";
 
 /** From how many blocks a page is long: its context is frozen when the browser is idle, not at once. */
 const LONG_PAGE_BLOCKS = 1_000;
-const documentId = new URLSearchParams(location.search).get("doc") || "welcome";
+const documentId = openedDocumentId;
 const $ = (selector) => document.querySelector(selector);
 const layout = createLayout(document.body, $("#tabbar"));
 // The skip link focuses the command box itself (following the link alone would only scroll to it), in the
@@ -42,11 +42,9 @@ $("#skip-to-command").addEventListener("click", (event) => {
 });
 
 async function main() {
-  const found = fetchDocumentAndRole(documentId);
-  // The page found, its panels' first reads (suggestions, review sessions, audit, profile) start at once, so
-  // the server answers them while the engine loads and the page is drawn.
-  found.then(({ page }) => readPanelsAhead(documentId, page.workspaceId)).catch(() => {});
-  const [engine, { page, pageBytes, role, user }] = await Promise.all([loadEngine(), found]);
+  // The page was asked for before this code arrived (js/reads.js, which also reads its panels' first data
+  // once it answers): the server answers while the engine loads and the page is drawn.
+  const [engine, { page, pageBytes, role, user }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -316,6 +314,8 @@ async function main() {
   });
   await Promise.all([toolsPanel.load(), reviewPanel.refresh(), auditPanel.refresh(), refreshSuggestions()]);
   commandPanel.refresh();
+  // What was read ahead and not taken is dropped: a later read asks the server again.
+  endReadsAhead();
   document.body.dataset.state = "ready";
   opened();
 }
