@@ -10,7 +10,18 @@
 // appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
 // starts and ends. Nothing polls.
 
-import { ApiError, abortRun, createDocument, endReadsAhead, fetchDocumentAndRole, fetchSuggestions, openedDocumentId, runCommand, streamRun } from "./js/api.js";
+import {
+  ApiError,
+  abortRun,
+  createDocument,
+  endReadsAhead,
+  fetchDocumentAndRole,
+  fetchSuggestions,
+  firstReadsSeq,
+  openedDocumentId,
+  runCommand,
+  streamRun,
+} from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
@@ -265,14 +276,19 @@ async function main() {
     canDecide: may.accept,
   });
   refreshContext();
-  // Opened before the panels are read: the channel resumes from the revision this page was read at, so
-  // nothing committed in between is missed.
+  // The page and its panels' first reads were answered in whatever order the server took them: the channel
+  // resumes from the oldest of their positions, so whatever was committed after any of them is replayed here
+  // (a page change this page already has makes the client read the page again, then a second hello reads the
+  // panels again). Opened before the panels take those answers.
   const isOpen = (session) => engine.vocabulary.openReviewStates.includes(session?.state);
   let hellos = 0;
   connectLiveStatus($("#live-status"), {
     documentId,
     session: edits.live(),
+    after: await firstReadsSeq(),
     onEvent(message, applied) {
+      // Anything past the first hello may move a panel: what was read ahead and not taken yet is read anew.
+      if (message.kind !== "hello" || hellos > 0) endReadsAhead();
       switch (message.kind) {
         case "hello":
           // Back after a cut: what the replay did not carry (a snapshot skips review updates) is read again.

@@ -15,7 +15,7 @@ import {
 
 // Sign-in, the requests and the reads started before the demo's code arrived live in js/reads.js, a module
 // index.html loads on its own (imported here by its URL, so there is one instance of it).
-export { ApiError, endReadsAhead, openedDocumentId, readPanelsAhead, signInState } from "/js/reads.js";
+export { ApiError, endReadsAhead, firstReadsSeq, openedDocumentId, signInState } from "/js/reads.js";
 
 async function request(path, init = {}) {
   return (await exchange(path, init)).body;

@@ -1,9 +1,9 @@
 // The demo's first reads, started before its code has arrived. index.html loads this small module on its own
 // (scripts/build-demo leaves it out of dist/app.js, which imports it by its URL, so both share one instance):
-// it signs the page in and asks for the page named in the URL at once, while the bundle, the package's
-// modules and the `.wasm` still arrive; once the page answers, the first reads of its panels follow, and
-// the reads those need next (the audit entries after the head, the review session the panel shows), so
-// each panel finds its data in when the page is drawn. Every other request goes through `exchange` too.
+// it signs the page in and asks at once for the page named in the URL and its panels' first data, while the
+// bundle, the package's modules and the `.wasm` still arrive, then for what those reads name (the audit
+// entries before its head, the review session the panel shows first, the profile of the page's workspace),
+// so each panel finds its data in when the page is drawn. Every other request goes through `exchange` too.
 
 /**
  * An answer that was not 2xx, or no answer at all. `code` is the server's (core's error codes) and nothing
@@ -130,32 +130,67 @@ export const readRecentAudit = (documentId, n) =>
  * The review session a panel shows first from a list's first read: the open session changed last. The
  * server lists the open ones first (`counts.open` of them); the panel's time order is the last change.
  */
-export function newestOpen(first, openCount) {
+function newestOpen(first, openCount) {
   let newest = null;
   for (const s of first.slice(0, openCount)) if (!newest || String(s.updatedAt ?? "") > String(newest.updatedAt ?? "")) newest = s;
   return newest?.sessionId ?? null;
 }
 
+// The live channel's position each first read was answered at (the Worker's `x-mnote-live-seq`): null once
+// one answered without it.
+let positions = [];
+
+/** A first read: its answer's live position is kept for `firstReadsSeq`. */
+const firstRead = (path) =>
+  send(path, {}).then((answer) => {
+    const seq = Number.parseInt(answer.headers.get("x-mnote-live-seq") ?? "", 10);
+    if (positions && Number.isInteger(seq)) positions.push(seq);
+    else positions = null;
+    return answer;
+  });
+
 /**
- * Starts the first reads of the page's panels (its suggestions, review sessions and the one shown, the
- * audit log's newest entries and its workspace's profile) at once, as soon as the page is found: the page
- * is drawn meanwhile, and each panel takes its answer when it asks. Started after the page's own read
- * answered, so none is older than the page the live channel resumes from.
+ * Where the live channel resumes from (`connectLive`'s `after`): the oldest position among the page's and its
+ * panels' first reads, so whatever was committed after any of them (a change, a suggestion, a review moving)
+ * is replayed, in whatever order the server answered them; `undefined` when one did not say (the channel then
+ * resumes from the page's revision).
  */
-export function readPanelsAhead(documentId, workspaceId) {
-  readAhead(suggestionsPath(documentId), () => send(suggestionsPath(documentId), {}));
-  readAhead(profilePath(workspaceId), () => send(profilePath(workspaceId), {}));
+export async function firstReadsSeq() {
+  await Promise.allSettled(firstReads);
+  return positions?.length ? Math.min(...positions) : undefined;
+}
+const firstReads = [];
+
+/**
+ * Starts the first reads of the page's panels that need only the page's id (its suggestions, review sessions
+ * and the one shown, the audit log's newest entries), beside the page's own read: each panel takes its answer
+ * when it asks. The server may answer them before the page; the live channel resumes from the oldest of
+ * their positions (`firstReadsSeq`), so none misses what was committed in between.
+ */
+function readPanelsAhead(documentId) {
+  const first = (path) => {
+    const answer = readAhead(path, () => firstRead(path));
+    firstReads.push(answer);
+    return answer;
+  };
+  first(suggestionsPath(documentId));
+  first(auditHeadPath(documentId));
   readAhead(`recent-audit ${documentId} ${RECENT_AUDIT}`, () => readRecentAudit(documentId, RECENT_AUDIT));
-  const list = readAhead(reviewListPath(documentId), () => send(reviewListPath(documentId), {}));
-  list
-    ?.then(({ body }) => {
+  first(reviewListPath(documentId))
+    .then(({ body }) => {
       const id = newestOpen(body.sessions, body.counts.open);
       if (id) readAhead(reviewSessionPath(id), () => send(reviewSessionPath(id), {}));
     })
     .catch(() => {});
 }
 
-// This tab's page is asked for as soon as this module runs; its panels' reads follow its answer.
-readAhead(documentPath(openedDocumentId), () => send(documentPath(openedDocumentId), {}))
-  .then(({ body }) => readPanelsAhead(openedDocumentId, body.workspaceId))
-  .catch(() => {});
+// This tab's page is asked for as soon as this module runs, and its panels' first reads beside it; the
+// profile of its workspace once the page has named it.
+{
+  const page = readAhead(documentPath(openedDocumentId), () => firstRead(documentPath(openedDocumentId)));
+  firstReads.push(page);
+  readPanelsAhead(openedDocumentId);
+  page
+    .then(({ body }) => readAhead(profilePath(body.workspaceId), () => send(profilePath(body.workspaceId), {})))
+    .catch(() => {});
+}
