@@ -56,6 +56,10 @@ async function main() {
   // The page was asked for before this code arrived (js/reads.js, which also reads its panels' first data
   // once it answers): the server answers while the engine loads and the page is drawn.
   const [engine, { page, pageBytes, role, user }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
+  // What follows holds the main thread for a while (the page read into the session, drawn, the panels made):
+  // the answers already in go first, so the reads they lead to (the review session the panel shows, the
+  // audit entries) are on their way meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
