@@ -10,7 +10,18 @@
 // appears in the Review panel, the audit log follows, and a Hermes run shows each mnote tool call as it
 // starts and ends. Nothing polls.
 
-import { ApiError, abortRun, createDocument, fetchDocumentAndRole, fetchSuggestions, readPanelsAhead, runCommand, streamRun } from "./js/api.js";
+import {
+  ApiError,
+  abortRun,
+  createDocument,
+  endReadsAhead,
+  fetchDocumentAndRole,
+  fetchSuggestions,
+  firstReadsSeq,
+  openedDocumentId,
+  runCommand,
+  streamRun,
+} from "./js/api.js";
 import { createAuditPanel } from "./js/audit-panel.js";
 import { createBlockEditor } from "./js/block-editor.js";
 import { createCommandPanel } from "./js/command-panel.js";
@@ -31,7 +42,7 @@ import { createSuggestionView } from "./js/suggestion-view.js";
 
 /** From how many blocks a page is long: its context is frozen when the browser is idle, not at once. */
 const LONG_PAGE_BLOCKS = 1_000;
-const documentId = new URLSearchParams(location.search).get("doc") || "welcome";
+const documentId = openedDocumentId;
 const $ = (selector) => document.querySelector(selector);
 const layout = createLayout(document.body, $("#tabbar"));
 // The skip link focuses the command box itself (following the link alone would only scroll to it), in the
@@ -42,11 +53,13 @@ $("#skip-to-command").addEventListener("click", (event) => {
 });
 
 async function main() {
-  const found = fetchDocumentAndRole(documentId);
-  // The page found, its panels' first reads (suggestions, review sessions, audit, profile) start at once, so
-  // the server answers them while the engine loads and the page is drawn.
-  found.then(({ page }) => readPanelsAhead(documentId, page.workspaceId)).catch(() => {});
-  const [engine, { page, pageBytes, role, user }] = await Promise.all([loadEngine(), found]);
+  // The page was asked for before this code arrived (js/reads.js, which also reads its panels' first data
+  // once it answers): the server answers while the engine loads and the page is drawn.
+  const [engine, { page, pageBytes, role, user }] = await Promise.all([loadEngine(), fetchDocumentAndRole(documentId)]);
+  // What follows holds the main thread for a while (the page read into the session, drawn, the panels made):
+  // the answers already in go first, so the reads they lead to (the review session the panel shows, the
+  // audit entries) are on their way meanwhile.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   const prompts = createPromptMemory(documentId);
 
   document.title = `${page.title || page.documentId} · mnote`;
@@ -267,14 +280,19 @@ async function main() {
     canDecide: may.accept,
   });
   refreshContext();
-  // Opened before the panels are read: the channel resumes from the revision this page was read at, so
-  // nothing committed in between is missed.
+  // The page and its panels' first reads were answered in whatever order the server took them: the channel
+  // resumes from the oldest of their positions, so whatever was committed after any of them is replayed here
+  // (a page change this page already has makes the client read the page again, then a second hello reads the
+  // panels again). Opened before the panels take those answers.
   const isOpen = (session) => engine.vocabulary.openReviewStates.includes(session?.state);
   let hellos = 0;
   connectLiveStatus($("#live-status"), {
     documentId,
     session: edits.live(),
+    after: await firstReadsSeq(),
     onEvent(message, applied) {
+      // Anything past the first hello may move a panel: what was read ahead and not taken yet is read anew.
+      if (message.kind !== "hello" || hellos > 0) endReadsAhead();
       switch (message.kind) {
         case "hello":
           // Back after a cut: what the replay did not carry (a snapshot skips review updates) is read again.
@@ -316,6 +334,8 @@ async function main() {
   });
   await Promise.all([toolsPanel.load(), reviewPanel.refresh(), auditPanel.refresh(), refreshSuggestions()]);
   commandPanel.refresh();
+  // What was read ahead and not taken is dropped: a later read asks the server again.
+  endReadsAhead();
   document.body.dataset.state = "ready";
   opened();
 }

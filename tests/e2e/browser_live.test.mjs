@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 
 import { startHermesDouble } from "../hermes/double.mjs";
 
-import { DESKTOP, PHONE } from "./lib/browser.mjs";
+import { DESKTOP, PHONE, newTab } from "./lib/browser.mjs";
 import { applyCommand, command, shoot, startDemo } from "./lib/demo.mjs";
 import { TOOL_VARS, mcp, replaceArgs, toolCall } from "./lib/mnote.mjs";
 
@@ -227,6 +227,45 @@ describe("writes made elsewhere", () => {
     assert.deepEqual(await pageTextOf(tab.page, "q_motto"), { text: "Stay hungry", inserted: ["patient"] });
     await notReloaded(tab.page);
     assert.deepEqual([...tab.problems, ...phone.problems], []);
+  });
+});
+
+describe("opening a page while it changes", () => {
+  test("a suggestion made between the page's first reads shows, whatever order the server answered them in", async () => {
+    const id = await freshDocument();
+    const { revision } = await demo.storedPage(id);
+    const tab = await newTab(demo.browser, { viewport: DESKTOP });
+    try {
+      // The page's GET is held in the browser until a suggestion has been made; the panels' first reads,
+      // sent beside it, are answered before: they do not have the suggestion, the page comes after it.
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await tab.page.route(`**/api/documents/${id}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const firstReads = ["suggestions", "review-sessions?limit=", "audit?limit=1"].map((path) =>
+        tab.page.waitForResponse((r) => r.url().includes(`/api/documents/${id}/${path}`)),
+      );
+      await tab.page.goto(`${demo.worker.url}/?doc=${id}`, { waitUntil: "commit" });
+      const answered = await Promise.all(firstReads);
+      assert.deepEqual((await answered[0].json()).suggestions, [], "the panels were read before the suggestion");
+      const made = await send("POST", `/api/documents/${id}/suggestions`, {
+        baseRevision: revision,
+        operations: [{ op: "update", blockId: "p_two", text: "Second paragraph, suggested" }],
+        idempotencyKey: `between_${process.pid}`,
+      });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      release();
+      // The live channel resumes from the oldest first read, so the suggestion's message is replayed: the
+      // page marks it and the Review panel lists it, with no reload and nothing else happening.
+      await tab.page.waitForSelector("body[data-state=ready]");
+      await tab.page.waitForSelector('#page-blocks [data-block-id="p_two"] .suggestion-ins', { timeout: 30_000 });
+      await tab.page.waitForSelector(`#review-session[data-session-id="${made.body.sessionId}"]`, { timeout: 30_000 });
+      assert.deepEqual(tab.problems, []);
+    } finally {
+      await tab.context.close();
+    }
   });
 });
 

@@ -182,6 +182,41 @@ describe('the live channel', { timeout: 600_000 }, () => {
     for (const s of [live, ahead]) s.close();
   });
 
+  test("reads name the channel's position they were answered at; a socket resuming from the oldest gets what came after", async () => {
+    const doc = fresh('live_position');
+    const page = await putPage(worker.url, doc, { p_1: 'one', p_2: 'two' });
+    const position = async (path) => {
+      const res = await fetch(`${worker.url}/api/documents/${doc}${path}`, { headers: USER });
+      assert.equal(res.status, 200, await res.clone().text());
+      const seq = Number(res.headers.get('x-mnote-live-seq'));
+      assert.ok(Number.isInteger(seq) && res.headers.get('x-mnote-live-seq') !== null, `${path}: ${res.headers.get('x-mnote-live-seq')}`);
+      return seq;
+    };
+    const reads = ['', '/suggestions', '/review-sessions?limit=50', '/audit?limit=1'];
+    const before = await Promise.all(reads.map(position));
+    assert.equal(new Set(before).size, 1, `nothing happened between the reads: ${before}`);
+    // A suggestion changes no revision: only its seq says a reader has not seen it.
+    const res = await fetch(`${worker.url}/api/documents/${doc}/suggestions`, {
+      method: 'POST',
+      headers: { ...USER, 'content-type': 'application/json' },
+      body: JSON.stringify({ baseRevision: page.revision, operations: [{ op: 'update', blockId: 'p_2', text: 'TWO' }], idempotencyKey: fresh('s') }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const later = await position('');
+    assert.ok(later > before[0], `${later} > ${before[0]}`);
+    assert.equal((await getPage(worker.url, doc)).revision, page.revision);
+    const resumed = openLive(worker.url, doc, { query: { after: before[0], revision: page.revision } });
+    const update = await resumed.until((m) => m.kind === 'review.updated', 'the suggestion replayed');
+    assert.equal(update.session.state, 'awaiting_user');
+    assert.equal((await resumed.hello).seq, later);
+    resumed.close();
+    // By the revision alone (as before the reads named a position) the same socket is told nothing.
+    const byRevision = openLive(worker.url, doc, { query: { revision: page.revision } });
+    await byRevision.hello;
+    assert.deepEqual(byRevision.messages.map((m) => m.kind), ['hello']);
+    byRevision.close();
+  });
+
   test('an upgrade without a credential, with the tool token, or from a foreign origin is refused', async () => {
     const doc = fresh('live_refused');
     await putPage(worker.url, doc, { p_1: 'x' });

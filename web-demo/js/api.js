@@ -1,99 +1,36 @@
 // Requests to the Worker. Failures become ApiError with the server's coded body ({code, message, hint}).
 
-/**
- * An answer that was not 2xx, or no answer at all. `code` is the server's (core's error codes) and nothing
- * else: no answer (`unanswered`, status 0) or an answer without a coded body (something in front of the
- * Worker) is a state of this page, shown in words, never a made-up code.
- */
-export class ApiError extends Error {
-  constructor(status, body) {
-    super(body?.message ?? `request failed with status ${status}`);
-    this.name = "ApiError";
-    this.status = status;
-    this.code = typeof body?.code === "string" ? body.code : null;
-    this.unanswered = status === 0;
-    this.hint = body?.hint ?? (status === 0 ? "is the Worker running? start it with make dev" : "");
-    this.details = body?.details ?? {};
-  }
-}
+import {
+  ApiError,
+  documentPath,
+  exchange,
+  profilePath,
+  RECENT_AUDIT,
+  readRecentAudit,
+  reviewListPath,
+  reviewSessionPath,
+  signIn,
+  suggestionsPath,
+} from "/js/reads.js";
 
-// Every API route needs a session. Under `make dev` (MNOTE_DEV_AUTO_LOGIN=true) the Worker signs this
-// same-origin page in without a token; elsewhere sign in with POST /api/auth/login {token} first.
-let signedIn = null;
-/** `localDev`: this page was signed in by `make dev`'s dev-login, so set-up hints can name make dev's variables. */
-export const signInState = { localDev: false };
-const signIn = () =>
-  (signedIn ??= fetch("/api/auth/dev-login", { method: "POST", credentials: "same-origin" })
-    // Read the body: an unread one stays open, and leaving the page would abort it mid-load.
-    .then((r) => {
-      signInState.localDev = r.ok;
-      return r.text();
-    })
-    .catch(() => null));
+// Sign-in, the requests and the reads started before the demo's code arrived live in js/reads.js, a module
+// index.html loads on its own (imported here by its URL, so there is one instance of it).
+export { ApiError, endReadsAhead, firstReadsSeq, openedDocumentId, signInState } from "/js/reads.js";
 
 async function request(path, init = {}) {
   return (await exchange(path, init)).body;
 }
 
-// Reads started before their reader asks (readPanelsAhead): the first GET of the same path takes the answer,
-// once; any later one reads anew.
-const ahead = new Map();
-
-/**
- * Starts the first reads of the page's panels (its suggestions, review sessions, audit head and its
- * workspace's profile) at once, as soon as the page is found: the page is drawn meanwhile, and each panel
- * takes its answer when it asks. Started after the page's own read, so none is older than the page the live
- * channel resumes from.
- */
-export function readPanelsAhead(documentId, workspaceId) {
-  for (const path of [suggestionsPath(documentId), reviewListPath(documentId), auditHeadPath(documentId), profilePath(workspaceId)]) {
-    if (ahead.has(path)) continue;
-    const answer = exchange(path);
-    answer.catch(() => {}); // a failure is met by the reader that takes it
-    ahead.set(path, answer);
-  }
-}
-
-/** One request: the answer's JSON body and its headers. */
-async function exchange(path, init = {}) {
-  if ((init.method ?? "GET") === "GET" && ahead.has(path)) {
-    const answer = ahead.get(path);
-    ahead.delete(path);
-    return answer;
-  }
-  await signIn();
-  let response;
-  try {
-    response = await fetch(path, {
-      credentials: "same-origin",
-      ...init,
-      headers: { accept: "application/json", ...init.headers },
-    });
-  } catch {
-    throw new ApiError(0, null);
-  }
-  // The body's bytes are kept for a reader that hands them on as they came: the WASM session reads a page
-  // fastest from its UTF-8 bytes (a string is encoded again on its way in).
-  const bytes = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
-  let body = null;
-  try {
-    body = JSON.parse(utf8.decode(bytes));
-  } catch {}
-  if (!response.ok) throw new ApiError(response.status, body);
-  return { body, bytes, headers: response.headers };
-}
-const utf8 = new TextDecoder();
-
 /** Stores a new page under `documentId` (`PUT /api/documents/{id}`): `{title, blocks}`. */
 export const createDocument = (documentId, page) =>
-  request(`/api/documents/${encodeURIComponent(documentId)}`, {
+  request(documentPath(documentId), {
     method: "PUT",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(page),
   });
 
 /** The page of a document, as JSON. */
-export const fetchDocument = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}`);
+export const fetchDocument = (documentId) => request(documentPath(documentId));
 
 /**
  * The page of a document, the signed-in person's role in its workspace (`viewer`, `editor` or `owner`),
@@ -104,7 +41,7 @@ export const fetchDocument = (documentId) => request(`/api/documents/${encodeURI
  * object or a string.
  */
 export async function fetchDocumentAndRole(documentId) {
-  const { body, bytes, headers } = await exchange(`/api/documents/${encodeURIComponent(documentId)}`);
+  const { body, bytes, headers } = await exchange(documentPath(documentId));
   const role = headers.get("x-mnote-role");
   return { page: body, pageBytes: bytes, role: ["viewer", "editor", "owner"].includes(role) ? role : "owner", user: headers.get("x-mnote-user") };
 }
@@ -117,12 +54,6 @@ export const suggestBlocks = (documentId, body) => postJson(suggestionsPath(docu
 
 /** The page's pending suggestions, `mnote.suggestion.v1` each, in page order. */
 export const fetchSuggestions = (documentId) => request(suggestionsPath(documentId));
-
-// The paths the page's first reads share with readPanelsAhead, spelled once.
-const suggestionsPath = (documentId) => `/api/documents/${encodeURIComponent(documentId)}/suggestions`;
-const reviewListPath = (documentId, cursor = null) =>
-  `/api/documents/${encodeURIComponent(documentId)}/review-sessions?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-const auditHeadPath = (documentId) => `/api/documents/${encodeURIComponent(documentId)}/audit?limit=1`;
 
 /**
  * Saves a person's block edits (`PATCH /api/documents/{id}/blocks`, `{baseRevision, operations,
@@ -214,9 +145,6 @@ const postJson = (path, body) =>
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-/** The profile route of `workspaceId` (each workspace has its own profile; none named: the caller's default). */
-const profilePath = (workspaceId) => (workspaceId ? `/api/profile?workspaceId=${encodeURIComponent(workspaceId)}` : "/api/profile");
-
 /** A workspace's page-AI profile and the manifest it yields: `{profile: {tools: {disabled}, reviewMode}, manifest}`. */
 export const fetchProfile = (workspaceId) => request(profilePath(workspaceId));
 
@@ -248,7 +176,7 @@ export async function listReviewSessions(documentId, { others = 8, onFirstPage =
 }
 
 /** One review session, `mnote.page_ai_review_session.v1`. */
-export const fetchReviewSession = (sessionId) => request(`/api/page-ai/review-sessions/${encodeURIComponent(sessionId)}`);
+export const fetchReviewSession = (sessionId) => request(reviewSessionPath(sessionId));
 
 /**
  * A review action on a session: `accept` ({idempotencyKey, blockIds?}), `reject`, `abort`, `retry`
@@ -265,14 +193,11 @@ export const reviewAction = (sessionId, action, body) =>
 export const undoRun = (documentId, runId, body) =>
   postJson(`/api/documents/${encodeURIComponent(documentId)}/runs/${encodeURIComponent(runId)}/undo`, body);
 
-/** The newest `n` entries of the document's audit log, oldest first, and its head `{seq, hash}`. */
-export async function fetchRecentAudit(documentId, n = 10) {
-  const path = `/api/documents/${encodeURIComponent(documentId)}/audit`;
-  const { head } = await request(auditHeadPath(documentId));
-  const after = Math.max(0, (head?.seq ?? 0) - n);
-  const { entries } = await request(`${path}?after=${after}&limit=${n}`);
-  return { entries, head };
-}
+/**
+ * The newest `n` entries of the document's audit log, oldest first, and its head `{seq, hash}` (the panel's
+ * `RECENT_AUDIT` of them were read ahead as the page opened).
+ */
+export const fetchRecentAudit = (documentId, n = RECENT_AUDIT) => readRecentAudit(documentId, n);
 
 /** Checks the document's audit hash chain: `{ok, verified, entries, head}`, or a coded error. */
 export const verifyAudit = (documentId) => request(`/api/documents/${encodeURIComponent(documentId)}/audit/verify`);

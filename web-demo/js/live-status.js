@@ -17,10 +17,11 @@ const WORDS = {
 /**
  * Connects to the live channel of `documentId` and shows its state in `root`.
  * @param {HTMLElement} root the indicator
- * @param {{ documentId: string, session: object, onEvent: (message: object, applied: object | null) => void }} deps
- *   `session` is what follows the page (`{revision, applyRemote}`); `onEvent` gets every message
+ * @param {{ documentId: string, session: object, after?: number, onEvent: (message: object, applied: object | null) => void }} deps
+ *   `session` is what follows the page (`{revision, applyRemote}`); `after`, the channel's `seq` to resume
+ *   from (else the session's revision); `onEvent` gets every message
  */
-export function connectLiveStatus(root, { documentId, session, onEvent }) {
+export function connectLiveStatus(root, { documentId, session, after, onEvent }) {
   const show = ({ state }) => {
     const [text, title] = WORDS[state] ?? WORDS.connecting;
     root.dataset.state = state;
@@ -31,6 +32,7 @@ export function connectLiveStatus(root, { documentId, session, onEvent }) {
   const connection = connectLive({
     documentId,
     session,
+    after,
     onEvent,
     onStatus: show,
     // A message this page could not follow is not the person's problem: the client catches up by itself.

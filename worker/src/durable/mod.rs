@@ -17,13 +17,22 @@ use crate::error::{Failure, OrInternal, TRACE_HEADER};
 /// (`cursor.rowsWritten`, index entries included). The front passes it on with the command's answer.
 pub const ROWS_WRITTEN_HEADER: &str = "x-mnote-rows-written";
 
-/// An object's answer: its JSON text, and the rows it reports written, when it reports them.
+/// The header a document object names its live channel's position in: the last `seq` stored before the
+/// command ran, so everything its answer shows is at or after that message. A client that reads a page and
+/// its panels resumes the channel from the oldest of their positions (`?after=`) and misses nothing committed
+/// between the reads, in whatever order they were answered. The front passes it on with a read's answer.
+pub const LIVE_SEQ_HEADER: &str = "x-mnote-live-seq";
+
+/// An object's answer: its JSON text, and the rows it reports written and its live position, when it
+/// reports them.
 #[derive(Debug)]
 pub struct ObjectAnswer {
     /// The JSON text.
     pub json: String,
     /// The [`ROWS_WRITTEN_HEADER`] value, as sent.
     pub rows_written: Option<String>,
+    /// The [`LIVE_SEQ_HEADER`] value, as sent (document objects only).
+    pub live_seq: Option<String>,
 }
 
 /// Sends `command` to the object behind `stub` as JSON (with the request's trace id) and answers the
@@ -65,6 +74,7 @@ pub(crate) async fn call_object_as(
         return Err(Failure::Relayed(response));
     }
     let rows_written = response.headers().get(ROWS_WRITTEN_HEADER).ok().flatten();
+    let live_seq = response.headers().get(LIVE_SEQ_HEADER).ok().flatten();
     let json = response.text().await.or_internal(&format!("read {object} object answer"), trace_id)?;
-    Ok(ObjectAnswer { json, rows_written })
+    Ok(ObjectAnswer { json, rows_written, live_seq })
 }

@@ -69,8 +69,9 @@ pub async fn get(req: Request, document_id: String, ctx: &RequestContext) -> Res
     let format = Format::of(&req, &ctx.trace_id)?;
     let principal = ctx.principal()?;
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(principal, &ctx.trace_id)?;
-    let page: pageai_core::Page = client.send(&DocumentCommand::Get { document_id }, &ctx.trace_id).await?;
-    let mut response = respond(&page, format, &ctx.trace_id)?;
+    let answer = client.call::<pageai_core::Page>(&DocumentCommand::Get { document_id }, &ctx.trace_id).await?;
+    let page = &answer.value;
+    let mut response = answer.pass_live_seq(respond(page, format, &ctx.trace_id)?, &ctx.trace_id)?;
     // The object answered, so the caller holds a role in the page's workspace.
     if let Some(role) = principal.role_in(&page.workspace_id) {
         response.headers_mut().set(ROLE_HEADER, role.as_str()).or_internal("set the role header", &ctx.trace_id)?;
@@ -233,8 +234,9 @@ fn list_limit(req: &Request, ctx: &RequestContext) -> Result<u32, Error> {
 async fn relay(document_id: &str, command: DocumentCommand, ctx: &RequestContext) -> Result<Response, Failure> {
     let client =
         DocumentClient::new(&ctx.env, document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
-    let json = client.send_raw(&command, &ctx.trace_id).await?;
-    Ok(raw_json_response(json, &ctx.trace_id)?)
+    let answer = client.call_raw(&command, &ctx.trace_id).await?;
+    let response = raw_json_response(answer.value.clone(), &ctx.trace_id)?;
+    Ok(answer.pass_live_seq(response, &ctx.trace_id)?)
 }
 
 fn respond(page: &pageai_core::Page, format: Format, trace_id: &str) -> Result<Response, Error> {

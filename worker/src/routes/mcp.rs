@@ -117,7 +117,7 @@ async fn call_tool(
         client.call::<ToolReply>(&DocumentCommand::CallTool { document_id, call }, &ctx.trace_id).await
     };
     match sent.await {
-        Ok(Answered { value: tool, rows_written }) => (mcp::call_answer(reply, tool.result.get()), rows_written),
+        Ok(Answered { value: tool, rows_written, .. }) => (mcp::call_answer(reply, tool.result.get()), rows_written),
         Err(failure) => fault_of(reply, failure, ctx).await,
     }
 }

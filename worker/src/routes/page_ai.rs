@@ -72,7 +72,7 @@ pub async fn command(mut req: Request, ctx: &RequestContext) -> Result<Response,
         DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?.acting_for(ctx.principal()?, &ctx.trace_id)?;
     // The object routes and acts under its own copy of the profile: one round trip.
     let command = DocumentCommand::Command { document_id, request, trace_id: ctx.trace_id.clone() };
-    let Answered { value: answer, rows_written } = client.call::<CommandAnswer>(&command, &ctx.trace_id).await?;
+    let Answered { value: answer, rows_written, .. } = client.call::<CommandAnswer>(&command, &ctx.trace_id).await?;
     let hermes_run = match answer.outcome {
         CommandOutcome::Hermes if !run_hermes => None,
         CommandOutcome::Hermes => Some(match start_hermes_run(&run_document, &prompt, &selection, ctx).await {

@@ -83,7 +83,7 @@ pub async fn call(mut req: Request, ctx: &RequestContext) -> Result<Response, Fa
     };
     let client = DocumentClient::new(&ctx.env, &document_id, &ctx.trace_id)?;
     // The object runs the call under its own copy of the profile: one round trip.
-    let Answered { value: reply, rows_written } =
+    let Answered { value: reply, rows_written, .. } =
         client.call::<ToolReply>(&DocumentCommand::CallTool { document_id, call }, &body.trace_id).await?;
     let answer = ToolCallAnswer {
         ok: true,

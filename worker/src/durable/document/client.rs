@@ -7,7 +7,7 @@ use worker::{Env, Headers, Method, Request, RequestInit, Response};
 use super::command::DocumentCommand;
 use super::live::Resume;
 use crate::config::DOCUMENTS_BINDING;
-use crate::durable::{ObjectAnswer, ROWS_WRITTEN_HEADER};
+use crate::durable::{LIVE_SEQ_HEADER, ObjectAnswer, ROWS_WRITTEN_HEADER};
 use crate::error::{Failure, OrInternal, TRACE_HEADER};
 use crate::identity::Principal;
 
@@ -18,12 +18,22 @@ pub struct Answered<T> {
     pub value: T,
     /// Rows written, as the object reported them ([`ROWS_WRITTEN_HEADER`]).
     pub rows_written: Option<String>,
+    /// The live channel's position before the command ran, as the object reported it ([`LIVE_SEQ_HEADER`]).
+    pub live_seq: Option<String>,
 }
 
 impl<T> Answered<T> {
     /// `response` with the object's [`ROWS_WRITTEN_HEADER`] passed on ([`pass_rows`]).
     pub fn pass_rows(&self, response: Response, trace_id: &str) -> Result<Response, Error> {
         pass_rows(self.rows_written.as_deref(), response, trace_id)
+    }
+
+    /// `response` (a read's answer) with the object's [`LIVE_SEQ_HEADER`] passed on, when it sent one.
+    pub fn pass_live_seq(&self, mut response: Response, trace_id: &str) -> Result<Response, Error> {
+        if let Some(seq) = &self.live_seq {
+            response.headers_mut().set(LIVE_SEQ_HEADER, seq).or_internal("set live seq header", trace_id)?;
+        }
+        Ok(response)
     }
 }
 
@@ -64,9 +74,9 @@ impl DocumentClient {
     /// from the object comes back as [`Failure::Relayed`], ready to return to the client (with its own
     /// rows header).
     pub async fn call_raw(&self, command: &DocumentCommand, trace_id: &str) -> Result<Answered<String>, Failure> {
-        let ObjectAnswer { json, rows_written } =
+        let ObjectAnswer { json, rows_written, live_seq } =
             crate::durable::call_object_as(&self.stub, "document", command, self.caller.as_deref(), trace_id).await?;
-        Ok(Answered { value: json, rows_written })
+        Ok(Answered { value: json, rows_written, live_seq })
     }
 
     /// Sends `command` and decodes the answer as `T`, with the rows it wrote.
@@ -75,9 +85,9 @@ impl DocumentClient {
         command: &DocumentCommand,
         trace_id: &str,
     ) -> Result<Answered<T>, Failure> {
-        let Answered { value, rows_written } = self.call_raw(command, trace_id).await?;
+        let Answered { value, rows_written, live_seq } = self.call_raw(command, trace_id).await?;
         let value = serde_json::from_str(&value).or_internal("decode document object answer", trace_id)?;
-        Ok(Answered { value, rows_written })
+        Ok(Answered { value, rows_written, live_seq })
     }
 
     /// Sends `command` and returns the object's JSON answer as text.

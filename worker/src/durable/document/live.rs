@@ -267,6 +267,17 @@ impl DocumentObject {
         open
     }
 
+    /// The channel's last `seq` ([`crate::durable::LIVE_SEQ_HEADER`]), read from `live_log` once per wake;
+    /// `None` when it cannot be read (the table is made by the first command that loads the page).
+    pub(super) fn live_position(&self) -> Option<u64> {
+        if let Some(last) = self.live_seq.get() {
+            return Some(last);
+        }
+        let last = live_log::last_seq(&self.sql).ok()?;
+        self.live_seq.set(Some(last));
+        Some(last)
+    }
+
     /// The `profile.changed` message for a v2 socket: `workspace`'s `profile` at `version`, at the
     /// position the channel is at.
     pub(super) fn profile_message(

@@ -4,7 +4,8 @@
 //! lost (SPEC §10). The front Worker talks to it with a [`DocumentCommand`], a small typed enum sent as
 //! the JSON body of one internal `POST`; the object answers `200` with the command's JSON, or a coded error
 //! response built by [`crate::error`], which the front relays unchanged. Every answer carries
-//! [`crate::durable::ROWS_WRITTEN_HEADER`]: the rows the command wrote, as the SQL layer counted them.
+//! [`crate::durable::ROWS_WRITTEN_HEADER`]: the rows the command wrote, as the SQL layer counted them; and
+//! an answered one [`crate::durable::LIVE_SEQ_HEADER`]: the live channel's last `seq` before the command ran.
 //!
 //! The object keeps the page in memory between requests ([`page_cache`]): it reads SQLite once per wake
 //! and then writes only the rows a command changed. It also keeps a copy of its workspace's page-AI
@@ -40,8 +41,8 @@ pub use command::{DocumentCommand, FrozenRun, ProfileHeld};
 
 use crate::clock::Now;
 use crate::config::Config;
-use crate::durable::ROWS_WRITTEN_HEADER;
 use crate::durable::profile::{ProfileClient, VersionedProfile};
+use crate::durable::{LIVE_SEQ_HEADER, ROWS_WRITTEN_HEADER};
 use crate::error::{Failure, TRACE_HEADER, error_response, internal};
 use crate::http::text_response;
 use crate::identity::{Acting, Principal};
@@ -99,7 +100,10 @@ impl DurableObject for DocumentObject {
                 Err(error) => error_response(&error, &trace_id),
             };
         }
-        let outcome = match req.text().await {
+        let body = req.text().await;
+        // Taken before the command runs: its answer shows everything up to this message, maybe more.
+        let position = self.live_position();
+        let outcome = match body {
             Ok(body) => match wire::from_json_serde::<DocumentCommand>(&body) {
                 Ok(command) => self.handle(command, caller.as_ref(), &trace_id).await,
                 Err(e) => Err(e),
@@ -109,7 +113,12 @@ impl DurableObject for DocumentObject {
         let rows = self.sql.take_rows_written();
         let mut response =
             match outcome.and_then(|json| text_response(json, "application/json; charset=utf-8", &trace_id)) {
-                Ok(response) => response,
+                Ok(mut response) => {
+                    if let Some(seq) = position {
+                        response.headers_mut().set(LIVE_SEQ_HEADER, &seq.to_string())?;
+                    }
+                    response
+                }
                 Err(error) => error_response(&error, &trace_id)?,
             };
         response.headers_mut().set(ROWS_WRITTEN_HEADER, &rows.to_string())?;
