@@ -18,6 +18,7 @@ import { join } from 'node:path';
 
 import { DESKTOP, launchBrowser, newTab } from '../tests/e2e/lib/browser.mjs';
 import { ROOT, startWorker } from '../tests/e2e/lib/wrangler.mjs';
+import { makePage } from './lib/long_page.mjs';
 
 const OPENS = Number(process.env.BENCH_OPENS ?? 7);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10_000);
@@ -28,45 +29,6 @@ const MARK = '[data-suggestion-id]';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(0)} ms`;
-
-/** A page of `n` blocks: a heading every 50 blocks, paragraphs in English and Chinese between them. */
-function blocksOf(n) {
-  return Array.from({ length: n }, (_, i) =>
-    i % 50 === 0
-      ? { blockId: `h_${i}`, type: 'heading', attrs: { level: 2 }, text: `Section ${i / 50 + 1}` }
-      : { blockId: `p_${i}`, type: 'paragraph', text: i % 2 ? `Paragraph ${i}: ship the draft on Friday after the review.` : `第${i}段：周五前提交初稿，并与财务核对数字。` },
-  );
-}
-
-async function send(worker, method, path, body) {
-  const res = await fetch(`${worker.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...worker.auth },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 400)}`);
-  return JSON.parse(text);
-}
-
-/** Stores a page of BLOCKS blocks as `doc`, with `suggestions` pending suggestions spread over it. */
-async function makePage(worker, doc, suggestions) {
-  const blocks = blocksOf(BLOCKS);
-  const made = await send(worker, 'PUT', `/api/documents/${doc}`, { blocks });
-  const paragraphs = blocks.filter((b) => b.type === 'paragraph');
-  const step = Math.floor(paragraphs.length / Math.max(suggestions, 1));
-  for (let i = 0; i < suggestions; i++) {
-    const block = paragraphs[i * step];
-    await send(worker, 'POST', `/api/documents/${doc}/suggestions`, {
-      baseRevision: made.revision,
-      operations: [{ op: 'update', blockId: block.blockId, text: `${block.text} (suggested ${i})` }],
-      idempotencyKey: `bench_${doc}_${i}`,
-    });
-  }
-  const listed = await (await fetch(`${worker.url}/api/documents/${doc}/suggestions`, { headers: worker.auth })).json();
-  const count = (listed.suggestions ?? listed).length;
-  if (count !== suggestions) throw new Error(`${doc}: ${count} suggestions listed, ${suggestions} made`);
-}
 
 /**
  * What the page itself records, from an init script that runs before any of the page's own: at every
@@ -121,8 +83,8 @@ const worker = await startWorker({ vars: { MNOTE_DEV_AUTO_LOGIN: 'true' } });
 let browser;
 try {
   browser = await launchBrowser();
-  await makePage(worker, 'bench_open_plain', 0);
-  await makePage(worker, 'bench_open_suggested', SUGGESTIONS);
+  await makePage(worker, 'bench_open_plain', { blocks: BLOCKS, suggestions: 0 });
+  await makePage(worker, 'bench_open_suggested', { blocks: BLOCKS, suggestions: SUGGESTIONS });
   // One open of each first, so the module, the Worker's objects and Chromium's caches are warm for both.
   await openOnce(browser, worker, 'bench_open_plain', 0);
   await openOnce(browser, worker, 'bench_open_suggested', SUGGESTIONS);

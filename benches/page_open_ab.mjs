@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 
 import { DESKTOP, launchBrowser, newTab } from '../tests/e2e/lib/browser.mjs';
 import { startWorker } from '../tests/e2e/lib/wrangler.mjs';
+import { makePage } from './lib/long_page.mjs';
 
 const OPENS = Number(process.env.BENCH_OPENS ?? 7);
 const BLOCKS = 10_000;
@@ -17,36 +18,6 @@ const BASE = process.env.BENCH_BASE_CONFIG && resolve(process.env.BENCH_BASE_CON
 if (!BASE) throw new Error('BENCH_BASE_CONFIG names the wrangler config of the demo to compare with');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function blocksOf(n) {
-  return Array.from({ length: n }, (_, i) =>
-    i % 50 === 0
-      ? { blockId: `h_${i}`, type: 'heading', attrs: { level: 2 }, text: `Section ${i / 50 + 1}` }
-      : { blockId: `p_${i}`, type: 'paragraph', text: i % 2 ? `Paragraph ${i}: ship the draft on Friday after the review.` : `第${i}段：周五前提交初稿，并与财务核对数字。` },
-  );
-}
-
-async function send(worker, method, path, body) {
-  const res = await fetch(`${worker.url}${path}`, { method, headers: { 'content-type': 'application/json', ...worker.auth }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 400)}`);
-  return JSON.parse(text);
-}
-
-async function makePage(worker, doc) {
-  const blocks = blocksOf(BLOCKS);
-  const made = await send(worker, 'PUT', `/api/documents/${doc}`, { blocks });
-  const paragraphs = blocks.filter((b) => b.type === 'paragraph');
-  const step = Math.floor(paragraphs.length / SUGGESTIONS);
-  for (let i = 0; i < SUGGESTIONS; i++) {
-    const block = paragraphs[i * step];
-    await send(worker, 'POST', `/api/documents/${doc}/suggestions`, {
-      baseRevision: made.revision,
-      operations: [{ op: 'update', blockId: block.blockId, text: `${block.text} (suggested ${i})` }],
-      idempotencyKey: `ab_${doc}_${i}`,
-    });
-  }
-}
 
 /** The bench's two moments (benches/page_open.mjs): drawn (top and a suggestion marked) and ready. */
 function watchOpen() {
@@ -85,7 +56,7 @@ let browser;
 try {
   browser = await launchBrowser();
   for (const worker of [before, after]) {
-    await makePage(worker, 'ab_open');
+    await makePage(worker, 'ab_open', { blocks: BLOCKS, suggestions: SUGGESTIONS });
     await openOnce(browser, worker);
   }
   const runs = { before: [], after: [] };

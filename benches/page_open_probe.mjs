@@ -5,38 +5,12 @@
 //   PROBE_OPENS=5 node benches/page_open_probe.mjs
 import { DESKTOP, launchBrowser, newTab } from '../tests/e2e/lib/browser.mjs';
 import { startWorker } from '../tests/e2e/lib/wrangler.mjs';
+import { makePage } from './lib/long_page.mjs';
 
 const OPENS = Number(process.env.PROBE_OPENS ?? 5);
 const BLOCKS = 10_000;
 const SUGGESTIONS = Number(process.env.PROBE_SUGGESTIONS ?? 100);
 
-function blocksOf(n) {
-  return Array.from({ length: n }, (_, i) =>
-    i % 50 === 0
-      ? { blockId: `h_${i}`, type: 'heading', attrs: { level: 2 }, text: `Section ${i / 50 + 1}` }
-      : { blockId: `p_${i}`, type: 'paragraph', text: i % 2 ? `Paragraph ${i}: ship the draft on Friday after the review.` : `第${i}段：周五前提交初稿，并与财务核对数字。` },
-  );
-}
-async function send(worker, method, path, body) {
-  const res = await fetch(`${worker.url}${path}`, { method, headers: { 'content-type': 'application/json', ...worker.auth }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 400)}`);
-  return JSON.parse(text);
-}
-async function makePage(worker, doc, suggestions) {
-  const blocks = blocksOf(BLOCKS);
-  const made = await send(worker, 'PUT', `/api/documents/${doc}`, { blocks });
-  const paragraphs = blocks.filter((b) => b.type === 'paragraph');
-  const step = Math.floor(paragraphs.length / Math.max(suggestions, 1));
-  for (let i = 0; i < suggestions; i++) {
-    const block = paragraphs[i * step];
-    await send(worker, 'POST', `/api/documents/${doc}/suggestions`, {
-      baseRevision: made.revision,
-      operations: [{ op: 'update', blockId: block.blockId, text: `${block.text} (suggested ${i})` }],
-      idempotencyKey: `probe_${doc}_${i}`,
-    });
-  }
-}
 
 function watch([last]) {
   const at = { drawn: 0, ready: 0, longTasks: [] };
@@ -94,7 +68,7 @@ const worker = await startWorker({ vars: { MNOTE_DEV_AUTO_LOGIN: 'true' } });
 let browser;
 try {
   browser = await launchBrowser();
-  await makePage(worker, 'probe_open', SUGGESTIONS);
+  await makePage(worker, 'probe_open', { blocks: BLOCKS, suggestions: SUGGESTIONS });
   await openOnce(browser, worker, 'probe_open');
   const runs = [];
   for (let i = 0; i < OPENS; i++) runs.push(await openOnce(browser, worker, 'probe_open'));
