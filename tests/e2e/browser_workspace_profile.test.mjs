@@ -108,3 +108,50 @@ test("a review mode or tool switched in one tab shows in the other tab at once, 
     await b.context.close();
   }
 });
+
+test("a change made while the tab's own profile read is on its way still shows", async () => {
+  await api(ANA, "PUT", "/api/profile?workspaceId=ws_a", { tools: { disabled: [] }, reviewMode: "review" });
+  const { context, page } = await newTab(demo.browser, { viewport: DESKTOP });
+  try {
+    const signedIn = await page.request.post(`${url}/api/auth/session`, { data: { token: ANA }, headers: { origin: url } });
+    assert.equal(signedIn.status(), 200, await signedIn.text());
+    // The tab's first read of the profile is answered by the server (reviewMode "review"), then held on its
+    // way to the page until the change below has reached the tab over the live channel.
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    let answered;
+    const readAnswered = new Promise((resolve) => (answered = resolve));
+    let held = false;
+    await page.route(/\/api\/profile\?workspaceId=ws_a$/, async (route) => {
+      if (held || route.request().method() !== "GET") return route.continue();
+      held = true;
+      const response = await route.fetch();
+      answered();
+      await released;
+      await route.fulfill({ response });
+    });
+    // Every live frame's profile, as the tab receives them.
+    const changes = [];
+    let sawRequired;
+    const required = new Promise((resolve) => (sawRequired = resolve));
+    page.on("websocket", (socket) =>
+      socket.on("framereceived", ({ payload }) => {
+        const message = JSON.parse(String(payload));
+        if (message.kind !== "profile.changed") return;
+        changes.push(message.profile.reviewMode);
+        if (message.profile.reviewMode === "required") sawRequired();
+      }),
+    );
+    await page.goto(`${url}/?doc=${DOC}`);
+    await readAnswered;
+    await api(ANA, "PUT", "/api/profile?workspaceId=ws_a", { tools: { disabled: [] }, reviewMode: "required" });
+    await required;
+    release();
+    await page.waitForSelector("body[data-state=ready]", { timeout: 60_000 });
+    // The held answer said "review"; the change the channel brought meanwhile says "required", and wins.
+    await page.waitForFunction(() => document.querySelector("#review-mode [aria-pressed=true]")?.dataset.mode === "required");
+    assert.ok(changes.includes("required"), `profile frames seen: ${changes.join(", ")}`);
+  } finally {
+    await context.close();
+  }
+});

@@ -30,8 +30,23 @@ export function createToolsPanel(root, { workspaceId, canChange = true, onProfil
   /** What a profile says, as one string: its review mode and switched-off tools. */
   const said = (profile) => JSON.stringify([profile?.reviewMode, [...(profile?.tools?.disabled ?? [])].sort()]);
 
+  /**
+   * A `profile.changed` that came while this panel could not judge it (its first read not answered yet, or a
+   * save under way): checked once that is over, against what is shown then. The read may have been answered
+   * before the change and still be on its way (the channel says the profile right after `hello`).
+   */
+  let unjudged = null;
+
   async function load() {
     show(await fetchProfile(workspaceId));
+    judgeLate();
+  }
+
+  /** Reads again when a change that came while this panel was busy says something it does not show. */
+  function judgeLate() {
+    const changed = unjudged;
+    unjudged = null;
+    if (changed && said(changed) !== said(state.profile)) void load();
   }
 
   function show({ profile, manifest }) {
@@ -71,6 +86,7 @@ export function createToolsPanel(root, { workspaceId, canChange = true, onProfil
     } finally {
       state.busy = false;
       paint();
+      judgeLate();
     }
   }
 
@@ -136,7 +152,11 @@ export function createToolsPanel(root, { workspaceId, canChange = true, onProfil
       stored.splice(own, 1);
       return;
     }
-    if (state.busy || !state.profile || key === said(state.profile)) return;
+    if (state.busy || !state.profile) {
+      unjudged = changed;
+      return;
+    }
+    if (key === said(state.profile)) return;
     void load();
   }
 
